@@ -1,0 +1,182 @@
+/* The RADOS layer's engine table: options, phase setup/teardown and cleanup.
+ * write makes objects <run>.c<client>.<n> in namespace "cephbench"; seq and
+ * rand read what the run's metadata object says an earlier write left. */
+#include "conn.h"
+#include "rados_io.h"
+#include "units.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const rados_ops[] = {"write", "seq", "rand", NULL};
+
+static const struct cb_option rados_options[] = {
+    {"pool", CB_OPT_STR, offsetof(struct rados_opts, pool), NULL, 0, 0, NULL,
+     "pool to run in (objects go to its namespace 'cephbench')"},
+    {"object_size", CB_OPT_SIZE, offsetof(struct rados_opts, object_size), NULL, 1, 1ULL << 30,
+     NULL, "size of each object written (default: block_size), filled block by block"},
+    {"max_objects", CB_OPT_UINT, offsetof(struct rados_opts, max_objects), NULL, 0, 0, NULL,
+     "write: stop after this many objects (0: no limit)"},
+    {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static int rados_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
+{
+	const struct rados_opts *o = lopts;
+	char a[32], b[32];
+	if (!o->pool) {
+		snprintf(why, n, "workload '%s' needs pool: (the pool to run in)", wl->name);
+		return -EINVAL;
+	}
+	/* The OSDs refuse single writes above osd_max_write_size (90 MiB). */
+	if (wl->block_size > (90ULL << 20)) {
+		snprintf(why, n, "block_size %s is above the OSDs' 90M write limit",
+			 cb_format_size(wl->block_size, a, sizeof(a)));
+		return -EINVAL;
+	}
+	uint64_t bs = wl->block_size ? wl->block_size : CB_RADOS_DEFAULT_BS;
+	if (strcmp(wl->op, "write") == 0 && o->object_size &&
+	    (o->object_size < bs || o->object_size % bs)) {
+		snprintf(why, n, "object_size %s must be a multiple of block_size %s",
+			 cb_format_size(o->object_size, a, sizeof(a)),
+			 cb_format_size(bs, b, sizeof(b)));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct rados_opts *o)
+{
+	s->bs = ph->wl->block_size ? ph->wl->block_size : CB_RADOS_DEFAULT_BS;
+	s->object_size = o->object_size ? o->object_size : s->bs;
+	s->blocks_per_obj = s->object_size / s->bs;
+	s->limit_blocks = o->max_objects * s->blocks_per_obj;
+	struct rados_meta m = {
+	    .state = "writing", .object_size = s->object_size, .block_size = s->bs, .clients = 1};
+	/* Written before the first object so a crashed run can be found. */
+	int r = cb_rados_meta_write(s->io, s->run, &m);
+	if (r < 0)
+		return cb_err_cluster(ph->err, r, "writing metadata of run '%s' in pool '%s': %s",
+				      s->run, o->pool, strerror(-r));
+	ph->created = true;
+	return 0;
+}
+
+static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct rados_opts *o)
+{
+	struct rados_meta m;
+	char a[32], b[32];
+	int r = cb_rados_meta_read(s->io, s->run, &m);
+	if (r == -ENOENT)
+		return cb_err_usage(
+		    ph->err,
+		    "workload '%s': no objects of run '%s' in pool '%s': write them "
+		    "first (op: write in this run, or an earlier run of this name "
+		    "with --no-cleanup)",
+		    ph->wl->name, s->run, o->pool);
+	if (r < 0)
+		return cb_err_cluster(ph->err, r, "reading metadata of run '%s' in pool '%s': %s",
+				      s->run, o->pool, strerror(-r));
+	if (strcmp(m.state, "complete") != 0 || m.objects == 0)
+		return cb_err_usage(ph->err,
+				    "workload '%s': the write of run '%s' in pool '%s' did not "
+				    "finish (%s, %llu objects): run the write again",
+				    ph->wl->name, s->run, o->pool, m.state,
+				    (unsigned long long)m.objects);
+	s->bs = ph->wl->block_size ? ph->wl->block_size : m.block_size;
+	if (s->bs > m.object_size)
+		return cb_err_usage(ph->err,
+				    "workload '%s': block_size %s is larger than the objects run "
+				    "'%s' wrote (%s)",
+				    ph->wl->name, cb_format_size(s->bs, a, sizeof(a)), s->run,
+				    cb_format_size(m.object_size, b, sizeof(b)));
+	s->object_size = m.object_size;
+	s->blocks_per_obj = m.object_size / s->bs;
+	s->limit_blocks = m.objects * s->blocks_per_obj;
+	return 0;
+}
+
+static int rados_setup(struct cb_phase *ph, void **state)
+{
+	const struct rados_opts *o = ph->lopts;
+	struct rados_state *s = calloc(1, sizeof(*s));
+	int r;
+
+	snprintf(ph->target, sizeof(ph->target), "%s", o->pool);
+	if (!s)
+		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	*state = s;
+	s->run = ph->run_name;
+	s->client = ph->client;
+	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
+	r = cb_conn_ioctx(ph->conn, o->pool, CB_RADOS_NS, &s->io, ph->err);
+	if (r < 0) {
+		s->io = NULL;
+		return r;
+	}
+	if (strcmp(ph->wl->op, "write") == 0) {
+		s->op = RADOS_WRITE;
+		r = setup_write(ph, s, o);
+	} else {
+		s->op = strcmp(ph->wl->op, "seq") == 0 ? RADOS_SEQ : RADOS_RAND;
+		r = setup_read(ph, s, o);
+	}
+	ph->block_size = s->bs;
+	return r;
+}
+
+static int rados_teardown(struct cb_phase *ph, void *state)
+{
+	struct rados_state *s = state;
+	int r = 0;
+	if (!s)
+		return 0;
+	if (s->io && s->op == RADOS_WRITE && ph->created) {
+		struct rados_meta m = {.state = "complete",
+				       .object_size = s->object_size,
+				       .block_size = s->bs,
+				       .objects = s->next / s->blocks_per_obj,
+				       .clients = 1};
+		r = cb_rados_meta_write(s->io, s->run, &m);
+		if (r < 0)
+			cb_err_cluster(ph->err, r, "writing metadata of run '%s': %s", s->run,
+				       strerror(-r));
+	}
+	if (s->io)
+		rados_ioctx_destroy(s->io);
+	free(s);
+	return r;
+}
+
+static int rados_cleanup(struct cb_cleanup_req *req)
+{
+	const struct rados_opts *o = req->lopts;
+	const char *pool = o ? o->pool : req->pool;
+	rados_ioctx_t io;
+	if (!pool)
+		return 0;
+	int r = cb_conn_ioctx(req->conn, pool, CB_RADOS_NS, &io, req->err);
+	if (r < 0)
+		return r;
+	r = cb_rados_remove(io, req->all ? NULL : req->run_name, &req->removed, req->err);
+	rados_ioctx_destroy(io);
+	return r;
+}
+
+const struct cb_engine cb_engine_rados = {
+    .name = "rados",
+    .ops = rados_ops,
+    .options = rados_options,
+    .options_size = sizeof(struct rados_opts),
+    .check = rados_check,
+    .setup = rados_setup,
+    .submit = cb_rados_submit,
+    .poll = NULL,
+    .describe = cb_rados_describe,
+    .teardown = rados_teardown,
+    .cleanup = rados_cleanup,
+};

@@ -1,0 +1,70 @@
+/* The RADOS layer's I/O path: which block of which object an op touches,
+ * and the librados aio call. Completions go straight to the runner from
+ * librados' callback thread. */
+#include "rados_io.h"
+
+#include <stdio.h>
+
+static void rados_done(rados_completion_t c, void *arg)
+{
+	int r = rados_aio_get_return_value(c);
+	/* librados' finisher holds its own reference for the callback's span. */
+	rados_aio_release(c);
+	cb_op_done(arg, r);
+}
+
+/* xorshift64*: cheap, good enough to spread random reads over the objects. */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+int cb_rados_submit(void *state, struct cb_op *op)
+{
+	struct rados_state *s = state;
+	rados_completion_t c;
+	char name[128];
+	uint64_t b;
+	int r;
+
+	if (s->op == RADOS_RAND) {
+		b = rng_next(&s->rng) % s->limit_blocks;
+	} else {
+		if (s->limit_blocks && s->next >= s->limit_blocks)
+			return CB_EOF;
+		b = s->next++;
+	}
+	uint64_t obj = b / s->blocks_per_obj;
+	uint64_t off = (b % s->blocks_per_obj) * s->bs;
+	op->where = b;
+	op->len = s->bs;
+	op->is_write = s->op == RADOS_WRITE;
+	cb_rados_obj_name(name, sizeof(name), s->run, s->client, obj);
+
+	r = rados_aio_create_completion2(op, rados_done, &c);
+	if (r < 0)
+		return r;
+	if (!op->is_write)
+		r = rados_aio_read(s->io, name, c, op->buf, s->bs, off);
+	else if (off == 0) /* replaces whatever an earlier run of this name left */
+		r = rados_aio_write_full(s->io, name, c, op->buf, s->bs);
+	else
+		r = rados_aio_write(s->io, name, c, op->buf, s->bs, off);
+	if (r < 0)
+		rados_aio_release(c);
+	return r;
+}
+
+void cb_rados_describe(void *state, const struct cb_op *op, char *buf, size_t n)
+{
+	struct rados_state *s = state;
+	char name[128];
+	cb_rados_obj_name(name, sizeof(name), s->run, s->client, op->where / s->blocks_per_obj);
+	snprintf(buf, n, "object %s offset %llu", name,
+		 (unsigned long long)((op->where % s->blocks_per_obj) * s->bs));
+}

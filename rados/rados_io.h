@@ -1,0 +1,25 @@
+/* The RADOS layer's per-phase state and its I/O path (rados_io.c). */
+#ifndef CB_RADOS_IO_H
+#define CB_RADOS_IO_H
+
+#include "rados_priv.h"
+
+enum rados_op { RADOS_WRITE, RADOS_SEQ, RADOS_RAND };
+
+struct rados_state {
+	rados_ioctx_t io;
+	enum rados_op op;
+	const char *run;
+	unsigned client;
+	uint64_t bs;
+	uint64_t object_size;
+	uint64_t blocks_per_obj;
+	uint64_t limit_blocks; /* write: max_objects worth, 0 none; reads: what exists */
+	uint64_t next;	       /* next block for write and seq */
+	uint64_t rng;
+};
+
+int cb_rados_submit(void *state, struct cb_op *op);
+void cb_rados_describe(void *state, const struct cb_op *op, char *buf, size_t n);
+
+#endif

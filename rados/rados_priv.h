@@ -1,0 +1,45 @@
+/* Private to the RADOS layer: its options, its naming, its metadata object. */
+#ifndef CB_RADOS_PRIV_H
+#define CB_RADOS_PRIV_H
+
+#include "engine.h"
+
+#include <rados/librados.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every object the layer writes lives in this namespace of the target pool,
+ * so nothing else in the pool can ever be touched. */
+#define CB_RADOS_NS "cephbench"
+
+/* The rados bench default op size. */
+#define CB_RADOS_DEFAULT_BS (4ULL << 20)
+
+struct rados_opts {
+	char *pool;
+	uint64_t object_size; /* 0: block_size */
+	uint64_t max_objects; /* write: stop after this many objects; 0: no limit */
+};
+
+/* What a write left, so later reads (and humans) can find it. */
+struct rados_meta {
+	char state[16]; /* "writing" until the write phase ends, then "complete" */
+	uint64_t object_size;
+	uint64_t block_size;
+	uint64_t objects; /* complete objects, named <run>.c<client>.<0..objects-1> */
+	uint64_t clients;
+};
+
+/* "<run>.c<client>.<idx>" into buf. */
+void cb_rados_obj_name(char *buf, size_t n, const char *run, unsigned client, uint64_t idx);
+
+/* Read / write "<run>.meta". read returns -ENOENT when absent, -EINVAL when
+ * unreadable. */
+int cb_rados_meta_read(rados_ioctx_t io, const char *run, struct rados_meta *m);
+int cb_rados_meta_write(rados_ioctx_t io, const char *run, const struct rados_meta *m);
+
+/* Remove the objects of run (or of every run when run is NULL) in the
+ * layer's namespace, the metadata object last. Adds to *removed. */
+int cb_rados_remove(rados_ioctx_t io, const char *run, uint64_t *removed, struct cb_err *e);
+
+#endif

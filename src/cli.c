@@ -1,0 +1,122 @@
+/* Shared flags, flag errors and signal set-up for the subcommands. */
+#include "cli.h"
+#include "options.h"
+#include "units.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/signalfd.h>
+
+const char cb_cli_cluster_help[] =
+    "Cluster:\n"
+    "  -c, --conf FILE      ceph.conf (default: $CEPH_CONF, then the usual search path)\n"
+    "      --client NAME    client to connect as, e.g. admin (also --id, --name)\n"
+    "      --keyring FILE   keyring of that client\n"
+    "      --timeout T      give up connecting after T (default 30s)\n"
+    "  CEPH_ARGS is applied as the ceph tools do.\n";
+
+const char cb_cli_run_help[] =
+    "Output and lifecycle:\n"
+    "      --run-name N     names the run's objects (default: the profile's name)\n"
+    "      --format F       text (default) or json, on stdout\n"
+    "      --json FILE      also write the JSON result to FILE\n"
+    "      --no-cleanup     keep what the run wrote (for later seq/rand runs)\n"
+    "      --quiet          no per-second progress lines\n";
+
+int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err *e)
+{
+	switch (opt) {
+	case 'c':
+	case CB_OPT_CONF:
+		o->cluster.conf = arg;
+		return 1;
+	case CB_OPT_CLIENT:
+		o->cluster.client = arg;
+		return 1;
+	case CB_OPT_KEYRING:
+		o->cluster.keyring = arg;
+		return 1;
+	case CB_OPT_TIMEOUT:
+		if (cb_parse_duration(arg, &o->cluster.timeout_ns) < 0 || !o->cluster.timeout_ns)
+			return cb_err_usage(e, "--timeout '%s': expected a duration like 30s or 2m",
+					    arg);
+		return 1;
+	case CB_OPT_RUN_NAME:
+		if (!cb_name_valid(arg))
+			return cb_err_usage(e,
+					    "--run-name '%s': use 1-64 letters, digits, '_' or '-' "
+					    "(no '/', '.', spaces)",
+					    arg);
+		o->run_name = arg;
+		return 1;
+	case CB_OPT_FORMAT:
+		if (strcmp(arg, "text") == 0)
+			o->format = CB_FORMAT_TEXT;
+		else if (strcmp(arg, "json") == 0)
+			o->format = CB_FORMAT_JSON;
+		else
+			return cb_err_usage(e, "--format '%s': use text or json", arg);
+		return 1;
+	case CB_OPT_JSON:
+		o->json_path = arg;
+		return 1;
+	case CB_OPT_NO_CLEANUP:
+		o->no_cleanup = true;
+		return 1;
+	case CB_OPT_QUIET:
+		o->quiet = true;
+		return 1;
+	}
+	return 0;
+}
+
+int cb_cli_bad_flag(const char *cmd, int argc, char **argv, const struct option *longopts,
+		    struct cb_err *e)
+{
+	const char *flag = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
+	if (optopt && strchr("ptbOco", optopt) && flag[0] == '-' && flag[1] == optopt && !flag[2])
+		return cb_err_usage(e, "%s: %s needs a value (see cephbench %s --help)", cmd, flag,
+				    cmd);
+	if (strncmp(flag, "--", 2) == 0) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s", flag + 2);
+		name[strcspn(name, "=")] = '\0';
+		for (const struct option *o = longopts; o->name; o++)
+			if (strcmp(o->name, name) == 0 && o->has_arg == required_argument)
+				return cb_err_usage(
+				    e, "%s: --%s needs a value (see cephbench %s --help)", cmd,
+				    name, cmd);
+		const char *best = NULL;
+		unsigned bestd = 3;
+		for (const struct option *o = longopts; o->name; o++) {
+			unsigned d = cb_edit_distance(name, o->name);
+			if (d < bestd) {
+				bestd = d;
+				best = o->name;
+			}
+		}
+		if (best)
+			return cb_err_usage(e, "%s: unknown flag '--%s' (did you mean '--%s'?)",
+					    cmd, name, best);
+		return cb_err_usage(e, "%s: unknown flag '--%s' (see cephbench %s --help)", cmd,
+				    name, cmd);
+	}
+	return cb_err_usage(e, "%s: unknown flag '%s' (see cephbench %s --help)", cmd, flag, cmd);
+}
+
+int cb_cli_signals(struct cb_err *e)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
+		return cb_err_usage(e, "cannot block signals");
+	int fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (fd < 0)
+		return cb_err_usage(e, "signalfd: %s", strerror(errno));
+	return fd;
+}

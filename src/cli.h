@@ -1,0 +1,61 @@
+/* Flag handling shared by the subcommands (git-style: each command parses
+ * its own flags; the ones every connecting command takes are handled here). */
+#ifndef CB_CLI_H
+#define CB_CLI_H
+
+#include "run.h"
+
+#include <getopt.h>
+
+enum {
+	CB_OPT_CONF = 1000,
+	CB_OPT_CLIENT,
+	CB_OPT_KEYRING,
+	CB_OPT_TIMEOUT,
+	CB_OPT_RUN_NAME,
+	CB_OPT_FORMAT,
+	CB_OPT_JSON,
+	CB_OPT_NO_CLEANUP,
+	CB_OPT_QUIET,
+	CB_OPT_HELP,
+	CB_OPT_CMD_BASE = 1100, /* commands number their own long options from here */
+};
+
+#define CB_CLI_CLUSTER_OPTIONS                                                                     \
+	{"conf", required_argument, NULL, CB_OPT_CONF},                                            \
+	    {"client", required_argument, NULL, CB_OPT_CLIENT},                                    \
+	    {"id", required_argument, NULL, CB_OPT_CLIENT},                                        \
+	    {"name", required_argument, NULL, CB_OPT_CLIENT},                                      \
+	    {"keyring", required_argument, NULL, CB_OPT_KEYRING},                                  \
+	    {"timeout", required_argument, NULL, CB_OPT_TIMEOUT},                                  \
+	    {"quiet", no_argument, NULL, CB_OPT_QUIET},                                            \
+	{                                                                                          \
+		"help", no_argument, NULL, CB_OPT_HELP                                             \
+	}
+
+#define CB_CLI_RUN_OPTIONS                                                                         \
+	{"run-name", required_argument, NULL, CB_OPT_RUN_NAME},                                    \
+	    {"format", required_argument, NULL, CB_OPT_FORMAT},                                    \
+	    {"json", required_argument, NULL, CB_OPT_JSON},                                        \
+	{                                                                                          \
+		"no-cleanup", no_argument, NULL, CB_OPT_NO_CLEANUP                                 \
+	}
+
+/* Handle one of the shared flags. Returns 1 when handled, 0 when opt is not
+ * a shared flag, -EINVAL with e set for a bad value. */
+int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err *e);
+
+/* The error for getopt's '?' (unknown flag or missing argument), with a
+ * did-you-mean from the command's long options. Returns -EINVAL. */
+int cb_cli_bad_flag(const char *cmd, int argc, char **argv, const struct option *longopts,
+		    struct cb_err *e);
+
+/* Block SIGINT/SIGTERM in every thread to come and return a signalfd for
+ * them, so the runner sees signals between ops. Returns fd or -errno. */
+int cb_cli_signals(struct cb_err *e);
+
+/* The help paragraph on the shared flags. */
+extern const char cb_cli_cluster_help[];
+extern const char cb_cli_run_help[];
+
+#endif

@@ -1,0 +1,162 @@
+/* `cephbench rados write|seq|rand`: the flags a rados bench user knows,
+ * turned into a one-workload profile and run through the same path. */
+#include "cli.h"
+#include "commands.h"
+#include "units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char rados_help[] =
+    "usage: cephbench rados write|seq|rand [SECONDS] -p POOL [flags]\n"
+    "\n"
+    "RADOS object bench through librados, as rados bench does it, with latency\n"
+    "percentiles. Objects go to the namespace 'cephbench' of POOL; seq and rand\n"
+    "read what an earlier write of the same --run-name left (write with --no-cleanup).\n"
+    "\n"
+    "  -p, --pool POOL        pool to run in (required)\n"
+    "  -t, --concurrent-ios N ops in flight (default 16)\n"
+    "  -b, --block-size SIZE  bytes per op (default 4M; seq/rand: what was written)\n"
+    "  -O, --object-size SIZE object size for write (default: the block size)\n"
+    "      --duration T       measured time (default 10s; also SECONDS)\n"
+    "      --ramp T           run first for T without counting\n"
+    "      --max-objects N    write: stop after N objects\n"
+    "      --ops N            stop after N ops\n"
+    "      --max-errors N     op errors tolerated (default 0)\n"
+    "      --run-name N       names the objects (default: bench)\n";
+
+enum {
+	OPT_DURATION = CB_OPT_CMD_BASE,
+	OPT_RAMP,
+	OPT_MAX_OBJECTS,
+	OPT_OPS,
+	OPT_MAX_ERRORS,
+};
+
+struct adhoc {
+	char *kv[16];
+	const char *origin[16];
+	size_t n;
+};
+
+static int adhoc_add(struct adhoc *a, const char *origin, const char *key, const char *val)
+{
+	char *s;
+	if (a->n == 16 || asprintf(&s, "%s=%s", key, val) < 0)
+		return -1;
+	a->kv[a->n] = s;
+	a->origin[a->n++] = origin;
+	return 0;
+}
+
+static void adhoc_free(struct adhoc *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->kv[i]);
+}
+
+int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
+{
+	static const struct option longopts[] = {
+	    CB_CLI_CLUSTER_OPTIONS,
+	    CB_CLI_RUN_OPTIONS,
+	    {"pool", required_argument, NULL, 'p'},
+	    {"concurrent-ios", required_argument, NULL, 't'},
+	    {"block-size", required_argument, NULL, 'b'},
+	    {"object-size", required_argument, NULL, 'O'},
+	    {"duration", required_argument, NULL, OPT_DURATION},
+	    {"ramp", required_argument, NULL, OPT_RAMP},
+	    {"max-objects", required_argument, NULL, OPT_MAX_OBJECTS},
+	    {"ops", required_argument, NULL, OPT_OPS},
+	    {"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
+	    {NULL, 0, NULL, 0},
+	};
+	static const struct {
+		int opt;
+		const char *origin, *key;
+	} map[] = {
+	    {'p', "-p", "pool"},
+	    {'t', "-t", "concurrency"},
+	    {'b', "-b", "block_size"},
+	    {'O', "-O", "object_size"},
+	    {OPT_DURATION, "--duration", "duration"},
+	    {OPT_RAMP, "--ramp", "ramp"},
+	    {OPT_MAX_OBJECTS, "--max-objects", "max_objects"},
+	    {OPT_OPS, "--ops", "ops"},
+	    {OPT_MAX_ERRORS, "--max-errors", "max_errors"},
+	};
+	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
+	struct adhoc a = {0};
+	struct cb_profile *p = NULL;
+	const char *mode = NULL, *secs = NULL;
+	bool have_pool = false;
+	int opt, rc = CB_EXIT_USAGE;
+
+	optind = 1;
+	opterr = 0;
+	/* Flags may come before or after the mode, as with rados bench. */
+	while ((opt = getopt_long(argc, argv, "c:p:t:b:O:h", longopts, NULL)) != -1) {
+		int h = cb_cli_common(opt, optarg, &o, e);
+		if (h < 0)
+			goto out;
+		if (h)
+			continue;
+		if (opt == 'h' || opt == CB_OPT_HELP) {
+			printf("%s\n%s\n%s", rados_help, cb_cli_cluster_help, cb_cli_run_help);
+			rc = 0;
+			goto out;
+		}
+		size_t i = 0;
+		while (i < sizeof(map) / sizeof(map[0]) && map[i].opt != opt)
+			i++;
+		if (i == sizeof(map) / sizeof(map[0])) {
+			cb_cli_bad_flag("rados", argc, argv, longopts, e);
+			goto out;
+		}
+		have_pool |= opt == 'p';
+		if (adhoc_add(&a, map[i].origin, map[i].key, optarg) < 0) {
+			cb_err_usage(e, "rados: too many flags");
+			goto out;
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		if (!mode && (!strcmp(argv[i], "write") || !strcmp(argv[i], "seq") ||
+			      !strcmp(argv[i], "rand")))
+			mode = argv[i];
+		else if (!secs && strspn(argv[i], "0123456789") == strlen(argv[i]))
+			secs = argv[i];
+		else {
+			cb_err_usage(e, "rados: unexpected argument '%s' (modes: write, seq, rand)",
+				     argv[i]);
+			goto out;
+		}
+	}
+	if (!mode) {
+		cb_err_usage(e,
+			     "rados: give a mode: write, seq or rand (see cephbench rados --help)");
+		goto out;
+	}
+	if (!have_pool) {
+		cb_err_usage(e, "rados: -p POOL is required");
+		goto out;
+	}
+	if ((secs && adhoc_add(&a, "SECONDS", "duration", secs) < 0) ||
+	    adhoc_add(&a, "mode", "layer", "rados") < 0 || adhoc_add(&a, "mode", "op", mode) < 0 ||
+	    adhoc_add(&a, "mode", "name", mode) < 0) {
+		cb_err_usage(e, "rados: too many flags");
+		goto out;
+	}
+	if (cb_profile_adhoc("rados", a.kv, a.origin, a.n, &p, e) < 0)
+		goto out;
+	o.sigfd = cb_cli_signals(e);
+	if (o.sigfd < 0)
+		goto out;
+	rc = cb_run_profile(p, &o, e);
+	close(o.sigfd);
+out:
+	cb_profile_free(p);
+	adhoc_free(&a);
+	return rc;
+}

@@ -1,0 +1,100 @@
+/* `cephbench run PROFILE`: load and validate, then run it (or, with
+ * --dry-run, print the plan without connecting). */
+#include "cli.h"
+#include "commands.h"
+#include "units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char run_help[] =
+    "usage: cephbench run PROFILE [flags] [-o KEY=VALUE]...\n"
+    "\n"
+    "Runs every workload of the YAML profile in order, prints one report row per\n"
+    "workload, then removes what the run created.\n"
+    "\n"
+    "  -o, --set KEY=VALUE  override a profile key: workloads.NAME.KEY=V (or NAME.KEY=V)\n"
+    "                       for one workload, KEY=V for all, cluster.KEY=V\n"
+    "      --dry-run        validate the profile and print the plan; connect to nothing\n";
+
+static void print_plan(const struct cb_profile *p)
+{
+	printf("profile %s (sha256 %.12s): %zu workloads\n", p->name, p->sha256, p->n);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct cb_workload *w = &p->items[i].wl;
+		char bs[32], d[32];
+		printf("  %-20s %-6s %-6s bs %-6s concurrency %-4llu duration %s\n", w->name,
+		       p->items[i].engine->name, w->op,
+		       w->block_size ? cb_format_size(w->block_size, bs, sizeof(bs)) : "default",
+		       (unsigned long long)w->concurrency,
+		       w->duration_ns ? cb_format_duration(w->duration_ns, d, sizeof(d)) : "-");
+	}
+}
+
+int cb_cmd_run(int argc, char **argv, struct cb_err *e)
+{
+	static const struct option longopts[] = {
+	    CB_CLI_CLUSTER_OPTIONS,
+	    CB_CLI_RUN_OPTIONS,
+	    {"set", required_argument, NULL, 'o'},
+	    {"dry-run", no_argument, NULL, CB_OPT_CMD_BASE},
+	    {NULL, 0, NULL, 0},
+	};
+	struct cb_run_opts o = {.sigfd = -1};
+	char **ov = calloc((size_t)argc + 1, sizeof(*ov));
+	size_t nov = 0;
+	bool dry = false;
+	int opt, rc = CB_EXIT_USAGE;
+	struct cb_profile *p = NULL;
+
+	if (!ov)
+		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+c:o:h", longopts, NULL)) != -1) {
+		int h = cb_cli_common(opt, optarg, &o, e);
+		if (h < 0)
+			goto out;
+		if (h)
+			continue;
+		switch (opt) {
+		case 'o':
+			ov[nov++] = optarg;
+			break;
+		case CB_OPT_CMD_BASE:
+			dry = true;
+			break;
+		case 'h':
+		case CB_OPT_HELP:
+			printf("%s\n%s\n%s", run_help, cb_cli_cluster_help, cb_cli_run_help);
+			rc = 0;
+			goto out;
+		default:
+			cb_cli_bad_flag("run", argc, argv, longopts, e);
+			goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		cb_err_usage(e, optind >= argc
+				    ? "no profile given (cephbench run PROFILE)"
+				    : "give exactly one profile (cephbench run PROFILE)");
+		goto out;
+	}
+	if (cb_profile_load(argv[optind], ov, nov, &p, e) < 0)
+		goto out;
+	if (dry) {
+		print_plan(p);
+		rc = 0;
+		goto out;
+	}
+	o.sigfd = cb_cli_signals(e);
+	if (o.sigfd < 0)
+		goto out;
+	rc = cb_run_profile(p, &o, e);
+	close(o.sigfd);
+out:
+	cb_profile_free(p);
+	free(ov);
+	return rc;
+}

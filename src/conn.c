@@ -1,0 +1,164 @@
+/* Cluster connection shared by the runner and the layers (one per run). */
+#include "conn.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cb_conn {
+	rados_t rados;
+	char fsid[64];
+	char version[64];
+};
+
+rados_t cb_conn_rados(struct cb_conn *c)
+{
+	return c->rados;
+}
+
+const char *cb_conn_fsid(const struct cb_conn *c)
+{
+	return c->fsid;
+}
+
+const char *cb_conn_version(const struct cb_conn *c)
+{
+	return c->version;
+}
+
+/* The monitors' own version, so a report says what the cluster runs, not
+ * what the client library is. */
+static void fetch_version(struct cb_conn *c)
+{
+	const char *cmd[] = {"{\"prefix\": \"version\", \"format\": \"json\"}"};
+	char *out = NULL, *outs = NULL;
+	size_t outlen = 0, outslen = 0;
+
+	snprintf(c->version, sizeof(c->version), "unknown");
+	if (rados_mon_command(c->rados, cmd, 1, "", 0, &out, &outlen, &outs, &outslen) == 0 &&
+	    out) {
+		json_t *j = json_loadb(out, outlen, 0, NULL);
+		const char *v = json_string_value(json_object_get(j, "version"));
+		/* "ceph version 16.2.15 (hash) pacific (stable)" */
+		if (v && sscanf(v, "ceph version %63s", c->version) != 1)
+			snprintf(c->version, sizeof(c->version), "%s", v);
+		json_decref(j);
+	}
+	rados_buffer_free(out);
+	rados_buffer_free(outs);
+}
+
+static int conf_set_timeouts(rados_t r, uint64_t timeout_ns)
+{
+	char secs[32];
+	snprintf(secs, sizeof(secs), "%.3f", (double)timeout_ns / 1e9);
+	int ret = rados_conf_set(r, "client_mount_timeout", secs);
+	if (ret == 0)
+		ret = rados_conf_set(r, "rados_mon_op_timeout", secs);
+	return ret;
+}
+
+int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct cb_err *e)
+{
+	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 30ULL * 1000000000ULL;
+	char id[128], mon[512] = "";
+	int r;
+
+	struct cb_conn *c = calloc(1, sizeof(*c));
+	if (!c)
+		return cb_err_cluster(e, -ENOMEM, "out of memory");
+	if (o->client)
+		snprintf(id, sizeof(id), "%s%s", strncmp(o->client, "client.", 7) ? "client." : "",
+			 o->client);
+	r = rados_create2(&c->rados, "ceph", o->client ? id : NULL, 0);
+	if (r < 0) {
+		cb_err_usage(e, "cannot create a client for '%s': %s", o->client ? id : "default",
+			     strerror(-r));
+		goto fail_free;
+	}
+	r = rados_conf_read_file(c->rados, o->conf);
+	if (r < 0) {
+		if (o->conf)
+			cb_err_usage(e, "cannot read ceph conf '%s': %s (check --conf)", o->conf,
+				     strerror(-r));
+		else
+			cb_err_usage(e, "no ceph conf found: give --conf FILE or set CEPH_CONF");
+		goto fail_shutdown;
+	}
+	r = rados_conf_parse_env(c->rados, NULL);
+	if (r < 0) {
+		cb_err_usage(e, "cannot parse CEPH_ARGS: %s", strerror(-r));
+		goto fail_shutdown;
+	}
+	if (o->keyring && (r = rados_conf_set(c->rados, "keyring", o->keyring)) < 0) {
+		cb_err_usage(e, "bad keyring '%s': %s", o->keyring, strerror(-r));
+		goto fail_shutdown;
+	}
+	r = conf_set_timeouts(c->rados, timeout);
+	if (r < 0) {
+		cb_err_cluster(e, r, "cannot set client timeouts: %s", strerror(-r));
+		goto fail_shutdown;
+	}
+	rados_conf_get(c->rados, "mon_host", mon, sizeof(mon));
+	r = rados_connect(c->rados);
+	if (r == -ETIMEDOUT || r == -EINTR) {
+		cb_err_cluster(e, r,
+			       "cannot reach the monitors at %s within %.0f s: check that they "
+			       "run and that mon_host in the conf is right (or raise --timeout)",
+			       mon[0] ? mon : "(no mon_host)", (double)timeout / 1e9);
+		goto fail_shutdown;
+	} else if (r == -EACCES || r == -EPERM || r == -EKEYREJECTED) {
+		char name[128] = "";
+		rados_conf_get(c->rados, "name", name, sizeof(name));
+		cb_err_cluster(e, r,
+			       "authentication as %s refused by the monitors at %s: check "
+			       "--client and --keyring",
+			       name, mon);
+		goto fail_shutdown;
+	} else if (r == -ENOENT) {
+		cb_err_cluster(e, r,
+			       "no usable keyring for the client (connecting to %s): give "
+			       "--keyring FILE",
+			       mon);
+		goto fail_shutdown;
+	} else if (r < 0) {
+		cb_err_cluster(e, r, "cannot connect to the monitors at %s: %s", mon, strerror(-r));
+		goto fail_shutdown;
+	}
+	if (rados_cluster_fsid(c->rados, c->fsid, sizeof(c->fsid)) < 0)
+		snprintf(c->fsid, sizeof(c->fsid), "unknown");
+	fetch_version(c);
+	*out = c;
+	return 0;
+
+fail_shutdown:
+	rados_shutdown(c->rados);
+fail_free:
+	free(c);
+	return r < 0 ? r : -EINVAL;
+}
+
+void cb_conn_close(struct cb_conn *c)
+{
+	if (!c)
+		return;
+	rados_shutdown(c->rados);
+	free(c);
+}
+
+int cb_conn_ioctx(struct cb_conn *c, const char *pool, const char *ns, rados_ioctx_t *io,
+		  struct cb_err *e)
+{
+	int r = rados_ioctx_create(c->rados, pool, io);
+	if (r == -ENOENT)
+		return cb_err_cluster(e, r,
+				      "pool '%s' does not exist: create it (ceph osd pool create "
+				      "%s) or name another with pool:",
+				      pool, pool);
+	if (r < 0)
+		return cb_err_cluster(e, r, "cannot open pool '%s': %s", pool, strerror(-r));
+	rados_ioctx_set_namespace(*io, ns);
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* One connection helper for every layer: reads the conf the way the ceph
+ * tools do (--conf, else CEPH_CONF, else the default search; then CEPH_ARGS),
+ * authenticates as the chosen client, and bounds every wait by a timeout. */
+#ifndef CB_CONN_H
+#define CB_CONN_H
+
+#include "err.h"
+
+#include <rados/librados.h>
+#include <stdint.h>
+
+struct cb_cluster_opts {
+	const char *conf;    /* NULL: CEPH_CONF or the default search path */
+	const char *client;  /* "admin" or "client.admin"; NULL: the conf's/CEPH_ARGS' */
+	const char *keyring; /* NULL: the conf's */
+	uint64_t timeout_ns; /* connect and monitor-op timeout; 0: 30 s */
+};
+
+struct cb_conn;
+
+/* Connect. On success *out is owned by the caller (cb_conn_close). On failure
+ * returns -errno with e set to one line naming the monitors or the culprit. */
+int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct cb_err *e);
+void cb_conn_close(struct cb_conn *c);
+
+rados_t cb_conn_rados(struct cb_conn *c);
+const char *cb_conn_fsid(const struct cb_conn *c);
+const char *cb_conn_version(const struct cb_conn *c); /* "16.2.15" or "unknown" */
+
+/* Open an I/O context on pool in namespace ns (NULL: default). A missing pool
+ * is a cluster error naming the pool. Caller destroys the ioctx. */
+int cb_conn_ioctx(struct cb_conn *c, const char *pool, const char *ns, rados_ioctx_t *io,
+		  struct cb_err *e);
+
+#endif

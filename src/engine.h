@@ -1,0 +1,101 @@
+/* The contract between the common runner and a layer module (rados, rbd,
+ * cephfs, krbd). A layer exports one const struct cb_engine; the runner owns
+ * the clock, the in-flight window, limits and stats; the engine only decides
+ * what each op does and starts it. Engines never print and never exit. */
+#ifndef CB_ENGINE_H
+#define CB_ENGINE_H
+
+#include "err.h"
+#include "options.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct cb_conn;
+struct cb_cq;
+
+/* Options every workload has, whatever its layer. */
+struct cb_workload {
+	char *name;
+	char *layer;
+	char *op;
+	uint64_t block_size;  /* 0: the layer's default */
+	uint64_t concurrency; /* ops in flight */
+	uint64_t duration_ns; /* 0: no time limit */
+	uint64_t ramp_ns;     /* run but not counted */
+	uint64_t ops;	      /* 0: no op limit */
+	uint64_t bytes;	      /* 0: no byte limit */
+	uint64_t max_errors;  /* op errors tolerated before the phase fails */
+};
+
+/* One phase as handed to an engine's setup. */
+struct cb_phase {
+	const struct cb_workload *wl;
+	const void *lopts; /* the layer's own option struct */
+	struct cb_conn *conn;
+	const char *run_name;
+	unsigned client; /* client index within this process */
+	struct cb_err *err;
+	/* Filled in by setup: */
+	uint64_t block_size; /* effective block size */
+	char target[128];    /* what the phase ran against, e.g. the pool */
+	bool created;	     /* the run made something cleanup must remove */
+};
+
+/* One op slot. The runner stamps t_start before submit and hands the op back
+ * to the engine for its next use only after the completion was reaped. */
+struct cb_op {
+	void *buf;	  /* block_size bytes, owned by the runner */
+	uint64_t len;	  /* bytes this op moves; set by the engine in submit */
+	bool is_write;	  /* set by the engine in submit */
+	uint64_t t_start; /* ns, monotonic */
+	uint64_t t_end;
+	int64_t result; /* bytes or -errno, set by cb_op_done */
+	uint64_t where; /* engine's record of the target (object, offset) */
+	void *priv;	/* engine's per-slot handle (e.g. a completion) */
+	struct cb_op *next;
+	struct cb_cq *cq;
+};
+
+/* Report an op's completion; callable from any thread, lock-free. */
+void cb_op_done(struct cb_op *op, int64_t result);
+
+/* What a cleanup removes: everything of one run, or (all) every run's. */
+struct cb_cleanup_req {
+	struct cb_conn *conn;
+	const void *lopts;    /* a run's layer options, or NULL for `cephbench cleanup` */
+	const char *pool;     /* from `cephbench cleanup --pool`, else NULL */
+	const char *run_name; /* NULL with all */
+	bool all;
+	struct cb_err *err;
+	uint64_t removed; /* out: how many things were removed */
+};
+
+#define CB_EOF 1 /* submit: the engine has no more work in this phase */
+
+struct cb_engine {
+	const char *name;
+	const char *const *ops;		 /* valid values of `op`, NULL-terminated */
+	const struct cb_option *options; /* the layer's own keys */
+	size_t options_size;		 /* size of the struct they fill */
+	/* Cross-key checks at profile load, before anything connects. Returns 0 or
+	 * -EINVAL with a reason in why. May be NULL. */
+	int (*check)(const struct cb_workload *wl, const void *lopts, char *why, size_t n);
+	/* Connect handles and prepare the phase. Returns 0 or -errno with ph->err set. */
+	int (*setup)(struct cb_phase *ph, void **state);
+	/* Start one op (fill op->len, op->is_write); its completion arrives through
+	 * cb_op_done. Returns 0, CB_EOF, or -errno for an op that failed to start. */
+	int (*submit)(void *state, struct cb_op *op);
+	/* For engines without completion callbacks: reap at least min completions,
+	 * waiting up to timeout_ms. NULL for callback-driven engines. */
+	int (*poll)(void *state, unsigned min, int timeout_ms);
+	/* Describe an op for an error message ("object run.c0.17 offset 0"). */
+	void (*describe)(void *state, const struct cb_op *op, char *buf, size_t n);
+	/* Close handles once no op is in flight; records what the phase left
+	 * (e.g. the run's metadata). Safe to call after a failed setup. */
+	int (*teardown)(struct cb_phase *ph, void *state);
+	/* Remove what runs made (also crashed ones). Returns 0 or -errno. */
+	int (*cleanup)(struct cb_cleanup_req *req);
+};
+
+#endif

@@ -1,0 +1,20 @@
+/* One explicit registry of layers (as IOR's aiori list): no constructors, no
+ * self-registration, so the set of layers is visible in one place. */
+#include "engines.h"
+
+#include <string.h>
+
+extern const struct cb_engine cb_engine_rados;
+
+const struct cb_engine *const cb_engines[] = {
+    &cb_engine_rados,
+    NULL,
+};
+
+const struct cb_engine *cb_engine_find(const char *name)
+{
+	for (int i = 0; cb_engines[i]; i++)
+		if (strcmp(cb_engines[i]->name, name) == 0)
+			return cb_engines[i];
+	return NULL;
+}

@@ -1,0 +1,219 @@
+/* Option tables: parsing text values into typed struct fields, defaults,
+ * freeing, and did-you-mean suggestions for unknown keys. */
+#include "options.h"
+#include "units.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const struct cb_option *cb_opt_find(const struct cb_option *tab, const char *name)
+{
+	for (; tab && tab->name; tab++)
+		if (strcmp(tab->name, name) == 0)
+			return tab;
+	return NULL;
+}
+
+bool cb_name_valid(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 64)
+		return false;
+	for (; *s; s++) {
+		char c = *s;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = {"true", "yes", "on", "1", NULL};
+	static const char *const no[] = {"false", "no", "off", "0", NULL};
+	for (int i = 0; yes[i]; i++) {
+		if (strcasecmp(v, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcasecmp(v, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int check_range(const struct cb_option *o, uint64_t v, char *why, size_t n)
+{
+	char a[32], b[32];
+	if (v >= o->min && (o->max == 0 || v <= o->max))
+		return 0;
+	switch (o->type) {
+	case CB_OPT_SIZE:
+		cb_format_size(o->min, a, sizeof(a));
+		cb_format_size(o->max, b, sizeof(b));
+		break;
+	case CB_OPT_DURATION:
+		cb_format_duration(o->min, a, sizeof(a));
+		cb_format_duration(o->max, b, sizeof(b));
+		break;
+	default:
+		snprintf(a, sizeof(a), "%llu", (unsigned long long)o->min);
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)o->max);
+	}
+	if (o->max)
+		snprintf(why, n, "%s must be between %s and %s", o->name, a, b);
+	else
+		snprintf(why, n, "%s must be at least %s", o->name, a);
+	return -ERANGE;
+}
+
+int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *why, size_t n)
+{
+	char *field = (char *)obj + o->off;
+	uint64_t v;
+	int r;
+
+	switch (o->type) {
+	case CB_OPT_NAME:
+		if (!cb_name_valid(value)) {
+			snprintf(why, n,
+				 "%s '%s' is not a valid name (use 1-64 letters, digits, '_' or "
+				 "'-')",
+				 o->name, value);
+			return -EINVAL;
+		}
+		/* fall through */
+	case CB_OPT_STR: {
+		char *s = strdup(value);
+		if (!s)
+			return -ENOMEM;
+		free(*(char **)field);
+		*(char **)field = s;
+		return 0;
+	}
+	case CB_OPT_BOOL:
+		if (parse_bool(value, (bool *)field) < 0) {
+			snprintf(why, n, "%s expects true or false, got '%s'", o->name, value);
+			return -EINVAL;
+		}
+		return 0;
+	case CB_OPT_ENUM:
+		for (int i = 0; o->choices[i]; i++) {
+			if (strcmp(o->choices[i], value) == 0) {
+				*(int *)field = i;
+				return 0;
+			}
+		}
+		{
+			size_t off =
+			    (size_t)snprintf(why, n, "%s '%s' is not one of", o->name, value);
+			for (int i = 0; o->choices[i] && off < n; i++)
+				off += (size_t)snprintf(why + off, n - off, "%s %s", i ? "," : "",
+							o->choices[i]);
+		}
+		return -EINVAL;
+	case CB_OPT_SIZE:
+		r = cb_parse_size(value, &v);
+		if (r == -EINVAL)
+			snprintf(why, n, "%s expects a size like 4K, 4M or 1G, got '%s'", o->name,
+				 value);
+		break;
+	case CB_OPT_DURATION:
+		r = cb_parse_duration(value, &v);
+		if (r == -EINVAL)
+			snprintf(why, n,
+				 "%s expects a duration like 500ms, 30s, 5m or 1h, got '%s'",
+				 o->name, value);
+		break;
+	case CB_OPT_UINT:
+		r = cb_parse_uint(value, &v);
+		if (r == -EINVAL)
+			snprintf(why, n, "%s expects a whole number, got '%s'", o->name, value);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (r == -ERANGE)
+		snprintf(why, n, "%s value '%s' is too large", o->name, value);
+	if (r < 0)
+		return r;
+	r = check_range(o, v, why, n);
+	if (r < 0)
+		return r;
+	*(uint64_t *)field = v;
+	return 0;
+}
+
+int cb_opts_defaults(const struct cb_option *tab, void *obj)
+{
+	char why[256];
+	for (; tab && tab->name; tab++) {
+		if (!tab->def)
+			continue;
+		int r = cb_opt_parse(tab, obj, tab->def, why, sizeof(why));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+void cb_opts_free(const struct cb_option *tab, void *obj)
+{
+	for (; tab && tab->name; tab++) {
+		if (tab->type != CB_OPT_STR && tab->type != CB_OPT_NAME)
+			continue;
+		char **p = (char **)((char *)obj + tab->off);
+		free(*p);
+		*p = NULL;
+	}
+}
+
+unsigned cb_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return 1000;
+	unsigned row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			unsigned best = diag + cost;
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *cb_opt_suggest(const struct cb_option *const *tabs, const char *name)
+{
+	const char *best = NULL;
+	unsigned bestd = 1000;
+	for (; *tabs; tabs++) {
+		for (const struct cb_option *o = *tabs; o->name; o++) {
+			unsigned d = cb_edit_distance(name, o->name);
+			if (d < bestd) {
+				bestd = d;
+				best = o->name;
+			}
+		}
+	}
+	size_t len = strlen(name);
+	unsigned limit = len < 6 ? 1 : (len < 12 ? 2 : 3);
+	return bestd <= limit ? best : NULL;
+}

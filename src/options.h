@@ -1,0 +1,55 @@
+/* Typed option tables: every profile key, common or layer-owned, is declared
+ * once with its type, default, range and help; values are parsed from text
+ * into a struct through offsetof, so validation is the same everywhere. */
+#ifndef CB_OPTIONS_H
+#define CB_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum cb_opt_type {
+	CB_OPT_STR,	 /* char *, owned by the struct, freed by cb_opts_free */
+	CB_OPT_SIZE,	 /* uint64_t bytes: 4K, 4M */
+	CB_OPT_DURATION, /* uint64_t nanoseconds: 500ms, 10s */
+	CB_OPT_UINT,	 /* uint64_t */
+	CB_OPT_BOOL,	 /* bool: true/false/yes/no/on/off/1/0 */
+	CB_OPT_ENUM,	 /* int index into choices */
+	CB_OPT_NAME,	 /* char *, restricted to [A-Za-z0-9_-], 1..64 chars */
+};
+
+struct cb_option {
+	const char *name;
+	enum cb_opt_type type;
+	size_t off;		    /* offsetof() into the target struct */
+	const char *def;	    /* default as written in a profile; NULL: zero/NULL */
+	uint64_t min, max;	    /* inclusive range for numbers; max 0: no limit */
+	const char *const *choices; /* CB_OPT_ENUM: NULL-terminated */
+	const char *help;
+};
+
+/* Find `name` in a table terminated by an entry with name NULL. */
+const struct cb_option *cb_opt_find(const struct cb_option *tab, const char *name);
+
+/* Parse `value` into obj according to o. On error returns -EINVAL or -ERANGE
+ * and writes a reason ("expected a size like 4K or 4M, got 'x'") into why. */
+int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *why, size_t n);
+
+/* Apply every default of the table to obj (which must be zeroed). 0 or -errno. */
+int cb_opts_defaults(const struct cb_option *tab, void *obj);
+
+/* Free the strings a table's entries own in obj. */
+void cb_opts_free(const struct cb_option *tab, void *obj);
+
+/* Closest name to `name` among the given NULL-terminated list of tables, or
+ * NULL when nothing is close enough to be a likely typo. */
+const char *cb_opt_suggest(const struct cb_option *const *tabs, const char *name);
+
+/* Edit distance of two names; exposed for other did-you-mean lists. */
+unsigned cb_edit_distance(const char *a, const char *b);
+
+/* True when s is a valid name for runs/workloads: [A-Za-z0-9_-], 1..64 chars,
+ * so every object, image or path built from it stays inside the run's names. */
+bool cb_name_valid(const char *s);
+
+#endif

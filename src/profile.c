@@ -1,0 +1,718 @@
+/* Profile loading: libyaml builds the document; this file walks it in the
+ * shape DESIGN.md section 6 gives, and validates every key through the option
+ * tables. Keys are gathered as (key, value, where) triples in precedence
+ * order (defaults, workload, -o) so files, overrides and ad-hoc flags share
+ * one validation path and one message format. */
+#include "profile.h"
+#include "engines.h"
+
+#include <errno.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#define PROFILE_MAX_BYTES (1 << 20)
+
+const struct cb_option cb_workload_options[] = {
+    {"name", CB_OPT_NAME, offsetof(struct cb_workload, name), NULL, 0, 0, NULL,
+     "unique name of the workload; names its report row"},
+    {"layer", CB_OPT_STR, offsetof(struct cb_workload, layer), NULL, 0, 0, NULL,
+     "which layer runs it: rados"},
+    {"op", CB_OPT_STR, offsetof(struct cb_workload, op), NULL, 0, 0, NULL,
+     "what it does; the layer lists its ops"},
+    {"block_size", CB_OPT_SIZE, offsetof(struct cb_workload, block_size), NULL, 1, 1ULL << 30, NULL,
+     "bytes per op (default: the layer's)"},
+    {"concurrency", CB_OPT_UINT, offsetof(struct cb_workload, concurrency), "16", 1, 4096, NULL,
+     "ops in flight"},
+    {"duration", CB_OPT_DURATION, offsetof(struct cb_workload, duration_ns), NULL, 1000000ULL, 0,
+     NULL, "measured time (default 10s unless ops or bytes limit the phase)"},
+    {"ramp", CB_OPT_DURATION, offsetof(struct cb_workload, ramp_ns), "0", 0, 0, NULL,
+     "time run before measuring, not counted"},
+    {"ops", CB_OPT_UINT, offsetof(struct cb_workload, ops), NULL, 0, 0, NULL,
+     "stop after this many measured ops"},
+    {"bytes", CB_OPT_SIZE, offsetof(struct cb_workload, bytes), NULL, 0, 0, NULL,
+     "stop after this many measured bytes"},
+    {"max_errors", CB_OPT_UINT, offsetof(struct cb_workload, max_errors), "0", 0, 0, NULL,
+     "op errors tolerated before the phase fails"},
+    {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static const struct cb_option cluster_options[] = {
+    {"conf", CB_OPT_STR, offsetof(struct cb_profile, conf), NULL, 0, 0, NULL, "ceph.conf path"},
+    {"client", CB_OPT_STR, offsetof(struct cb_profile, client), NULL, 0, 0, NULL,
+     "client name, e.g. admin"},
+    {"keyring", CB_OPT_STR, offsetof(struct cb_profile, keyring), NULL, 0, 0, NULL, "keyring path"},
+    {"timeout", CB_OPT_DURATION, offsetof(struct cb_profile, timeout_ns), NULL, 1000000ULL, 0, NULL,
+     "connect timeout"},
+    {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+};
+
+enum kv_src { KV_DEFAULT, KV_WORKLOAD, KV_OVERRIDE };
+
+struct kv {
+	const char *key;
+	const char *val;
+	char where[320];  /* of the value */
+	char kwhere[320]; /* of the key */
+	enum kv_src src;
+};
+
+struct kvs {
+	struct kv *v;
+	size_t n, cap;
+};
+
+struct override {
+	char *raw;
+	char *target; /* workload name, "*" for all, "cluster" */
+	char *key;
+	char *val;
+	bool used;
+};
+
+struct loader {
+	const char *path;
+	yaml_document_t doc;
+	struct cb_err *e;
+	struct cb_profile *p;
+	struct override *ov;
+	size_t nov;
+};
+
+static void where_node(const struct loader *l, const yaml_node_t *n, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%zu:%zu", l->path, n->start_mark.line + 1, n->start_mark.column + 1);
+}
+
+static const char *node_scalar(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static int kvs_add(struct kvs *k, const char *key, const char *val, const char *where,
+		   const char *kwhere, enum kv_src src)
+{
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 16;
+		struct kv *v = realloc(k->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		k->v = v;
+		k->cap = cap;
+	}
+	struct kv *e = &k->v[k->n++];
+	e->key = key;
+	e->val = val;
+	e->src = src;
+	snprintf(e->where, sizeof(e->where), "%s", where);
+	snprintf(e->kwhere, sizeof(e->kwhere), "%s", kwhere);
+	return 0;
+}
+
+/* Walk a mapping of scalars into kvs, rejecting non-scalar keys/values and
+ * duplicate keys (YAML forbids them; libyaml does not check). */
+static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, struct kvs *out)
+{
+	char w[300];
+	for (yaml_node_pair_t *pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *k = yaml_document_get_node(&l->doc, pr->key);
+		yaml_node_t *v = yaml_document_get_node(&l->doc, pr->value);
+		const char *key = node_scalar(k), *val = node_scalar(v);
+		if (!key) {
+			where_node(l, k, w, sizeof(w));
+			return cb_err_usage(l->e, "%s: keys must be plain names", w);
+		}
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < pr; q++) {
+			if (strcmp(node_scalar(yaml_document_get_node(&l->doc, q->key)) ?: "",
+				   key) == 0) {
+				where_node(l, k, w, sizeof(w));
+				return cb_err_usage(l->e, "%s: duplicate key '%s'", w, key);
+			}
+		}
+		if (!val) {
+			where_node(l, v, w, sizeof(w));
+			return cb_err_usage(l->e, "%s: '%s' must be a single value, not a %s", w,
+					    key,
+					    v->type == YAML_SEQUENCE_NODE ? "list" : "mapping");
+		}
+		if (!*val || strcmp(val, "~") == 0 || strcmp(val, "null") == 0) {
+			where_node(l, v, w, sizeof(w));
+			return cb_err_usage(l->e, "%s: '%s' has no value", w, key);
+		}
+		char kw[300];
+		where_node(l, v, w, sizeof(w));
+		where_node(l, k, kw, sizeof(kw));
+		if (kvs_add(out, key, val, w, kw, src) < 0)
+			return cb_err_usage(l->e, "out of memory");
+	}
+	return 0;
+}
+
+static bool key_known_to_some_layer(const char *key)
+{
+	for (int i = 0; cb_engines[i]; i++)
+		if (cb_opt_find(cb_engines[i]->options, key))
+			return true;
+	return false;
+}
+
+static int unknown_key(struct loader *l, const struct kv *kv, const struct cb_engine *eng)
+{
+	const struct cb_option *tabs[] = {cb_workload_options, eng ? eng->options : NULL, NULL};
+	const char *s = cb_opt_suggest(tabs, kv->key);
+	char layer[64] = "";
+	if (eng)
+		snprintf(layer, sizeof(layer), " for layer %s", eng->name);
+	if (s)
+		return cb_err_usage(l->e, "%s: unknown key '%s'%s (did you mean '%s'?)", kv->kwhere,
+				    kv->key, layer, s);
+	return cb_err_usage(l->e, "%s: unknown key '%s'%s", kv->kwhere, kv->key, layer);
+}
+
+static const char *suggest_word(const char *w, const char *const *list)
+{
+	const char *best = NULL;
+	unsigned bestd = 3;
+	for (; *list; list++) {
+		unsigned d = cb_edit_distance(w, *list);
+		if (d < bestd) {
+			bestd = d;
+			best = *list;
+		}
+	}
+	return best;
+}
+
+static const struct cb_engine *find_layer(struct loader *l, const struct kvs *k, const char *wwhere)
+{
+	const struct kv *lk = NULL;
+	for (size_t i = 0; i < k->n; i++)
+		if (strcmp(k->v[i].key, "layer") == 0)
+			lk = &k->v[i];
+	const char *names[16];
+	char list[256] = "";
+	size_t off = 0;
+	int n = 0;
+	for (; cb_engines[n] && n < 15; n++) {
+		names[n] = cb_engines[n]->name;
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s", n ? ", " : "",
+					names[n]);
+	}
+	names[n] = NULL;
+	if (!lk) {
+		cb_err_usage(l->e, "%s: workload has no layer: (one of %s)", wwhere, list);
+		return NULL;
+	}
+	const struct cb_engine *eng = cb_engine_find(lk->val);
+	if (!eng) {
+		const char *s = suggest_word(lk->val, names);
+		if (s)
+			cb_err_usage(l->e, "%s: unknown layer '%s' (did you mean '%s'?)", lk->where,
+				     lk->val, s);
+		else
+			cb_err_usage(l->e, "%s: unknown layer '%s' (one of %s)", lk->where, lk->val,
+				     list);
+	}
+	return eng;
+}
+
+static int check_op(struct loader *l, const struct cb_plan_item *it, const struct kvs *k,
+		    const char *wwhere)
+{
+	const char *where = wwhere;
+	for (size_t i = 0; i < k->n; i++)
+		if (strcmp(k->v[i].key, "op") == 0)
+			where = k->v[i].where;
+	char list[256] = "";
+	size_t off = 0;
+	for (int i = 0; it->engine->ops[i]; i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s", i ? ", " : "",
+					it->engine->ops[i]);
+	if (!it->wl.op)
+		return cb_err_usage(l->e, "%s: workload '%s' has no op: (one of %s)", wwhere,
+				    it->wl.name, list);
+	for (int i = 0; it->engine->ops[i]; i++)
+		if (strcmp(it->engine->ops[i], it->wl.op) == 0)
+			return 0;
+	const char *s = suggest_word(it->wl.op, it->engine->ops);
+	if (s)
+		return cb_err_usage(l->e, "%s: unknown op '%s' for layer %s (did you mean '%s'?)",
+				    where, it->wl.op, it->engine->name, s);
+	return cb_err_usage(l->e, "%s: unknown op '%s' for layer %s (one of %s)", where, it->wl.op,
+			    it->engine->name, list);
+}
+
+/* Turn one workload's keys into a plan item. */
+static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
+		      struct cb_plan_item *it)
+{
+	char why[512];
+	int r;
+
+	it->engine = find_layer(l, k, wwhere);
+	if (!it->engine)
+		return -EINVAL;
+	it->lopts = calloc(1, it->engine->options_size);
+	if (!it->lopts)
+		return cb_err_usage(l->e, "out of memory");
+	if (cb_opts_defaults(cb_workload_options, &it->wl) < 0 ||
+	    cb_opts_defaults(it->engine->options, it->lopts) < 0)
+		return cb_err_usage(l->e, "internal error: bad option defaults");
+	for (size_t i = 0; i < k->n; i++) {
+		const struct kv *kv = &k->v[i];
+		const struct cb_option *o = cb_opt_find(cb_workload_options, kv->key);
+		void *obj = &it->wl;
+		if (!o) {
+			o = cb_opt_find(it->engine->options, kv->key);
+			obj = it->lopts;
+		}
+		if (!o) {
+			/* A default meant for another layer's workloads. */
+			if (kv->src == KV_DEFAULT && key_known_to_some_layer(kv->key))
+				continue;
+			return unknown_key(l, kv, it->engine);
+		}
+		if (kv->src == KV_DEFAULT && strcmp(kv->key, "name") == 0)
+			return cb_err_usage(l->e, "%s: name cannot be a default", kv->kwhere);
+		r = cb_opt_parse(o, obj, kv->val, why, sizeof(why));
+		if (r < 0)
+			return cb_err_usage(l->e, "%s: %s", kv->where, why);
+	}
+	if (!it->wl.name)
+		return cb_err_usage(
+		    l->e, "%s: workload has no name: (give each workload a unique name)", wwhere);
+	if ((r = check_op(l, it, k, wwhere)) < 0)
+		return r;
+	if (!it->wl.duration_ns && !it->wl.ops && !it->wl.bytes)
+		it->wl.duration_ns = 10ULL * 1000000000ULL;
+	if (it->engine->check && it->engine->check(&it->wl, it->lopts, why, sizeof(why)) < 0)
+		return cb_err_usage(l->e, "%s: %s", wwhere, why);
+	return 0;
+}
+
+static int add_overrides(struct loader *l, const char *wname, struct kvs *k)
+{
+	for (size_t i = 0; i < l->nov; i++) {
+		struct override *o = &l->ov[i];
+		if (strcmp(o->target, "*") && strcmp(o->target, wname))
+			continue;
+		char w[300];
+		snprintf(w, sizeof(w), "-o %s", o->raw);
+		o->used = true;
+		if (kvs_add(k, o->key, o->val, w, w, KV_OVERRIDE) < 0)
+			return cb_err_usage(l->e, "out of memory");
+	}
+	return 0;
+}
+
+static const char *kvs_get(const struct kvs *k, const char *key)
+{
+	const char *v = NULL;
+	for (size_t i = 0; i < k->n; i++)
+		if (strcmp(k->v[i].key, key) == 0)
+			v = k->v[i].val;
+	return v;
+}
+
+static int add_item(struct loader *l, const struct kvs *k, const char *wwhere)
+{
+	struct cb_profile *p = l->p;
+	struct cb_plan_item *items = realloc(p->items, (p->n + 1) * sizeof(*items));
+	if (!items)
+		return cb_err_usage(l->e, "out of memory");
+	p->items = items;
+	struct cb_plan_item *it = &items[p->n++];
+	memset(it, 0, sizeof(*it));
+	int r = build_item(l, k, wwhere, it);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i + 1 < p->n; i++)
+		if (strcmp(p->items[i].wl.name, it->wl.name) == 0)
+			return cb_err_usage(l->e, "%s: duplicate workload name '%s'", wwhere,
+					    it->wl.name);
+	return 0;
+}
+
+static int load_workloads(struct loader *l, yaml_node_t *defaults, yaml_node_t *wls)
+{
+	char w[300];
+	int r = 0;
+	if (wls->type != YAML_SEQUENCE_NODE) {
+		where_node(l, wls, w, sizeof(w));
+		return cb_err_usage(l->e, "%s: workloads must be a list of mappings", w);
+	}
+	if (wls->data.sequence.items.top == wls->data.sequence.items.start) {
+		where_node(l, wls, w, sizeof(w));
+		return cb_err_usage(l->e, "%s: workloads is empty: add at least one", w);
+	}
+	for (yaml_node_item_t *it = wls->data.sequence.items.start;
+	     it < wls->data.sequence.items.top; it++) {
+		yaml_node_t *wn = yaml_document_get_node(&l->doc, *it);
+		struct kvs k = {0};
+		where_node(l, wn, w, sizeof(w));
+		if (wn->type != YAML_MAPPING_NODE) {
+			r = cb_err_usage(l->e, "%s: each workload must be a mapping of keys", w);
+			break;
+		}
+		if ((defaults && (r = mapping_to_kvs(l, defaults, KV_DEFAULT, &k)) < 0) ||
+		    (r = mapping_to_kvs(l, wn, KV_WORKLOAD, &k)) < 0) {
+			free(k.v);
+			break;
+		}
+		const char *name = kvs_get(&k, "name");
+		if (name && (r = add_overrides(l, name, &k)) == 0)
+			r = add_item(l, &k, w);
+		else if (!name)
+			r = cb_err_usage(
+			    l->e, "%s: workload has no name: (give each workload a unique name)",
+			    w);
+		free(k.v);
+		if (r < 0)
+			break;
+	}
+	return r;
+}
+
+static int apply_cluster_kvs(struct loader *l, const struct kvs *k)
+{
+	char why[512];
+	for (size_t i = 0; i < k->n; i++) {
+		const struct cb_option *o = cb_opt_find(cluster_options, k->v[i].key);
+		if (!o) {
+			const struct cb_option *tabs[] = {cluster_options, NULL};
+			const char *s = cb_opt_suggest(tabs, k->v[i].key);
+			return cb_err_usage(
+			    l->e, "%s: unknown cluster key '%s'%s%s%s", k->v[i].kwhere, k->v[i].key,
+			    s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+		}
+		if (cb_opt_parse(o, l->p, k->v[i].val, why, sizeof(why)) < 0)
+			return cb_err_usage(l->e, "%s: %s", k->v[i].where, why);
+	}
+	return 0;
+}
+
+static int parse_overrides(struct loader *l, char *const *ov, size_t n)
+{
+	l->ov = calloc(n ? n : 1, sizeof(*l->ov));
+	if (!l->ov)
+		return cb_err_usage(l->e, "out of memory");
+	for (size_t i = 0; i < n; i++, l->nov++) {
+		struct override *o = &l->ov[i];
+		o->raw = strdup(ov[i]);
+		char *eq = strchr(ov[i], '=');
+		if (!o->raw || !eq || eq == ov[i] || !eq[1])
+			return cb_err_usage(l->e,
+					    "-o %s: expected KEY=VALUE, e.g. -o "
+					    "workloads.NAME.concurrency=32",
+					    ov[i]);
+		char *path = strndup(ov[i], (size_t)(eq - ov[i]));
+		o->val = strdup(eq + 1);
+		if (!path || !o->val) {
+			free(path);
+			return cb_err_usage(l->e, "out of memory");
+		}
+		char *p = path;
+		if (strncmp(p, "workloads.", 10) == 0)
+			p += 10;
+		char *dot = strrchr(p, '.');
+		if (dot) {
+			*dot = '\0';
+			o->target = strdup(strcmp(p, "defaults") == 0 ? "*" : p);
+			o->key = strdup(dot + 1);
+		} else {
+			o->target = strdup("*");
+			o->key = strdup(p);
+		}
+		free(path);
+		if (!o->target || !o->key)
+			return cb_err_usage(l->e, "out of memory");
+	}
+	return 0;
+}
+
+static int check_overrides_used(struct loader *l)
+{
+	const char *names[64];
+	size_t n = 0;
+	for (size_t i = 0; i < l->p->n && n < 63; i++)
+		names[n++] = l->p->items[i].wl.name;
+	names[n] = NULL;
+	for (size_t i = 0; i < l->nov; i++) {
+		if (l->ov[i].used || strcmp(l->ov[i].target, "cluster") == 0)
+			continue;
+		const char *s = suggest_word(l->ov[i].target, names);
+		return cb_err_usage(l->e, "-o %s: no workload named '%s'%s%s%s", l->ov[i].raw,
+				    l->ov[i].target, s ? " (did you mean '" : "", s ? s : "",
+				    s ? "'?)" : "");
+	}
+	return 0;
+}
+
+static int cluster_overrides(struct loader *l)
+{
+	struct kvs k = {0};
+	int r = 0;
+	for (size_t i = 0; i < l->nov && r == 0; i++) {
+		if (strcmp(l->ov[i].target, "cluster"))
+			continue;
+		char w[300];
+		snprintf(w, sizeof(w), "-o %s", l->ov[i].raw);
+		r = kvs_add(&k, l->ov[i].key, l->ov[i].val, w, w, KV_OVERRIDE);
+	}
+	if (r == 0)
+		r = apply_cluster_kvs(l, &k);
+	free(k.v);
+	return r;
+}
+
+static void overrides_free(struct loader *l)
+{
+	for (size_t i = 0; i < l->nov; i++) {
+		free(l->ov[i].raw);
+		free(l->ov[i].target);
+		free(l->ov[i].key);
+		free(l->ov[i].val);
+	}
+	free(l->ov);
+}
+
+static int load_top(struct loader *l, yaml_node_t *root)
+{
+	static const char *const top_keys[] = {"name", "cluster", "defaults", "workloads", NULL};
+	yaml_node_t *defaults = NULL, *wls = NULL;
+	char w[300], why[512];
+	int r;
+
+	if (root->type != YAML_MAPPING_NODE) {
+		where_node(l, root, w, sizeof(w));
+		return cb_err_usage(
+		    l->e,
+		    "%s: a profile is a mapping with name:, cluster:, defaults: and "
+		    "workloads:",
+		    w);
+	}
+	for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
+	     pr < root->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = yaml_document_get_node(&l->doc, pr->key);
+		yaml_node_t *v = yaml_document_get_node(&l->doc, pr->value);
+		const char *key = node_scalar(k);
+		where_node(l, k, w, sizeof(w));
+		if (!key)
+			return cb_err_usage(l->e, "%s: keys must be plain names", w);
+		for (yaml_node_pair_t *q = root->data.mapping.pairs.start; q < pr; q++)
+			if (strcmp(node_scalar(yaml_document_get_node(&l->doc, q->key)) ?: "",
+				   key) == 0)
+				return cb_err_usage(l->e, "%s: duplicate key '%s'", w, key);
+		if (strcmp(key, "name") == 0) {
+			static const struct cb_option name_opt = {
+			    "name", CB_OPT_NAME, offsetof(struct cb_profile, name), NULL, 0, 0,
+			    NULL,   NULL};
+			where_node(l, v, w, sizeof(w));
+			if (!node_scalar(v))
+				return cb_err_usage(l->e, "%s: name must be a single value", w);
+			if (cb_opt_parse(&name_opt, l->p, node_scalar(v), why, sizeof(why)) < 0)
+				return cb_err_usage(l->e, "%s: profile %s", w, why);
+		} else if (strcmp(key, "cluster") == 0 || strcmp(key, "defaults") == 0) {
+			if (v->type != YAML_MAPPING_NODE) {
+				where_node(l, v, w, sizeof(w));
+				return cb_err_usage(l->e, "%s: %s must be a mapping of keys", w,
+						    key);
+			}
+			if (strcmp(key, "defaults") == 0) {
+				defaults = v;
+				continue;
+			}
+			struct kvs ck = {0};
+			r = mapping_to_kvs(l, v, KV_WORKLOAD, &ck);
+			if (r == 0)
+				r = apply_cluster_kvs(l, &ck);
+			free(ck.v);
+			if (r < 0)
+				return r;
+		} else if (strcmp(key, "workloads") == 0) {
+			wls = v;
+		} else {
+			const char *s = suggest_word(key, top_keys);
+			return cb_err_usage(l->e, "%s: unknown key '%s'%s%s%s", w, key,
+					    s ? " (did you mean '"
+					      : " (expected name, cluster, defaults, workloads)",
+					    s ? s : "", s ? "'?)" : "");
+		}
+	}
+	if (!wls) {
+		where_node(l, root, w, sizeof(w));
+		return cb_err_usage(l->e, "%s: the profile has no workloads: list", w);
+	}
+	if (defaults) {
+		/* Keys no layer knows are typos even when no workload uses them. */
+		struct kvs dk = {0};
+		r = mapping_to_kvs(l, defaults, KV_DEFAULT, &dk);
+		for (size_t i = 0; r == 0 && i < dk.n; i++)
+			if (!cb_opt_find(cb_workload_options, dk.v[i].key) &&
+			    !key_known_to_some_layer(dk.v[i].key))
+				r = unknown_key(l, &dk.v[i], NULL);
+		free(dk.v);
+		if (r < 0)
+			return r;
+	}
+	return load_workloads(l, defaults, wls);
+}
+
+static void sha256_hex(const void *data, size_t len, char out[65])
+{
+	unsigned char md[32];
+	unsigned int mdlen = 0;
+	out[0] = '\0';
+	if (!EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL))
+		return;
+	for (unsigned i = 0; i < mdlen && i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+}
+
+static int read_file(const char *path, char **buf, size_t *len, struct cb_err *e)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return cb_err_usage(e, "%s: cannot open profile: %s", path, strerror(errno));
+	*buf = malloc(PROFILE_MAX_BYTES + 1);
+	if (!*buf) {
+		fclose(f);
+		return cb_err_usage(e, "out of memory");
+	}
+	*len = fread(*buf, 1, PROFILE_MAX_BYTES + 1, f);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return cb_err_usage(e, "%s: cannot read profile", path);
+	if (*len > PROFILE_MAX_BYTES)
+		return cb_err_usage(e, "%s: profile larger than 1 MiB", path);
+	(*buf)[*len] = '\0';
+	if (memchr(*buf, '\0', *len))
+		return cb_err_usage(e, "%s: not a text file (NUL byte inside)", path);
+	return 0;
+}
+
+int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
+		    struct cb_profile **out, struct cb_err *e)
+{
+	struct loader l = {.path = path, .e = e};
+	yaml_parser_t parser;
+	char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	l.p = calloc(1, sizeof(*l.p));
+	if (!l.p)
+		return cb_err_usage(e, "out of memory");
+	if ((r = read_file(path, &buf, &len, e)) < 0)
+		goto out_profile;
+	sha256_hex(buf, len, l.p->sha256);
+	if ((r = parse_overrides(&l, overrides, noverrides)) < 0)
+		goto out_buf;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &l.doc)) {
+		r = cb_err_usage(e, "%s:%zu:%zu: YAML syntax error: %s%s%s", path,
+				 parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+				 parser.problem ? parser.problem : "unreadable",
+				 parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		goto out_buf;
+	}
+	yaml_parser_delete(&parser);
+	yaml_node_t *root = yaml_document_get_root_node(&l.doc);
+	if (!root)
+		r = cb_err_usage(e,
+				 "%s: empty profile: expected name:, cluster:, defaults: and "
+				 "workloads:",
+				 path);
+	else if ((r = load_top(&l, root)) == 0 && (r = cluster_overrides(&l)) == 0)
+		r = check_overrides_used(&l);
+	if (r == 0 && !l.p->name) {
+		/* The file name, without directories and extension, names the profile. */
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		l.p->name = strndup(base, strcspn(base, "."));
+	}
+	yaml_document_delete(&l.doc);
+out_buf:
+	overrides_free(&l);
+	free(buf);
+out_profile:
+	if (r < 0) {
+		cb_profile_free(l.p);
+		return r;
+	}
+	*out = l.p;
+	return 0;
+}
+
+int cb_profile_adhoc(const char *name, char *const *kv, const char *const *origins, size_t nkv,
+		     struct cb_profile **out, struct cb_err *e)
+{
+	struct loader l = {.path = "flags", .e = e};
+	struct kvs k = {0};
+	char **copies = calloc(nkv ? nkv : 1, sizeof(*copies));
+	int r = 0;
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	unsigned char dig[32];
+	unsigned int diglen = 0;
+
+	l.p = calloc(1, sizeof(*l.p));
+	if (!l.p || !copies || !md) {
+		r = cb_err_usage(e, "out of memory");
+		goto out;
+	}
+	EVP_DigestInit_ex(md, EVP_sha256(), NULL);
+	for (size_t i = 0; i < nkv && r == 0; i++) {
+		char *eq;
+		EVP_DigestUpdate(md, kv[i], strlen(kv[i]) + 1);
+		if (!(copies[i] = strdup(kv[i])) || !(eq = strchr(copies[i], '='))) {
+			r = cb_err_usage(e, "internal error: bad ad-hoc key %s", kv[i]);
+			break;
+		}
+		*eq = '\0';
+		char w[300];
+		snprintf(w, sizeof(w), "%s", origins && origins[i] ? origins[i] : copies[i]);
+		r = kvs_add(&k, copies[i], eq + 1, w, w, KV_WORKLOAD);
+	}
+	EVP_DigestFinal_ex(md, dig, &diglen);
+	for (unsigned i = 0; i < diglen && i < 32; i++)
+		snprintf(l.p->sha256 + 2 * i, 3, "%02x", dig[i]);
+	if (r == 0)
+		r = add_item(&l, &k, "flags");
+	if (r == 0 && !(l.p->name = strdup(name)))
+		r = cb_err_usage(e, "out of memory");
+out:
+	EVP_MD_CTX_free(md);
+	for (size_t i = 0; copies && i < nkv; i++)
+		free(copies[i]);
+	free(copies);
+	free(k.v);
+	if (r < 0) {
+		cb_profile_free(l.p);
+		return r;
+	}
+	*out = l.p;
+	return 0;
+}
+
+void cb_profile_free(struct cb_profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++) {
+		cb_opts_free(cb_workload_options, &p->items[i].wl);
+		if (p->items[i].engine && p->items[i].lopts)
+			cb_opts_free(p->items[i].engine->options, p->items[i].lopts);
+		free(p->items[i].lopts);
+	}
+	free(p->items);
+	free(p->name);
+	free(p->conf);
+	free(p->client);
+	free(p->keyring);
+	free(p);
+}

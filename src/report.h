@@ -1,0 +1,33 @@
+/* Reporters: each renders the same result record in its own format, in its
+ * own file (report_text.c, report_json.c). */
+#ifndef CB_REPORT_H
+#define CB_REPORT_H
+
+#include "engine.h"
+#include "result.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* One per-second progress line, as rados bench prints them. */
+struct cb_progress {
+	uint64_t sec;
+	uint64_t inflight, started, finished;
+	uint64_t elapsed_ns;
+	uint64_t bytes;	     /* measured so far */
+	uint64_t tick_bytes; /* measured in the last second */
+	uint64_t last_lat_ns, avg_lat_ns;
+	bool ramping;
+};
+
+void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer);
+void cb_report_progress(FILE *out, const struct cb_progress *p);
+
+/* The end-of-run table. */
+void cb_report_text(FILE *out, const struct cb_result *r);
+
+/* The JSON record of DESIGN.md section 5 (schema docs/result.schema.json).
+ * Returns 0 or -errno. */
+int cb_report_json(FILE *out, const struct cb_result *r);
+
+#endif

@@ -1,0 +1,84 @@
+/* JSON rendering of the result record (schema "cephbench-result/1",
+ * docs/result.schema.json). The histogram is written sparsely as
+ * [bucket index, count] pairs with its layout, so results can be merged. */
+#include "report.h"
+
+#include <errno.h>
+#include <jansson.h>
+
+static json_t *latency_json(const struct cb_hist *h)
+{
+	return json_pack("{s:I, s:f, s:I, s:f, s:I, s:I, s:I, s:I, s:I}", "min",
+			 (json_int_t)(h->count ? h->min / 1000 : 0), "mean",
+			 cb_hist_mean(h) / 1000.0, "max", (json_int_t)(h->max / 1000), "stddev",
+			 cb_hist_stddev(h) / 1000.0, "p50",
+			 (json_int_t)(cb_hist_percentile(h, 50) / 1000), "p90",
+			 (json_int_t)(cb_hist_percentile(h, 90) / 1000), "p99",
+			 (json_int_t)(cb_hist_percentile(h, 99) / 1000), "p99.9",
+			 (json_int_t)(cb_hist_percentile(h, 99.9) / 1000), "p99.99",
+			 (json_int_t)(cb_hist_percentile(h, 99.99) / 1000));
+}
+
+static json_t *histogram_json(const struct cb_hist *h)
+{
+	json_t *b = json_array();
+	for (uint32_t i = 0; i < CB_HIST_NBUCKETS; i++)
+		if (h->buckets[i])
+			json_array_append_new(
+			    b, json_pack("[I, I]", (json_int_t)i, (json_int_t)h->buckets[i]));
+	return json_pack("{s:s, s:s, s:i, s:i, s:I, s:o}", "layout", "log-linear", "unit", "ns",
+			 "sub_bucket_bits", CB_HIST_SUB_BITS, "max_exponent", CB_HIST_MAX_EXP,
+			 "count", (json_int_t)h->count, "buckets", b);
+}
+
+static json_t *samples_json(const struct cb_phase_result *p)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < p->nsamples; i++) {
+		const struct cb_sample *s = &p->samples[i];
+		json_array_append_new(
+		    a, json_pack("{s:I, s:I, s:I, s:f, s:f}", "t", (json_int_t)i, "ops",
+				 (json_int_t)s->ops, "bytes", (json_int_t)s->bytes, "lat_mean_us",
+				 s->ops ? (double)s->lat_sum_ns / (double)s->ops / 1000.0 : 0.0,
+				 "lat_max_us", (double)s->lat_max_ns / 1000.0));
+	}
+	return a;
+}
+
+static json_t *phase_json(const struct cb_phase_result *p)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:I, s:I, s:f, s:f, s:I, s:b, "
+			 "s:b, s:o, s:o, s:o}",
+			 "name", p->name, "layer", p->layer, "op", p->op, "pool", p->target,
+			 "block_size", (json_int_t)p->block_size, "concurrency",
+			 (json_int_t)p->concurrency, "clients", (json_int_t)p->clients,
+			 "duration_s", (double)p->elapsed_ns / 1e9, "ops", (json_int_t)p->ops,
+			 "bytes", (json_int_t)p->bytes, "iops", cb_phase_iops(p), "bw_bytes_per_s",
+			 cb_phase_bw(p), "errors", (json_int_t)p->errors, "interrupted",
+			 p->interrupted, "failed", p->failed, "latency_us", latency_json(p->hist),
+			 "histogram", histogram_json(p->hist), "samples", samples_json(p));
+}
+
+int cb_report_json(FILE *out, const struct cb_result *r)
+{
+	char ts[32];
+	struct tm tm;
+	gmtime_r(&r->started, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+	json_t *phases = json_array();
+	for (size_t i = 0; i < r->nphases; i++)
+		json_array_append_new(phases, phase_json(&r->phases[i]));
+	json_t *root = json_pack(
+	    "{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s, s:s, s:s, s:{s:s, s:s}, s:b, s:o}", "schema",
+	    "cephbench-result/1", "tool", "name", "cephbench", "version", CB_VERSION, "cluster",
+	    "fsid", r->fsid, "ceph_version", r->ceph_version, "host", r->host, "started", ts,
+	    "run_name", r->run_name, "profile", "name", r->profile_name, "sha256",
+	    r->profile_sha256, "interrupted", r->interrupted, "phases", phases);
+	if (!root)
+		return -ENOMEM;
+	int rc = json_dumpf(root, out, JSON_INDENT(2)) == 0 ? 0 : -EIO;
+	fputc('\n', out);
+	json_decref(root);
+	return rc;
+}

@@ -1,0 +1,77 @@
+/* Text rendering: rados-bench-style progress lines while running, and one
+ * table row per phase at the end. Latencies in milliseconds. */
+#include "report.h"
+#include "units.h"
+
+#include <string.h>
+
+void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer)
+{
+	char bs[32], dur[32], ramp[32];
+	const struct cb_workload *wl = ph->wl;
+	cb_format_size(ph->block_size, bs, sizeof(bs));
+	cb_format_duration(wl->duration_ns, dur, sizeof(dur));
+	cb_format_duration(wl->ramp_ns, ramp, sizeof(ramp));
+	fprintf(out, "== %s: %s %s %s on %s, %llu in flight, ramp %s, duration %s\n", wl->name,
+		layer, wl->op, bs, ph->target, (unsigned long long)wl->concurrency, ramp,
+		wl->duration_ns ? dur : "unlimited");
+	fprintf(out, "%5s %7s %9s %9s %9s %9s %11s %11s\n", "sec", "Cur ops", "started", "finished",
+		"avg MB/s", "cur MB/s", "last lat(s)", "avg lat(s)");
+	fflush(out);
+}
+
+void cb_report_progress(FILE *out, const struct cb_progress *p)
+{
+	double secs = (double)p->elapsed_ns / 1e9;
+	fprintf(out, "%5llu %7llu %9llu %9llu %9.4f %9.4f %11.6f %11.6f%s\n",
+		(unsigned long long)p->sec, (unsigned long long)p->inflight,
+		(unsigned long long)p->started, (unsigned long long)p->finished,
+		secs > 0 ? (double)p->bytes / 1048576.0 / secs : 0.0,
+		(double)p->tick_bytes / 1048576.0, (double)p->last_lat_ns / 1e9,
+		(double)p->avg_lat_ns / 1e9, p->ramping ? "  (ramp)" : "");
+	fflush(out);
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+void cb_report_text(FILE *out, const struct cb_result *r)
+{
+	int w = 5;
+	char ts[32];
+	struct tm tm;
+
+	gmtime_r(&r->started, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(out,
+		"\ncephbench %s: run '%s', profile '%s' (sha256 %.12s), cluster %s (ceph %s), host "
+		"%s, %s%s\n",
+		CB_VERSION, r->run_name, r->profile_name, r->profile_sha256, r->fsid,
+		r->ceph_version, r->host, ts, r->interrupted ? " (interrupted: partial)" : "");
+	for (size_t i = 0; i < r->nphases; i++) {
+		int n = (int)strlen(r->phases[i].name);
+		if (n > w)
+			w = n;
+	}
+	fprintf(out, "%-*s %-6s %-6s %-10s %6s %5s %10s %10s %9s | %9s %9s %9s %9s %9s | %6s\n", w,
+		"phase", "layer", "op", "target", "bs", "qd", "ops", "IOPS", "MiB/s", "mean ms",
+		"p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors");
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct cb_phase_result *p = &r->phases[i];
+		const struct cb_hist *h = p->hist;
+		char bs[32];
+		cb_format_size(p->block_size, bs, sizeof(bs));
+		fprintf(
+		    out,
+		    "%-*s %-6s %-6s %-10s %6s %5llu %10llu %10.1f %9.2f | %9.3f %9.3f %9.3f %9.3f "
+		    "%9.3f | %6llu%s\n",
+		    w, p->name, p->layer, p->op, p->target, bs, (unsigned long long)p->concurrency,
+		    (unsigned long long)p->ops, cb_phase_iops(p), cb_phase_bw(p) / 1048576.0,
+		    cb_hist_mean(h) / 1e6, ms(cb_hist_percentile(h, 50)),
+		    ms(cb_hist_percentile(h, 99)), ms(cb_hist_percentile(h, 99.9)),
+		    ms(h->count ? h->max : 0), (unsigned long long)p->errors,
+		    p->interrupted ? " partial" : (p->failed ? " failed" : ""));
+	}
+}

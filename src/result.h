@@ -1,0 +1,63 @@
+/* The normalized result record every layer's phases end up in; reporters
+ * render it, they never look at engines. Units are in the field names. */
+#ifndef CB_RESULT_H
+#define CB_RESULT_H
+
+#include "hist.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* One second of a phase, by completion time from the end of the ramp. */
+struct cb_sample {
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t lat_sum_ns;
+	uint64_t lat_max_ns;
+};
+
+struct cb_phase_result {
+	char *name;
+	char *layer;
+	char *op;
+	char target[128];
+	uint64_t block_size;
+	uint64_t concurrency;
+	uint64_t clients;
+	uint64_t ops; /* successful ops in the measured window */
+	uint64_t bytes;
+	uint64_t errors;
+	uint64_t elapsed_ns; /* end of ramp to the last measured completion */
+	struct cb_hist *hist;
+	struct cb_sample *samples;
+	size_t nsamples;
+	bool interrupted; /* ended early by a signal: partial */
+	bool failed;	  /* ended early by an error */
+};
+
+struct cb_result {
+	char *run_name;
+	char *profile_name;
+	char profile_sha256[65];
+	char fsid[64];
+	char ceph_version[64];
+	char host[256];
+	time_t started;
+	struct cb_phase_result *phases;
+	size_t nphases;
+	bool interrupted;
+};
+
+/* Append an empty phase result; returns it or NULL on ENOMEM. Owned by r. */
+struct cb_phase_result *cb_result_add_phase(struct cb_result *r);
+
+/* Derived figures (0 when the phase measured nothing). */
+double cb_phase_iops(const struct cb_phase_result *p);
+double cb_phase_bw(const struct cb_phase_result *p); /* bytes per second */
+
+/* Free everything r owns (not r itself). */
+void cb_result_release(struct cb_result *r);
+
+#endif

@@ -1,0 +1,136 @@
+/* Whole-run orchestration shared by `run` and the ad-hoc layer commands. */
+#include "run.h"
+#include "report.h"
+#include "runner.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int write_json_file(const char *path, const struct cb_result *res, struct cb_err *e)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return cb_err_usage(e, "--json %s: cannot write: %s", path, strerror(errno));
+	int r = cb_report_json(f, res);
+	if (fclose(f) != 0 && r == 0)
+		r = -EIO;
+	/* rename: a reader never sees half a file */
+	if (r == 0 && rename(tmp, path) != 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		return cb_err_usage(e, "--json %s: cannot write: %s", path, strerror(-r));
+	}
+	return 0;
+}
+
+/* Remove what each phase created; every phase is tried even if one fails. */
+static void cleanup_run(const struct cb_profile *p, const bool *created, const char *run,
+			struct cb_conn *conn, bool quiet, struct cb_err *e)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		/* A second phase on the same target simply finds nothing left. */
+		if (!created[i])
+			continue;
+		struct cb_cleanup_req req = {
+		    .conn = conn, .lopts = p->items[i].lopts, .run_name = run, .err = e};
+		int r = p->items[i].engine->cleanup(&req);
+		if (r == 0 && !quiet && req.removed)
+			fprintf(stderr, "cleanup: removed %llu %s objects of run '%s'\n",
+				(unsigned long long)req.removed, p->items[i].engine->name, run);
+	}
+}
+
+int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, struct cb_err *e)
+{
+	struct cb_cluster_opts co = o->cluster;
+	struct cb_result res = {0};
+	struct cb_conn *conn = NULL;
+	bool *created = calloc(p->n, sizeof(*created));
+	bool interrupted = false;
+	int r = 0;
+
+	if (!created)
+		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
+	co.conf = co.conf ? co.conf : p->conf;
+	co.client = co.client ? co.client : p->client;
+	co.keyring = co.keyring ? co.keyring : p->keyring;
+	co.timeout_ns = co.timeout_ns ? co.timeout_ns : p->timeout_ns;
+	const char *run = o->run_name ? o->run_name : p->name;
+	if (!cb_name_valid(run)) {
+		free(created);
+		cb_err_usage(e,
+			     "run name '%s' is not valid: use 1-64 letters, digits, '_' or '-' "
+			     "(give --run-name)",
+			     run);
+		return CB_EXIT_USAGE;
+	}
+
+	r = cb_conn_open(&co, &conn, e);
+	if (r < 0)
+		goto out;
+	res.run_name = strdup(run);
+	res.profile_name = strdup(p->name);
+	snprintf(res.profile_sha256, sizeof(res.profile_sha256), "%s", p->sha256);
+	snprintf(res.fsid, sizeof(res.fsid), "%s", cb_conn_fsid(conn));
+	snprintf(res.ceph_version, sizeof(res.ceph_version), "%s", cb_conn_version(conn));
+	gethostname(res.host, sizeof(res.host) - 1);
+	res.started = time(NULL);
+
+	bool progress = !o->quiet && o->format == CB_FORMAT_TEXT && isatty(STDOUT_FILENO);
+	struct cb_runner_opts ro = {.sigfd = o->sigfd, .progress = progress ? stdout : NULL};
+	for (size_t i = 0; i < p->n && !interrupted; i++) {
+		struct cb_phase ph = {.wl = &p->items[i].wl,
+				      .lopts = p->items[i].lopts,
+				      .conn = conn,
+				      .run_name = run,
+				      .client = 0,
+				      .err = e};
+		struct cb_phase_result *pr = cb_result_add_phase(&res);
+		if (!pr) {
+			r = cb_err_usage(e, "out of memory");
+			break;
+		}
+		r = cb_run_phase(&ph, p->items[i].engine, &ro, pr);
+		created[i] = ph.created;
+		if (r == -EINTR)
+			interrupted = true;
+		else if (r < 0)
+			break;
+	}
+	res.interrupted = interrupted;
+	if (res.nphases) {
+		if (o->format == CB_FORMAT_JSON)
+			cb_report_json(stdout, &res);
+		else
+			cb_report_text(stdout, &res);
+		fflush(stdout);
+		if (o->json_path) {
+			struct cb_err je = {0};
+			if (write_json_file(o->json_path, &res, &je) < 0)
+				fprintf(stderr, "cephbench: %s\n", je.msg);
+		}
+	}
+	if (!o->no_cleanup) {
+		cleanup_run(p, created, run, conn, o->quiet, e);
+	} else {
+		for (size_t i = 0; i < p->n && i < res.nphases; i++)
+			if (created[i] && !o->quiet)
+				fprintf(stderr,
+					"kept what workload '%s' wrote (--no-cleanup); remove it "
+					"with: cephbench cleanup --pool %s --run-name %s\n",
+					p->items[i].wl.name, res.phases[i].target, run);
+	}
+out:
+	cb_conn_close(conn);
+	cb_result_release(&res);
+	free(created);
+	if (cb_err_isset(e))
+		return (int)e->exit;
+	return interrupted ? CB_EXIT_INTERRUPTED : CB_EXIT_OK;
+}

@@ -1,0 +1,27 @@
+/* Running a whole profile: connect once, run each workload as a phase,
+ * report, then clean up what the run created (also after a signal). */
+#ifndef CB_RUN_H
+#define CB_RUN_H
+
+#include "conn.h"
+#include "profile.h"
+
+#include <stdbool.h>
+
+enum cb_format { CB_FORMAT_TEXT, CB_FORMAT_JSON };
+
+struct cb_run_opts {
+	struct cb_cluster_opts cluster; /* flags; profile values fill the gaps */
+	const char *run_name;		/* NULL: the profile's name */
+	enum cb_format format;
+	const char *json_path; /* also write the JSON record here */
+	bool no_cleanup;
+	bool quiet;
+	int sigfd; /* SIGINT/SIGTERM, blocked before any library thread exists */
+};
+
+/* Run p and print its report. Returns the process exit code; an error's one
+ * line is left in e for the caller to print. */
+int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, struct cb_err *e);
+
+#endif

@@ -1,0 +1,366 @@
+/* The phase loop. Completions arrive from library threads through a
+ * lock-free stack (one CAS per op) and an eventfd that is written only when
+ * the runner is actually asleep, so the per-op path takes no lock and
+ * usually no syscall. All accounting happens on the runner's thread. */
+#include "runner.h"
+#include "clock.h"
+#include "report.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+struct cb_cq {
+	_Atomic(struct cb_op *) head;
+	atomic_int waiting;
+	int efd;
+};
+
+void cb_op_done(struct cb_op *op, int64_t result)
+{
+	struct cb_cq *q = op->cq;
+	op->t_end = cb_now_ns();
+	op->result = result;
+	struct cb_op *h = atomic_load(&q->head);
+	do
+		op->next = h;
+	while (!atomic_compare_exchange_weak(&q->head, &h, op));
+	if (atomic_exchange(&q->waiting, 0)) {
+		uint64_t one = 1;
+		ssize_t w = write(q->efd, &one, sizeof(one));
+		(void)w; /* a failed wake only delays the runner to its next tick */
+	}
+}
+
+bool cb_signal_pending(int sigfd)
+{
+	struct pollfd p = {.fd = sigfd, .events = POLLIN};
+	if (sigfd < 0 || poll(&p, 1, 0) <= 0)
+		return false;
+	struct signalfd_siginfo si;
+	return read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si);
+}
+
+/* Take every completion so far, oldest first. */
+static struct cb_op *cq_take(struct cb_cq *q)
+{
+	struct cb_op *lifo = atomic_exchange(&q->head, NULL), *fifo = NULL;
+	while (lifo) {
+		struct cb_op *n = lifo->next;
+		lifo->next = fifo;
+		fifo = lifo;
+		lifo = n;
+	}
+	return fifo;
+}
+
+/* Wait up to timeout_ms for completions or a signal; *sig set on a signal. */
+static struct cb_op *cq_wait(struct cb_cq *q, int sigfd, int timeout_ms, bool *sig)
+{
+	struct cb_op *ops = cq_take(q);
+	if (ops || timeout_ms == 0)
+		return ops;
+	atomic_store(&q->waiting, 1);
+	ops = cq_take(q);
+	if (ops) {
+		atomic_store(&q->waiting, 0);
+		return ops;
+	}
+	struct pollfd p[2] = {{.fd = q->efd, .events = POLLIN}, {.fd = sigfd, .events = POLLIN}};
+	int n = poll(p, sigfd >= 0 ? 2 : 1, timeout_ms);
+	if (n > 0 && (p[0].revents & POLLIN)) {
+		uint64_t v;
+		ssize_t rd = read(q->efd, &v, sizeof(v));
+		(void)rd;
+	}
+	if (n > 0 && sigfd >= 0 && (p[1].revents & POLLIN))
+		*sig = cb_signal_pending(sigfd);
+	atomic_store(&q->waiting, 0);
+	return cq_take(q);
+}
+
+struct loop {
+	struct cb_phase *ph;
+	const struct cb_engine *eng;
+	void *st;
+	struct cb_phase_result *res;
+	struct cb_op *slots;
+	struct cb_op **free_slots;
+	size_t nfree;
+	uint64_t t0, ramp_end;
+	uint64_t inflight, started, finished;
+	uint64_t last_end;
+	uint64_t all_lat_sum, last_lat;
+	char first_error[512];
+};
+
+static int sample_add(struct cb_phase_result *res, uint64_t sec, uint64_t bytes, uint64_t lat)
+{
+	if (sec >= res->nsamples) {
+		size_t n = sec + 1 > res->nsamples * 2 ? sec + 1 : res->nsamples * 2;
+		struct cb_sample *s = realloc(res->samples, n * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		memset(s + res->nsamples, 0, (n - res->nsamples) * sizeof(*s));
+		res->samples = s;
+		res->nsamples = n;
+	}
+	struct cb_sample *s = &res->samples[sec];
+	s->ops++;
+	s->bytes += bytes;
+	s->lat_sum_ns += lat;
+	if (lat > s->lat_max_ns)
+		s->lat_max_ns = lat;
+	return 0;
+}
+
+static void note_error(struct loop *l, struct cb_op *op, int64_t r)
+{
+	char what[256] = "op";
+	l->res->errors++;
+	if (l->first_error[0])
+		return;
+	if (l->eng->describe)
+		l->eng->describe(l->st, op, what, sizeof(what));
+	if (r == -ENODATA && !op->is_write)
+		snprintf(l->first_error, sizeof(l->first_error), "%s: short read", what);
+	else
+		snprintf(l->first_error, sizeof(l->first_error), "%s %s failed: %s", what,
+			 op->is_write ? "write" : "read", strerror((int)-r));
+}
+
+/* Account one finished op and give its slot back. */
+static int account(struct loop *l, struct cb_op *op)
+{
+	int64_t r = op->result;
+	uint64_t lat = op->t_end - op->t_start;
+
+	l->inflight--;
+	l->finished++;
+	l->free_slots[l->nfree++] = op;
+	l->last_lat = lat;
+	l->all_lat_sum += lat;
+	if (r >= 0 && !op->is_write && (uint64_t)r != op->len)
+		r = -ENODATA;
+	if (r < 0) {
+		note_error(l, op, r);
+		return 0;
+	}
+	if (op->t_start < l->ramp_end)
+		return 0;
+	l->res->ops++;
+	l->res->bytes += op->len;
+	cb_hist_record(l->res->hist, lat);
+	if (op->t_end > l->last_end)
+		l->last_end = op->t_end;
+	return sample_add(l->res, (op->t_end - l->ramp_end) / 1000000000ULL, op->len, lat);
+}
+
+static void progress(struct loop *l, FILE *out, uint64_t now, uint64_t *tick_bytes)
+{
+	struct cb_progress p = {
+	    .sec = (now - l->t0 + 500000000ULL) / 1000000000ULL,
+	    .inflight = l->inflight,
+	    .started = l->started,
+	    .finished = l->finished,
+	    .elapsed_ns = now - l->t0,
+	    .bytes = l->res->bytes,
+	    .tick_bytes = l->res->bytes - *tick_bytes,
+	    .last_lat_ns = l->last_lat,
+	    .avg_lat_ns = l->finished ? l->all_lat_sum / l->finished : 0,
+	    .ramping = now < l->ramp_end,
+	};
+	*tick_bytes = l->res->bytes;
+	cb_report_progress(out, &p);
+}
+
+static int slots_alloc(struct loop *l, struct cb_cq *cq, uint64_t n, uint64_t bs)
+{
+	l->slots = calloc(n, sizeof(*l->slots));
+	l->free_slots = calloc(n, sizeof(*l->free_slots));
+	if (!l->slots || !l->free_slots)
+		return -ENOMEM;
+	/* Incompressible, non-zero data, made once: the per-op path never fills. */
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	for (uint64_t i = 0; i < n; i++) {
+		if (posix_memalign(&l->slots[i].buf, 4096, bs))
+			return -ENOMEM;
+		uint64_t *w = l->slots[i].buf;
+		for (uint64_t k = 0; k < bs / 8; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			w[k] = x;
+		}
+		memset((char *)l->slots[i].buf + bs / 8 * 8, 0x5a, bs % 8);
+		l->slots[i].cq = cq;
+		l->free_slots[l->nfree++] = &l->slots[i];
+	}
+	return 0;
+}
+
+static void slots_free(struct loop *l, uint64_t n)
+{
+	for (uint64_t i = 0; l->slots && i < n; i++)
+		free(l->slots[i].buf);
+	free(l->slots);
+	free(l->free_slots);
+}
+
+static int run_loop(struct loop *l, const struct cb_runner_opts *ro, struct cb_cq *cq)
+{
+	const struct cb_workload *wl = l->ph->wl;
+	uint64_t end = wl->duration_ns ? l->ramp_end + wl->duration_ns : UINT64_MAX;
+	uint64_t next_tick = l->t0 + 1000000000ULL, tick_bytes = 0;
+	uint64_t measured_ops = 0, measured_bytes = 0;
+	bool stopping = false, interrupted = false;
+	int ret = 0;
+
+	for (;;) {
+		uint64_t now = cb_now_ns();
+		if (now >= end)
+			stopping = true;
+		while (!stopping && l->nfree > 0) {
+			if ((wl->ops && measured_ops >= wl->ops) ||
+			    (wl->bytes && measured_bytes >= wl->bytes)) {
+				stopping = true;
+				break;
+			}
+			struct cb_op *op = l->free_slots[--l->nfree];
+			op->t_start = cb_now_ns();
+			int r = l->eng->submit(l->st, op);
+			if (r == CB_EOF) {
+				l->nfree++;
+				stopping = true;
+				break;
+			}
+			l->inflight++;
+			l->started++;
+			if (r < 0) {
+				op->t_end = op->t_start;
+				op->result = r;
+				account(l, op);
+			} else if (op->t_start >= l->ramp_end) {
+				measured_ops++;
+				measured_bytes += op->len;
+			}
+		}
+		if (stopping && l->inflight == 0)
+			break;
+		now = cb_now_ns();
+		int timeout = next_tick > now ? (int)((next_tick - now) / 1000000ULL) + 1 : 0;
+		bool sig = false;
+		struct cb_op *done;
+		if (l->eng->poll && l->inflight) {
+			int r = l->eng->poll(l->st, 1, timeout);
+			if (r < 0 && r != -EINTR && ret == 0) {
+				ret = cb_err_cluster(l->ph->err, r, "reaping completions: %s",
+						     strerror(-r));
+				stopping = true;
+			}
+			done = cq_take(cq);
+			sig = cb_signal_pending(ro->sigfd);
+		} else {
+			done = cq_wait(cq, ro->sigfd, timeout, &sig);
+		}
+		while (done) {
+			struct cb_op *n = done->next;
+			int ar = account(l, done);
+			if (ar < 0 && ret == 0) {
+				/* Keep draining: buffers may not be freed under ops in flight. */
+				ret = cb_err_cluster(l->ph->err, ar, "out of memory for samples");
+				stopping = true;
+			}
+			done = n;
+		}
+		if (sig && !interrupted) {
+			interrupted = true;
+			stopping = true;
+		}
+		if (l->res->errors > wl->max_errors && !l->res->failed) {
+			l->res->failed = true;
+			stopping = true;
+		}
+		now = cb_now_ns();
+		if (now >= next_tick) {
+			if (ro->progress)
+				progress(l, ro->progress, now, &tick_bytes);
+			while (next_tick <= now)
+				next_tick += 1000000000ULL;
+		}
+	}
+	l->res->interrupted = interrupted;
+	if (ret < 0)
+		return ret;
+	if (l->res->failed)
+		return cb_err_cluster(l->ph->err, -EIO,
+				      "workload '%s': %s (%llu errors, max_errors %llu)", wl->name,
+				      l->first_error, (unsigned long long)l->res->errors,
+				      (unsigned long long)wl->max_errors);
+	return interrupted ? -EINTR : 0;
+}
+
+int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct cb_runner_opts *ro,
+		 struct cb_phase_result *res)
+{
+	const struct cb_workload *wl = ph->wl;
+	struct cb_cq cq = {.efd = -1};
+	struct loop l = {.ph = ph, .eng = eng, .res = res};
+	int r, tr;
+
+	res->name = strdup(wl->name);
+	res->layer = strdup(eng->name);
+	res->op = strdup(wl->op);
+	res->concurrency = wl->concurrency;
+	res->clients = 1;
+	if (!res->name || !res->layer || !res->op)
+		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+
+	r = eng->setup(ph, &l.st);
+	snprintf(res->target, sizeof(res->target), "%s", ph->target);
+	res->block_size = ph->block_size;
+	if (r < 0)
+		goto teardown;
+	if (cb_signal_pending(ro->sigfd)) {
+		res->interrupted = true;
+		r = -EINTR;
+		goto teardown;
+	}
+	cq.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (cq.efd < 0) {
+		r = cb_err_cluster(ph->err, -errno, "eventfd: %s", strerror(errno));
+		goto teardown;
+	}
+	r = slots_alloc(&l, &cq, wl->concurrency, ph->block_size);
+	if (r < 0) {
+		cb_err_cluster(ph->err, r, "cannot allocate %llu buffers of %llu bytes",
+			       (unsigned long long)wl->concurrency,
+			       (unsigned long long)ph->block_size);
+		goto free_slots;
+	}
+	if (ro->progress)
+		cb_report_progress_header(ro->progress, ph, eng->name);
+	l.t0 = cb_now_ns();
+	l.ramp_end = l.t0 + wl->ramp_ns;
+	r = run_loop(&l, ro, &cq);
+	res->elapsed_ns = l.last_end > l.ramp_end ? l.last_end - l.ramp_end : 0;
+	/* Samples beyond the last completion are the slack of the doubling array. */
+	if (res->nsamples && l.last_end > l.ramp_end)
+		res->nsamples = (l.last_end - l.ramp_end) / 1000000000ULL + 1;
+	else
+		res->nsamples = 0;
+free_slots:
+	slots_free(&l, wl->concurrency);
+	if (cq.efd >= 0)
+		close(cq.efd);
+teardown:
+	tr = eng->teardown(ph, l.st);
+	if (r == 0 && tr < 0)
+		r = tr;
+	return r;
+}

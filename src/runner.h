@@ -1,0 +1,28 @@
+/* The phase loop: keeps the in-flight window full, times every op, applies
+ * ramp/duration/op/byte limits, reaps completions without a lock per op,
+ * and stops cleanly on SIGINT/SIGTERM (drain, then partial result). */
+#ifndef CB_RUNNER_H
+#define CB_RUNNER_H
+
+#include "engine.h"
+#include "result.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct cb_runner_opts {
+	int sigfd;	/* signalfd for SIGINT/SIGTERM, or -1 */
+	FILE *progress; /* per-second lines go here; NULL: none */
+};
+
+/* Run one phase: engine setup, the measured loop, teardown. res must come
+ * from cb_result_add_phase; it is filled even when the phase ends early.
+ * Returns 0, -EINTR when a signal stopped it (res->interrupted), or -errno
+ * with ph->err set. */
+int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct cb_runner_opts *ro,
+		 struct cb_phase_result *res);
+
+/* True (and consumes it) when a SIGINT/SIGTERM is pending on sigfd. */
+bool cb_signal_pending(int sigfd);
+
+#endif
