@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Nothing of a run stays behind: after a normal run, after kill -9 followed
+# by `cephbench cleanup --all`, and after SIGINT (exit 130, partial report).
+. "$(dirname "$0")/lib.sh"
+
+assert_ns_empty "before the test"
+
+# 1. A normal run cleans up after itself.
+cb rados write -p "$POOL" --conf "$CONF" --duration 2 -b 4K --run-name normal --quiet
+assert_rc 0 "rados write"
+grep -q "^write " "$T/out" || fail "no report row: $(cat "$T/out")"
+assert_ns_empty "after a normal run"
+
+# 2. kill -9 mid-write, then cleanup --all finds the objects.
+"$CEPHBENCH" rados write -p "$POOL" --conf "$CONF" --duration 60 -b 4K --run-name crashed \
+	--quiet >/dev/null 2>&1 &
+pid=$!
+wait_for_objects
+sleep 1
+kill -9 "$pid"
+wait "$pid" 2>/dev/null || true
+n=$(ns_objects | wc -l)
+[ "$n" -gt 1 ] || fail "kill -9 left only $n objects: the test did not catch the write"
+ns_objects | grep -qx "crashed.meta" || fail "the crashed run left no metadata object"
+cb cleanup --pool "$POOL" --conf "$CONF" --all
+assert_rc 0 "cleanup --all"
+grep -q "removed $n objects" "$T/out" || fail "cleanup reported: $(cat "$T/out")"
+assert_ns_empty "after kill -9 and cleanup --all"
+
+# 3. SIGINT: drain, partial report, cleanup, exit 130.
+"$CEPHBENCH" rados write -p "$POOL" --conf "$CONF" --duration 60 -b 4K --run-name sigint \
+	>"$T/int.out" 2>"$T/int.err" &
+pid=$!
+wait_for_objects
+sleep 1
+kill -INT "$pid"
+set +e
+wait "$pid"
+rc=$?
+set -e
+[ "$rc" -eq 130 ] || fail "SIGINT: exit $rc, expected 130; stderr: $(cat "$T/int.err")"
+grep -q "interrupted: partial" "$T/int.out" || fail "SIGINT: no partial report: $(cat "$T/int.out")"
+grep -Eq "^write +rados +write .* partial$" "$T/int.out" || fail "SIGINT: no partial row: $(cat "$T/int.out")"
+assert_ns_empty "after SIGINT"
+
+# 4. SIGTERM between phases is honoured too, and a --no-cleanup run is kept
+#    until cleanup --run-name removes exactly that run.
+cb rados write -p "$POOL" --conf "$CONF" --duration 1 -b 4K --run-name keep1 --no-cleanup --quiet
+assert_rc 0 "write keep1"
+cb rados write -p "$POOL" --conf "$CONF" --duration 1 -b 4K --run-name keep2 --no-cleanup --quiet
+assert_rc 0 "write keep2"
+cb rados seq -p "$POOL" --conf "$CONF" --run-name keep1 --quiet
+assert_rc 0 "seq keep1"
+ns_objects | grep -q "^keep1\." || fail "a read-only run removed objects it did not write"
+cb cleanup --pool "$POOL" --conf "$CONF" --run-name keep1
+assert_rc 0 "cleanup keep1"
+ns_objects | grep -q "^keep1\." && fail "cleanup --run-name keep1 left keep1 objects"
+ns_objects | grep -q "^keep2\." || fail "cleanup --run-name keep1 removed keep2 objects"
+cb cleanup --pool "$POOL" --conf "$CONF" --run-name keep2
+assert_ns_empty "after both cleanups"
+echo ok

@@ -1,0 +1,55 @@
+# Shared by the cluster tests: the sandbox conf, the binary, and helpers to
+# look at the cluster with the ceph tools themselves (never with cephbench).
+set -euo pipefail
+
+: "${CEPHBENCH:?CEPHBENCH must name the cephbench binary}"
+if [ -z "${CEPHBENCH_TEST_CONF:-}" ]; then
+	echo "CEPHBENCH_TEST_CONF is not set: start tests/sandbox and export its conf" >&2
+	exit 1
+fi
+CONF=$CEPHBENCH_TEST_CONF
+POOL=${CEPHBENCH_TEST_POOL:-bench}
+T=$(mktemp -d /tmp/cephbench-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# Objects of cephbench's namespace in the pool, one per line.
+ns_objects() {
+	rados --conf "$CONF" -p "$POOL" --namespace cephbench ls
+}
+
+assert_ns_empty() {
+	local left
+	left=$(ns_objects | wc -l)
+	[ "$left" -eq 0 ] || fail "$1: $left objects left in namespace cephbench: $(ns_objects | head -5 | tr '\n' ' ')"
+}
+
+# Run cephbench; exit code in $rc, stdout in $T/out, stderr in $T/err.
+cb() {
+	set +e
+	timeout 300 "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	set -e
+}
+
+assert_rc() {
+	[ "$rc" -eq "$1" ] || fail "$2: exit $rc, expected $1; stderr: $(cat "$T/err")"
+}
+
+# Wait until a process has started writing: the namespace holds objects.
+wait_for_objects() {
+	for _ in $(seq 1 100); do
+		[ "$(ns_objects | wc -l)" -gt 0 ] && return 0
+		sleep 0.2
+	done
+	fail "no objects appeared in namespace cephbench"
+}
+
+profile() {
+	cat >"$T/$1.yaml"
+	echo "$T/$1.yaml"
+}
