@@ -78,8 +78,7 @@ int cb_cli_bad_flag(const char *cmd, int argc, char **argv, const struct option 
 {
 	const char *flag = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
 	if (optopt && strchr("ptbOco", optopt) && flag[0] == '-' && flag[1] == optopt && !flag[2])
-		return cb_err_usage(e, "%s: %s needs a value (see cephbench %s --help)", cmd, flag,
-				    cmd);
+		return cb_err_usage(e, "%s needs a value (see cephbench %s --help)", flag, cmd);
 	if (strncmp(flag, "--", 2) == 0) {
 		char name[64];
 		snprintf(name, sizeof(name), "%s", flag + 2);

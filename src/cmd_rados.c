@@ -117,7 +117,7 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 		}
 		have_pool |= opt == 'p';
 		if (adhoc_add(&a, map[i].origin, map[i].key, optarg) < 0) {
-			cb_err_usage(e, "rados: too many flags");
+			cb_err_usage(e, "too many flags");
 			goto out;
 		}
 	}
@@ -128,24 +128,24 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 		else if (!secs && strspn(argv[i], "0123456789") == strlen(argv[i]))
 			secs = argv[i];
 		else {
-			cb_err_usage(e, "rados: unexpected argument '%s' (modes: write, seq, rand)",
+			cb_err_usage(e, "unexpected argument '%s' (modes: write, seq, rand)",
 				     argv[i]);
 			goto out;
 		}
 	}
 	if (!mode) {
 		cb_err_usage(e,
-			     "rados: give a mode: write, seq or rand (see cephbench rados --help)");
+			     "give a mode: write, seq or rand (see cephbench rados --help)");
 		goto out;
 	}
 	if (!have_pool) {
-		cb_err_usage(e, "rados: -p POOL is required");
+		cb_err_usage(e, "-p POOL is required");
 		goto out;
 	}
 	if ((secs && adhoc_add(&a, "SECONDS", "duration", secs) < 0) ||
 	    adhoc_add(&a, "mode", "layer", "rados") < 0 || adhoc_add(&a, "mode", "op", mode) < 0 ||
 	    adhoc_add(&a, "mode", "name", mode) < 0) {
-		cb_err_usage(e, "rados: too many flags");
+		cb_err_usage(e, "too many flags");
 		goto out;
 	}
 	if (cb_profile_adhoc("rados", a.kv, a.origin, a.n, &p, e) < 0)

@@ -52,7 +52,7 @@ int cb_cmd_run(int argc, char **argv, struct cb_err *e)
 		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+c:o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:o:h", longopts, NULL)) != -1) {
 		int h = cb_cli_common(opt, optarg, &o, e);
 		if (h < 0)
 			goto out;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,37 +53,70 @@ static void fetch_version(struct cb_conn *c)
 
 static int conf_set_timeouts(rados_t r, uint64_t timeout_ns)
 {
+	/* rados_mon_op_timeout takes whole seconds: round up, at least 1. */
 	char secs[32];
-	snprintf(secs, sizeof(secs), "%.3f", (double)timeout_ns / 1e9);
+	snprintf(secs, sizeof(secs), "%llu",
+		 (unsigned long long)((timeout_ns + 999999999ULL) / 1000000000ULL));
 	int ret = rados_conf_set(r, "client_mount_timeout", secs);
 	if (ret == 0)
 		ret = rados_conf_set(r, "rados_mon_op_timeout", secs);
 	return ret;
 }
 
+/* librados applies CEPH_ARGS only after the client is created, so the two
+ * options the ceph tools read first (who we are, which conf) are taken
+ * from it here: --id/--user ID, --name/-n TYPE.ID, --conf/-c FILE. */
+static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen)
+{
+	const char *env = getenv("CEPH_ARGS");
+	char buf[4096], *save = NULL;
+	if (!env)
+		return;
+	snprintf(buf, sizeof(buf), "%s", env);
+	for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		char *val = strchr(t, '=');
+		if (val && strncmp(t, "--", 2) == 0)
+			*val++ = '\0';
+		bool is_id = !strcmp(t, "--id") || !strcmp(t, "--user");
+		bool is_name = !strcmp(t, "--name") || !strcmp(t, "-n");
+		bool is_conf = !strcmp(t, "--conf") || !strcmp(t, "-c");
+		if (!is_id && !is_name && !is_conf)
+			continue;
+		if (!val && !(val = strtok_r(NULL, " \t", &save)))
+			break;
+		if (is_conf)
+			snprintf(conf, conflen, "%s", val);
+		else
+			snprintf(id, idlen, "%s", val);
+	}
+}
+
 int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct cb_err *e)
 {
 	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 30ULL * 1000000000ULL;
-	char id[128], mon[512] = "";
+	char env_id[128] = "", env_conf[1024] = "", name[160], mon[512] = "";
 	int r;
 
 	struct cb_conn *c = calloc(1, sizeof(*c));
 	if (!c)
 		return cb_err_cluster(e, -ENOMEM, "out of memory");
-	if (o->client)
-		snprintf(id, sizeof(id), "%s%s", strncmp(o->client, "client.", 7) ? "client." : "",
-			 o->client);
-	r = rados_create2(&c->rados, "ceph", o->client ? id : NULL, 0);
+	ceph_args_early(env_id, sizeof(env_id), env_conf, sizeof(env_conf));
+	const char *client = o->client ? o->client : (env_id[0] ? env_id : "admin");
+	const char *conf = o->conf ? o->conf : (env_conf[0] ? env_conf : NULL);
+	snprintf(name, sizeof(name), "%s%s", strncmp(client, "client.", 7) ? "client." : "", client);
+	r = rados_create2(&c->rados, "ceph", name, 0);
 	if (r < 0) {
-		cb_err_usage(e, "cannot create a client for '%s': %s", o->client ? id : "default",
-			     strerror(-r));
+		cb_err_usage(e, "cannot create a client named '%s': %s", name, strerror(-r));
 		goto fail_free;
 	}
-	r = rados_conf_read_file(c->rados, o->conf);
+	r = rados_conf_read_file(c->rados, conf);
 	if (r < 0) {
-		if (o->conf)
-			cb_err_usage(e, "cannot read ceph conf '%s': %s (check --conf)", o->conf,
+		if (conf)
+			cb_err_usage(e, "cannot read ceph conf '%s': %s (check --conf)", conf,
 				     strerror(-r));
+		else if (getenv("CEPH_CONF"))
+			cb_err_usage(e, "cannot read ceph conf '%s' named by CEPH_CONF: %s",
+				     getenv("CEPH_CONF"), strerror(-r));
 		else
 			cb_err_usage(e, "no ceph conf found: give --conf FILE or set CEPH_CONF");
 		goto fail_shutdown;
@@ -110,8 +144,6 @@ int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct c
 			       mon[0] ? mon : "(no mon_host)", (double)timeout / 1e9);
 		goto fail_shutdown;
 	} else if (r == -EACCES || r == -EPERM || r == -EKEYREJECTED) {
-		char name[128] = "";
-		rados_conf_get(c->rados, "name", name, sizeof(name));
 		cb_err_cluster(e, r,
 			       "authentication as %s refused by the monitors at %s: check "
 			       "--client and --keyring",

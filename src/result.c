@@ -19,6 +19,21 @@ struct cb_phase_result *cb_result_add_phase(struct cb_result *r)
 	return p;
 }
 
+static void phase_release(struct cb_phase_result *p)
+{
+	free(p->name);
+	free(p->layer);
+	free(p->op);
+	cb_hist_free(p->hist);
+	free(p->samples);
+}
+
+void cb_result_drop_last(struct cb_result *r)
+{
+	if (r->nphases)
+		phase_release(&r->phases[--r->nphases]);
+}
+
 double cb_phase_iops(const struct cb_phase_result *p)
 {
 	return p->elapsed_ns ? (double)p->ops * 1e9 / (double)p->elapsed_ns : 0.0;
@@ -31,14 +46,8 @@ double cb_phase_bw(const struct cb_phase_result *p)
 
 void cb_result_release(struct cb_result *r)
 {
-	for (size_t i = 0; i < r->nphases; i++) {
-		struct cb_phase_result *p = &r->phases[i];
-		free(p->name);
-		free(p->layer);
-		free(p->op);
-		cb_hist_free(p->hist);
-		free(p->samples);
-	}
+	for (size_t i = 0; i < r->nphases; i++)
+		phase_release(&r->phases[i]);
 	free(r->phases);
 	free(r->run_name);
 	free(r->profile_name);

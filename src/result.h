@@ -35,6 +35,7 @@ struct cb_phase_result {
 	size_t nsamples;
 	bool interrupted; /* ended early by a signal: partial */
 	bool failed;	  /* ended early by an error */
+	bool ran;	  /* setup succeeded and the loop started */
 };
 
 struct cb_result {
@@ -52,6 +53,9 @@ struct cb_result {
 
 /* Append an empty phase result; returns it or NULL on ENOMEM. Owned by r. */
 struct cb_phase_result *cb_result_add_phase(struct cb_result *r);
+
+/* Forget the last phase (one that failed before it measured anything). */
+void cb_result_drop_last(struct cb_result *r);
 
 /* Derived figures (0 when the phase measured nothing). */
 double cb_phase_iops(const struct cb_phase_result *p);

@@ -30,12 +30,18 @@ static int write_json_file(const char *path, const struct cb_result *res, struct
 }
 
 /* Remove what each phase created; every phase is tried even if one fails. */
-static void cleanup_run(const struct cb_profile *p, const bool *created, const char *run,
+/* What each workload left, for cleanup and for the --no-cleanup hint. */
+struct left {
+	bool created;
+	char target[128];
+};
+
+static void cleanup_run(const struct cb_profile *p, const struct left *left, const char *run,
 			struct cb_conn *conn, bool quiet, struct cb_err *e)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		/* A second phase on the same target simply finds nothing left. */
-		if (!created[i])
+		if (!left[i].created)
 			continue;
 		struct cb_cleanup_req req = {
 		    .conn = conn, .lopts = p->items[i].lopts, .run_name = run, .err = e};
@@ -51,11 +57,11 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	struct cb_cluster_opts co = o->cluster;
 	struct cb_result res = {0};
 	struct cb_conn *conn = NULL;
-	bool *created = calloc(p->n, sizeof(*created));
+	struct left *left = calloc(p->n, sizeof(*left));
 	bool interrupted = false;
 	int r = 0;
 
-	if (!created)
+	if (!left)
 		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
 	co.conf = co.conf ? co.conf : p->conf;
 	co.client = co.client ? co.client : p->client;
@@ -63,7 +69,7 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	co.timeout_ns = co.timeout_ns ? co.timeout_ns : p->timeout_ns;
 	const char *run = o->run_name ? o->run_name : p->name;
 	if (!cb_name_valid(run)) {
-		free(created);
+		free(left);
 		cb_err_usage(e,
 			     "run name '%s' is not valid: use 1-64 letters, digits, '_' or '-' "
 			     "(give --run-name)",
@@ -97,7 +103,10 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 			break;
 		}
 		r = cb_run_phase(&ph, p->items[i].engine, &ro, pr);
-		created[i] = ph.created;
+		left[i].created = ph.created;
+		snprintf(left[i].target, sizeof(left[i].target), "%s", ph.target);
+		if (!pr->ran)
+			cb_result_drop_last(&res);
 		if (r == -EINTR)
 			interrupted = true;
 		else if (r < 0)
@@ -117,19 +126,19 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		}
 	}
 	if (!o->no_cleanup) {
-		cleanup_run(p, created, run, conn, o->quiet, e);
+		cleanup_run(p, left, run, conn, o->quiet, e);
 	} else {
-		for (size_t i = 0; i < p->n && i < res.nphases; i++)
-			if (created[i] && !o->quiet)
+		for (size_t i = 0; i < p->n; i++)
+			if (left[i].created && !o->quiet)
 				fprintf(stderr,
 					"kept what workload '%s' wrote (--no-cleanup); remove it "
 					"with: cephbench cleanup --pool %s --run-name %s\n",
-					p->items[i].wl.name, res.phases[i].target, run);
+					p->items[i].wl.name, left[i].target, run);
 	}
 out:
 	cb_conn_close(conn);
 	cb_result_release(&res);
-	free(created);
+	free(left);
 	if (cb_err_isset(e))
 		return (int)e->exit;
 	return interrupted ? CB_EXIT_INTERRUPTED : CB_EXIT_OK;

@@ -345,6 +345,7 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 	}
 	if (ro->progress)
 		cb_report_progress_header(ro->progress, ph, eng->name);
+	res->ran = true;
 	l.t0 = cb_now_ns();
 	l.ramp_end = l.t0 + wl->ramp_ns;
 	r = run_loop(&l, ro, &cq);
