@@ -399,8 +399,9 @@ static int parse_overrides(struct loader *l, char *const *ov, size_t n)
 	l->ov = calloc(n ? n : 1, sizeof(*l->ov));
 	if (!l->ov)
 		return cb_err_usage(l->e, "out of memory");
-	for (size_t i = 0; i < n; i++, l->nov++) {
+	for (size_t i = 0; i < n; i++) {
 		struct override *o = &l->ov[i];
+		l->nov = i + 1; /* so overrides_free sees this one even on error */
 		o->raw = strdup(ov[i]);
 		char *eq = strchr(ov[i], '=');
 		if (!o->raw || !eq || eq == ov[i] || !eq[1])
@@ -608,7 +609,7 @@ int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
 	if (!l.p)
 		return cb_err_usage(e, "out of memory");
 	if ((r = read_file(path, &buf, &len, e)) < 0)
-		goto out_profile;
+		goto out_buf;
 	sha256_hex(buf, len, l.p->sha256);
 	if ((r = parse_overrides(&l, overrides, noverrides)) < 0)
 		goto out_buf;
@@ -640,7 +641,6 @@ int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
 out_buf:
 	overrides_free(&l);
 	free(buf);
-out_profile:
 	if (r < 0) {
 		cb_profile_free(l.p);
 		return r;
