@@ -15,7 +15,7 @@ const char cb_cli_cluster_help[] =
     "  -c, --conf FILE      ceph.conf (default: $CEPH_CONF, then the usual search path)\n"
     "      --client NAME    client to connect as, e.g. admin (also --id, --name)\n"
     "      --keyring FILE   keyring of that client\n"
-    "      --timeout T      give up connecting after T (default 30s)\n"
+    "      --timeout T      give up connecting, and fail any op stuck, after T (default 30s)\n"
     "  CEPH_ARGS is applied as the ceph tools do.\n";
 
 const char cb_cli_run_help[] =

@@ -134,8 +134,7 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 		}
 	}
 	if (!mode) {
-		cb_err_usage(e,
-			     "give a mode: write, seq or rand (see cephbench rados --help)");
+		cb_err_usage(e, "give a mode: write, seq or rand (see cephbench rados --help)");
 		goto out;
 	}
 	if (!have_pool) {

@@ -60,6 +60,11 @@ static int conf_set_timeouts(rados_t r, uint64_t timeout_ns)
 	int ret = rados_conf_set(r, "client_mount_timeout", secs);
 	if (ret == 0)
 		ret = rados_conf_set(r, "rados_mon_op_timeout", secs);
+	/* An OSD op stuck longer than the timeout fails with ETIMEDOUT and is
+	 * counted as an error, so a dead cluster never hangs a run or its
+	 * cleanup (rados bench would wait forever). */
+	if (ret == 0)
+		ret = rados_conf_set(r, "rados_osd_op_timeout", secs);
 	return ret;
 }
 
@@ -103,7 +108,8 @@ int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct c
 	ceph_args_early(env_id, sizeof(env_id), env_conf, sizeof(env_conf));
 	const char *client = o->client ? o->client : (env_id[0] ? env_id : "admin");
 	const char *conf = o->conf ? o->conf : (env_conf[0] ? env_conf : NULL);
-	snprintf(name, sizeof(name), "%s%s", strncmp(client, "client.", 7) ? "client." : "", client);
+	snprintf(name, sizeof(name), "%s%s", strncmp(client, "client.", 7) ? "client." : "",
+		 client);
 	r = rados_create2(&c->rados, "ceph", name, 0);
 	if (r < 0) {
 		cb_err_usage(e, "cannot create a client named '%s': %s", name, strerror(-r));

@@ -83,18 +83,18 @@ START_TEST(json_record)
 		size_t i;
 		json_array_foreach(buckets, i, b)
 		{
-			ck_assert_int_eq(
-				cb_hist_add_bucket(h, (uint32_t)json_integer_value(json_array_get(b, 0)),
-						   (uint64_t)json_integer_value(json_array_get(b, 1))),
-				0);
+			ck_assert_int_eq(cb_hist_add_bucket(
+					     h, (uint32_t)json_integer_value(json_array_get(b, 0)),
+					     (uint64_t)json_integer_value(json_array_get(b, 1))),
+					 0);
 		}
 		ck_assert_uint_eq(h->count, pr->hist->count);
 		ck_assert_int_eq(memcmp(h->buckets, pr->hist->buckets, sizeof(h->buckets)), 0);
 		cb_hist_free(h);
 		json_t *samples = json_object_get(p, "samples");
 		ck_assert_uint_eq(json_array_size(samples), 2);
-		ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(samples, 1), "ops")),
-				 5000);
+		ck_assert_int_eq(
+		    json_integer_value(json_object_get(json_array_get(samples, 1), "ops")), 5000);
 	}
 	json_decref(j);
 	cb_result_release(&r);
