@@ -1,24 +1,26 @@
 /* The phase loop. Completions arrive from library threads through a
- * lock-free stack (one CAS per op) and an eventfd that is written only when
- * the runner is actually asleep, so the per-op path takes no lock and
- * usually no syscall. All accounting happens on the runner's thread. */
+ * lock-free stack (one CAS per op) and a futex that is woken only when the
+ * runner is actually asleep, so the per-op path takes no lock and usually
+ * no syscall. All accounting happens on the runner's thread. Signals are
+ * read from a signalfd every SIGNAL_CHECK_NS, off the per-op path. */
 #include "runner.h"
 #include "clock.h"
 #include "report.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
+#include <linux/futex.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#define SIGNAL_CHECK_NS 50000000ULL
 
 struct cb_cq {
 	_Atomic(struct cb_op *) head;
-	atomic_int waiting;
-	int efd;
+	atomic_int waiting; /* the futex word: 1 while the runner sleeps */
 };
 
 void cb_op_done(struct cb_op *op, int64_t result)
@@ -30,20 +32,15 @@ void cb_op_done(struct cb_op *op, int64_t result)
 	do
 		op->next = h;
 	while (!atomic_compare_exchange_weak(&q->head, &h, op));
-	if (atomic_exchange(&q->waiting, 0)) {
-		uint64_t one = 1;
-		ssize_t w = write(q->efd, &one, sizeof(one));
-		(void)w; /* a failed wake only delays the runner to its next tick */
-	}
+	if (atomic_exchange(&q->waiting, 0))
+		syscall(SYS_futex, &q->waiting, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 bool cb_signal_pending(int sigfd)
 {
-	struct pollfd p = {.fd = sigfd, .events = POLLIN};
-	if (sigfd < 0 || poll(&p, 1, 0) <= 0)
-		return false;
 	struct signalfd_siginfo si;
-	return read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si);
+	/* the signalfd is non-blocking: EAGAIN means none pending */
+	return sigfd >= 0 && read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si);
 }
 
 /* Take every completion so far, oldest first. */
@@ -59,11 +56,14 @@ static struct cb_op *cq_take(struct cb_cq *q)
 	return fifo;
 }
 
-/* Wait up to timeout_ms for completions or a signal; *sig set on a signal. */
-static struct cb_op *cq_wait(struct cb_cq *q, int sigfd, int timeout_ms, bool *sig)
+/* Wait up to timeout_ns for completions. The seq_cst store of waiting
+ * before the second look at the stack pairs with cb_op_done's push then
+ * exchange: either the runner sees the op or the completer sees waiting == 1
+ * and wakes it; FUTEX_WAIT returns at once if waiting was already cleared. */
+static struct cb_op *cq_wait(struct cb_cq *q, uint64_t timeout_ns)
 {
 	struct cb_op *ops = cq_take(q);
-	if (ops || timeout_ms == 0)
+	if (ops || timeout_ns == 0)
 		return ops;
 	atomic_store(&q->waiting, 1);
 	ops = cq_take(q);
@@ -71,15 +71,9 @@ static struct cb_op *cq_wait(struct cb_cq *q, int sigfd, int timeout_ms, bool *s
 		atomic_store(&q->waiting, 0);
 		return ops;
 	}
-	struct pollfd p[2] = {{.fd = q->efd, .events = POLLIN}, {.fd = sigfd, .events = POLLIN}};
-	int n = poll(p, sigfd >= 0 ? 2 : 1, timeout_ms);
-	if (n > 0 && (p[0].revents & POLLIN)) {
-		uint64_t v;
-		ssize_t rd = read(q->efd, &v, sizeof(v));
-		(void)rd;
-	}
-	if (n > 0 && sigfd >= 0 && (p[1].revents & POLLIN))
-		*sig = cb_signal_pending(sigfd);
+	struct timespec ts = {.tv_sec = (time_t)(timeout_ns / 1000000000ULL),
+			      .tv_nsec = (long)(timeout_ns % 1000000000ULL)};
+	syscall(SYS_futex, &q->waiting, FUTEX_WAIT_PRIVATE, 1, &ts, NULL, 0);
 	atomic_store(&q->waiting, 0);
 	return cq_take(q);
 }
@@ -217,6 +211,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro, struct cb_c
 	const struct cb_workload *wl = l->ph->wl;
 	uint64_t end = wl->duration_ns ? l->ramp_end + wl->duration_ns : UINT64_MAX;
 	uint64_t next_tick = l->t0 + 1000000000ULL, tick_bytes = 0;
+	uint64_t next_sig = l->t0 + SIGNAL_CHECK_NS;
 	uint64_t measured_ops = 0, measured_bytes = 0;
 	bool stopping = false, interrupted = false;
 	int ret = 0;
@@ -253,20 +248,20 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro, struct cb_c
 		if (stopping && l->inflight == 0)
 			break;
 		now = cb_now_ns();
-		int timeout = next_tick > now ? (int)((next_tick - now) / 1000000ULL) + 1 : 0;
+		uint64_t wake = next_tick < next_sig ? next_tick : next_sig;
+		uint64_t timeout = wake > now ? wake - now : 0;
 		bool sig = false;
 		struct cb_op *done;
 		if (l->eng->poll && l->inflight) {
-			int r = l->eng->poll(l->st, 1, timeout);
+			int r = l->eng->poll(l->st, 1, (int)(timeout / 1000000ULL) + 1);
 			if (r < 0 && r != -EINTR && ret == 0) {
 				ret = cb_err_cluster(l->ph->err, r, "reaping completions: %s",
 						     strerror(-r));
 				stopping = true;
 			}
 			done = cq_take(cq);
-			sig = cb_signal_pending(ro->sigfd);
 		} else {
-			done = cq_wait(cq, ro->sigfd, timeout, &sig);
+			done = cq_wait(cq, timeout);
 		}
 		while (done) {
 			struct cb_op *n = done->next;
@@ -278,15 +273,19 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro, struct cb_c
 			}
 			done = n;
 		}
-		if (sig && !interrupted) {
-			interrupted = true;
-			stopping = true;
-		}
 		if (l->res->errors > wl->max_errors && !l->res->failed) {
 			l->res->failed = true;
 			stopping = true;
 		}
 		now = cb_now_ns();
+		if (now >= next_sig) {
+			sig = cb_signal_pending(ro->sigfd);
+			next_sig = now + SIGNAL_CHECK_NS;
+		}
+		if (sig && !interrupted) {
+			interrupted = true;
+			stopping = true;
+		}
 		if (now >= next_tick) {
 			if (ro->progress)
 				progress(l, ro->progress, now, &tick_bytes);
@@ -309,7 +308,7 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 		 struct cb_phase_result *res)
 {
 	const struct cb_workload *wl = ph->wl;
-	struct cb_cq cq = {.efd = -1};
+	struct cb_cq cq = {.head = NULL};
 	struct loop l = {.ph = ph, .eng = eng, .res = res};
 	int r, tr;
 
@@ -329,11 +328,6 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 	if (cb_signal_pending(ro->sigfd)) {
 		res->interrupted = true;
 		r = -EINTR;
-		goto teardown;
-	}
-	cq.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (cq.efd < 0) {
-		r = cb_err_cluster(ph->err, -errno, "eventfd: %s", strerror(errno));
 		goto teardown;
 	}
 	r = slots_alloc(&l, &cq, wl->concurrency, ph->block_size);
@@ -357,8 +351,6 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 		res->nsamples = 0;
 free_slots:
 	slots_free(&l, wl->concurrency);
-	if (cq.efd >= 0)
-		close(cq.efd);
 teardown:
 	tr = eng->teardown(ph, l.st);
 	if (r == 0 && tr < 0)
