@@ -13,7 +13,7 @@
 struct cb_progress {
 	uint64_t sec;
 	uint64_t inflight, started, finished;
-	uint64_t elapsed_ns;
+	uint64_t elapsed_ns; /* since the end of the ramp */
 	uint64_t bytes;	     /* measured so far */
 	uint64_t tick_bytes; /* measured in the last second */
 	uint64_t last_lat_ns, avg_lat_ns;
