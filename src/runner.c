@@ -237,9 +237,12 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro, struct cb_c
 			l->inflight++;
 			l->started++;
 			if (r < 0) {
+				/* Counted like a failed completion; stop filling the window so
+				 * the error limit is checked before the next attempt. */
 				op->t_end = op->t_start;
 				op->result = r;
 				account(l, op);
+				break;
 			} else if (op->t_start >= l->ramp_end) {
 				measured_ops++;
 				measured_bytes += op->len;
