@@ -7,10 +7,15 @@
 
 static void rados_done(rados_completion_t c, void *arg)
 {
-	int r = rados_aio_get_return_value(c);
-	/* librados' finisher holds its own reference for the callback's span. */
-	rados_aio_release(c);
-	cb_op_done(arg, r);
+	cb_op_done(arg, rados_aio_get_return_value(c));
+}
+
+void cb_rados_retire(void *state, struct cb_op *op)
+{
+	(void)state;
+	if (op->priv) /* NULL when the op failed to start */
+		rados_aio_release(op->priv);
+	op->priv = NULL;
 }
 
 /* xorshift64*: cheap, good enough to spread random reads over the objects. */
@@ -57,6 +62,8 @@ int cb_rados_submit(void *state, struct cb_op *op)
 		r = rados_aio_write(s->io, name, c, op->buf, s->bs, off);
 	if (r < 0)
 		rados_aio_release(c);
+	else
+		op->priv = c;
 	return r;
 }
 

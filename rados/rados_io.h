@@ -20,6 +20,7 @@ struct rados_state {
 };
 
 int cb_rados_submit(void *state, struct cb_op *op);
+void cb_rados_retire(void *state, struct cb_op *op);
 void cb_rados_describe(void *state, const struct cb_op *op, char *buf, size_t n);
 
 #endif
