@@ -38,6 +38,13 @@ static int rados_check(const struct cb_workload *wl, const void *lopts, char *wh
 			 cb_format_size(wl->block_size, a, sizeof(a)));
 		return -EINVAL;
 	}
+	if (strcmp(wl->op, "write") != 0 && (o->object_size || o->max_objects)) {
+		snprintf(why, n,
+			 "object_size and max_objects apply to op: write only (%s reads what the "
+			 "write made)",
+			 wl->op);
+		return -EINVAL;
+	}
 	uint64_t bs = wl->block_size ? wl->block_size : CB_RADOS_DEFAULT_BS;
 	if (strcmp(wl->op, "write") == 0 && o->object_size &&
 	    (o->object_size < bs || o->object_size % bs)) {
@@ -81,12 +88,17 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "reading metadata of run '%s' in pool '%s': %s",
 				      s->run, o->pool, strerror(-r));
-	if (strcmp(m.state, "complete") != 0 || m.objects == 0)
+	if (strcmp(m.state, "complete") != 0)
 		return cb_err_usage(ph->err,
-				    "workload '%s': the write of run '%s' in pool '%s' did not "
-				    "finish (%s, %llu objects): run the write again",
-				    ph->wl->name, s->run, o->pool, m.state,
-				    (unsigned long long)m.objects);
+				    "workload '%s': the write of run '%s' in pool '%s' is %s (it "
+				    "crashed or had errors): run the write again",
+				    ph->wl->name, s->run, o->pool, m.state);
+	if (m.objects == 0)
+		return cb_err_usage(
+		    ph->err,
+		    "workload '%s': the write of run '%s' in pool '%s' completed no "
+		    "object: write longer or with smaller object_size",
+		    ph->wl->name, s->run, o->pool);
 	s->bs = ph->wl->block_size ? ph->wl->block_size : m.block_size;
 	if (s->bs > m.object_size)
 		return cb_err_usage(ph->err,
@@ -136,11 +148,14 @@ static int rados_teardown(struct cb_phase *ph, void *state)
 	if (!s)
 		return 0;
 	if (s->io && s->op == RADOS_WRITE && ph->created) {
+		/* Objects with a failed block are not promised to readers. */
 		struct rados_meta m = {.state = "complete",
 				       .object_size = s->object_size,
 				       .block_size = s->bs,
 				       .objects = s->next / s->blocks_per_obj,
 				       .clients = 1};
+		if (s->failed)
+			snprintf(m.state, sizeof(m.state), "incomplete");
 		r = cb_rados_meta_write(s->io, s->run, &m);
 		if (r < 0)
 			cb_err_cluster(ph->err, r, "writing metadata of run '%s': %s", s->run,

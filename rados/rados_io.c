@@ -12,7 +12,9 @@ static void rados_done(rados_completion_t c, void *arg)
 
 void cb_rados_retire(void *state, struct cb_op *op)
 {
-	(void)state;
+	struct rados_state *s = state;
+	if (op->result < 0)
+		s->failed++;
 	if (op->priv) /* NULL when the op failed to start */
 		rados_aio_release(op->priv);
 	op->priv = NULL;

@@ -16,6 +16,7 @@ struct rados_state {
 	uint64_t blocks_per_obj;
 	uint64_t limit_blocks; /* write: max_objects worth, 0 none; reads: what exists */
 	uint64_t next;	       /* next block for write and seq */
+	uint64_t failed;       /* ops that completed with an error */
 	uint64_t rng;
 };
 

@@ -40,9 +40,12 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 		o->cluster.keyring = arg;
 		return 1;
 	case CB_OPT_TIMEOUT:
-		if (cb_parse_duration(arg, &o->cluster.timeout_ns) < 0 || !o->cluster.timeout_ns)
+		if (cb_parse_duration(arg, &o->cluster.timeout_ns) < 0)
 			return cb_err_usage(e, "--timeout '%s': expected a duration like 30s or 2m",
 					    arg);
+		/* librados takes whole seconds */
+		if (o->cluster.timeout_ns < 1000000000ULL)
+			return cb_err_usage(e, "--timeout '%s': must be at least 1s", arg);
 		return 1;
 	case CB_OPT_RUN_NAME:
 		if (!cb_name_valid(arg))

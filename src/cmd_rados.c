@@ -141,6 +141,12 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 		cb_err_usage(e, "-p POOL is required");
 		goto out;
 	}
+	for (size_t i = 0; secs && i < a.n; i++) {
+		if (strncmp(a.kv[i], "duration=", 9) == 0) {
+			cb_err_usage(e, "give the duration once: SECONDS (%s) or --duration", secs);
+			goto out;
+		}
+	}
 	if ((secs && adhoc_add(&a, "SECONDS", "duration", secs) < 0) ||
 	    adhoc_add(&a, "mode", "layer", "rados") < 0 || adhoc_add(&a, "mode", "op", mode) < 0 ||
 	    adhoc_add(&a, "mode", "name", mode) < 0) {

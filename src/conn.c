@@ -145,9 +145,10 @@ int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct c
 	r = rados_connect(c->rados);
 	if (r == -ETIMEDOUT || r == -EINTR) {
 		cb_err_cluster(e, r,
-			       "cannot reach the monitors at %s within %.0f s: check that they "
+			       "cannot reach the monitors at %s within %llu s: check that they "
 			       "run and that mon_host in the conf is right (or raise --timeout)",
-			       mon[0] ? mon : "(no mon_host)", (double)timeout / 1e9);
+			       mon[0] ? mon : "(no mon_host)",
+			       (unsigned long long)((timeout + 999999999ULL) / 1000000000ULL));
 		goto fail_shutdown;
 	} else if (r == -EACCES || r == -EPERM || r == -EKEYREJECTED) {
 		cb_err_cluster(e, r,
@@ -193,7 +194,7 @@ int cb_conn_ioctx(struct cb_conn *c, const char *pool, const char *ns, rados_ioc
 	if (r == -ENOENT)
 		return cb_err_cluster(e, r,
 				      "pool '%s' does not exist: create it (ceph osd pool create "
-				      "%s) or name another with pool:",
+				      "%s) or name another pool",
 				      pool, pool);
 	if (r < 0)
 		return cb_err_cluster(e, r, "cannot open pool '%s': %s", pool, strerror(-r));

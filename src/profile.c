@@ -49,7 +49,9 @@ static const struct cb_option cluster_options[] = {
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
-enum kv_src { KV_DEFAULT, KV_WORKLOAD, KV_OVERRIDE };
+/* Where a key came from; defaults and -o KEY=V apply only to the workloads
+ * whose layer has that key. */
+enum kv_src { KV_DEFAULT, KV_WORKLOAD, KV_OVERRIDE_ALL, KV_OVERRIDE };
 
 struct kv {
 	const char *key;
@@ -64,9 +66,14 @@ struct kvs {
 	size_t n, cap;
 };
 
+/* -o forms: workloads.NAME.KEY / NAME.KEY (one workload), KEY (every
+ * workload whose layer has KEY), defaults.KEY (a default), cluster.KEY. */
+enum ov_kind { OV_WORKLOAD, OV_ALL, OV_DEFAULT, OV_CLUSTER };
+
 struct override {
 	char *raw;
-	char *target; /* workload name, "*" for all, "cluster" */
+	enum ov_kind kind;
+	char *target; /* workload name for OV_WORKLOAD */
 	char *key;
 	char *val;
 	bool used;
@@ -271,12 +278,15 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 		}
 		if (!o) {
 			/* A default meant for another layer's workloads. */
-			if (kv->src == KV_DEFAULT && key_known_to_some_layer(kv->key))
+			if ((kv->src == KV_DEFAULT || kv->src == KV_OVERRIDE_ALL) &&
+			    key_known_to_some_layer(kv->key))
 				continue;
 			return unknown_key(l, kv, it->engine);
 		}
-		if (kv->src == KV_DEFAULT && strcmp(kv->key, "name") == 0)
-			return cb_err_usage(l->e, "%s: name cannot be a default", kv->kwhere);
+		if ((kv->src == KV_DEFAULT || kv->src == KV_OVERRIDE_ALL) &&
+		    strcmp(kv->key, "name") == 0)
+			return cb_err_usage(l->e, "%s: name cannot be set for every workload",
+					    kv->kwhere);
 		r = cb_opt_parse(o, obj, kv->val, why, sizeof(why));
 		if (r < 0)
 			return cb_err_usage(l->e, "%s: %s", kv->where, why);
@@ -293,16 +303,18 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 	return 0;
 }
 
-static int add_overrides(struct loader *l, const char *wname, struct kvs *k)
+/* Append the overrides of one kind (for workload wname) at precedence src. */
+static int add_overrides(struct loader *l, enum ov_kind kind, const char *wname, enum kv_src src,
+			 struct kvs *k)
 {
 	for (size_t i = 0; i < l->nov; i++) {
 		struct override *o = &l->ov[i];
-		if (strcmp(o->target, "*") && strcmp(o->target, wname))
+		if (o->kind != kind || (kind == OV_WORKLOAD && strcmp(o->target, wname)))
 			continue;
 		char w[300];
 		snprintf(w, sizeof(w), "-o %s", o->raw);
 		o->used = true;
-		if (kvs_add(k, o->key, o->val, w, w, KV_OVERRIDE) < 0)
+		if (kvs_add(k, o->key, o->val, w, w, src) < 0)
 			return cb_err_usage(l->e, "out of memory");
 	}
 	return 0;
@@ -358,12 +370,14 @@ static int load_workloads(struct loader *l, yaml_node_t *defaults, yaml_node_t *
 			break;
 		}
 		if ((defaults && (r = mapping_to_kvs(l, defaults, KV_DEFAULT, &k)) < 0) ||
+		    (r = add_overrides(l, OV_DEFAULT, NULL, KV_DEFAULT, &k)) < 0 ||
 		    (r = mapping_to_kvs(l, wn, KV_WORKLOAD, &k)) < 0) {
 			free(k.v);
 			break;
 		}
 		const char *name = kvs_get(&k, "name");
-		if (name && (r = add_overrides(l, name, &k)) == 0)
+		if (name && (r = add_overrides(l, OV_ALL, NULL, KV_OVERRIDE_ALL, &k)) == 0 &&
+		    (r = add_overrides(l, OV_WORKLOAD, name, KV_OVERRIDE, &k)) == 0)
 			r = add_item(l, &k, w);
 		else if (!name)
 			r = cb_err_usage(
@@ -415,21 +429,32 @@ static int parse_overrides(struct loader *l, char *const *ov, size_t n)
 			free(path);
 			return cb_err_usage(l->e, "out of memory");
 		}
-		char *p = path;
-		if (strncmp(p, "workloads.", 10) == 0)
+		char *p = path, *dot;
+		bool wl_prefix = strncmp(p, "workloads.", 10) == 0;
+		if (wl_prefix)
 			p += 10;
-		char *dot = strrchr(p, '.');
-		if (dot) {
-			*dot = '\0';
-			o->target = strdup(strcmp(p, "defaults") == 0 ? "*" : p);
-			o->key = strdup(dot + 1);
-		} else {
-			o->target = strdup("*");
+		dot = strrchr(p, '.');
+		if (!dot) {
+			o->kind = wl_prefix ? OV_WORKLOAD : OV_ALL;
 			o->key = strdup(p);
+			o->target = strdup("");
+		} else {
+			*dot = '\0';
+			if (!wl_prefix && strcmp(p, "defaults") == 0)
+				o->kind = OV_DEFAULT;
+			else if (!wl_prefix && strcmp(p, "cluster") == 0)
+				o->kind = OV_CLUSTER;
+			else
+				o->kind = OV_WORKLOAD;
+			o->target = strdup(p);
+			o->key = strdup(dot + 1);
 		}
 		free(path);
 		if (!o->target || !o->key)
 			return cb_err_usage(l->e, "out of memory");
+		if (o->kind == OV_WORKLOAD && !*o->target)
+			return cb_err_usage(
+			    l->e, "-o %s: name a workload: workloads.NAME.KEY=VALUE", ov[i]);
 	}
 	return 0;
 }
@@ -442,7 +467,7 @@ static int check_overrides_used(struct loader *l)
 		names[n++] = l->p->items[i].wl.name;
 	names[n] = NULL;
 	for (size_t i = 0; i < l->nov; i++) {
-		if (l->ov[i].used || strcmp(l->ov[i].target, "cluster") == 0)
+		if (l->ov[i].used || l->ov[i].kind != OV_WORKLOAD)
 			continue;
 		const char *s = suggest_word(l->ov[i].target, names);
 		return cb_err_usage(l->e, "-o %s: no workload named '%s'%s%s%s", l->ov[i].raw,
@@ -457,7 +482,7 @@ static int cluster_overrides(struct loader *l)
 	struct kvs k = {0};
 	int r = 0;
 	for (size_t i = 0; i < l->nov && r == 0; i++) {
-		if (strcmp(l->ov[i].target, "cluster"))
+		if (l->ov[i].kind != OV_CLUSTER)
 			continue;
 		char w[300];
 		snprintf(w, sizeof(w), "-o %s", l->ov[i].raw);
@@ -562,15 +587,24 @@ static int load_top(struct loader *l, yaml_node_t *root)
 	return load_workloads(l, defaults, wls);
 }
 
-static void sha256_hex(const void *data, size_t len, char out[65])
+/* sha256 of the file's bytes followed by each override (NUL-separated), so
+ * runs that differ only in -o do not claim the same profile. */
+static void sha256_hex(const void *data, size_t len, char *const *ov, size_t nov, char out[65])
 {
 	unsigned char md[32];
 	unsigned int mdlen = 0;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	out[0] = '\0';
-	if (!EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL))
+	if (!ctx)
 		return;
-	for (unsigned i = 0; i < mdlen && i < 32; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) && EVP_DigestUpdate(ctx, data, len)) {
+		for (size_t i = 0; i < nov; i++)
+			EVP_DigestUpdate(ctx, ov[i], strlen(ov[i]) + 1);
+		if (EVP_DigestFinal_ex(ctx, md, &mdlen))
+			for (unsigned i = 0; i < mdlen && i < 32; i++)
+				snprintf(out + 2 * i, 3, "%02x", md[i]);
+	}
+	EVP_MD_CTX_free(ctx);
 }
 
 static int read_file(const char *path, char **buf, size_t *len, struct cb_err *e)
@@ -610,7 +644,7 @@ int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
 		return cb_err_usage(e, "out of memory");
 	if ((r = read_file(path, &buf, &len, e)) < 0)
 		goto out_buf;
-	sha256_hex(buf, len, l.p->sha256);
+	sha256_hex(buf, len, overrides, noverrides, l.p->sha256);
 	if ((r = parse_overrides(&l, overrides, noverrides)) < 0)
 		goto out_buf;
 	yaml_parser_initialize(&parser);
@@ -636,6 +670,12 @@ int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
 		/* The file name, without directories and extension, names the profile. */
 		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 		l.p->name = strndup(base, strcspn(base, "."));
+		if (l.p->name && !cb_name_valid(l.p->name))
+			r = cb_err_usage(
+			    e,
+			    "%s: the profile has no name: and its file name '%s' is not a "
+			    "valid name: add name: (letters, digits, '_', '-')",
+			    path, l.p->name);
 	}
 	yaml_document_delete(&l.doc);
 out_buf:
@@ -656,19 +696,15 @@ int cb_profile_adhoc(const char *name, char *const *kv, const char *const *origi
 	struct kvs k = {0};
 	char **copies = calloc(nkv ? nkv : 1, sizeof(*copies));
 	int r = 0;
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
-	unsigned char dig[32];
-	unsigned int diglen = 0;
 
 	l.p = calloc(1, sizeof(*l.p));
-	if (!l.p || !copies || !md) {
+	if (!l.p || !copies) {
 		r = cb_err_usage(e, "out of memory");
 		goto out;
 	}
-	EVP_DigestInit_ex(md, EVP_sha256(), NULL);
+	sha256_hex("", 0, kv, nkv, l.p->sha256);
 	for (size_t i = 0; i < nkv && r == 0; i++) {
 		char *eq;
-		EVP_DigestUpdate(md, kv[i], strlen(kv[i]) + 1);
 		if (!(copies[i] = strdup(kv[i])) || !(eq = strchr(copies[i], '='))) {
 			r = cb_err_usage(e, "internal error: bad ad-hoc key %s", kv[i]);
 			break;
@@ -678,15 +714,11 @@ int cb_profile_adhoc(const char *name, char *const *kv, const char *const *origi
 		snprintf(w, sizeof(w), "%s", origins && origins[i] ? origins[i] : copies[i]);
 		r = kvs_add(&k, copies[i], eq + 1, w, w, KV_WORKLOAD);
 	}
-	EVP_DigestFinal_ex(md, dig, &diglen);
-	for (unsigned i = 0; i < diglen && i < 32; i++)
-		snprintf(l.p->sha256 + 2 * i, 3, "%02x", dig[i]);
 	if (r == 0)
 		r = add_item(&l, &k, "flags");
 	if (r == 0 && !(l.p->name = strdup(name)))
 		r = cb_err_usage(e, "out of memory");
 out:
-	EVP_MD_CTX_free(md);
 	for (size_t i = 0; copies && i < nkv; i++)
 		free(copies[i]);
 	free(copies);

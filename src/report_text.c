@@ -72,6 +72,6 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		    cb_hist_mean(h) / 1e6, ms(cb_hist_percentile(h, 50)),
 		    ms(cb_hist_percentile(h, 99)), ms(cb_hist_percentile(h, 99.9)),
 		    ms(h->count ? h->max : 0), (unsigned long long)p->errors,
-		    p->interrupted ? " partial" : (p->failed ? " failed" : ""));
+		    p->failed ? " failed" : (p->interrupted ? " partial" : ""));
 	}
 }

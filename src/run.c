@@ -29,13 +29,15 @@ static int write_json_file(const char *path, const struct cb_result *res, struct
 	return 0;
 }
 
-/* Remove what each phase created; every phase is tried even if one fails. */
 /* What each workload left, for cleanup and for the --no-cleanup hint. */
 struct left {
 	bool created;
 	char target[128];
 };
 
+/* Remove what each phase created; every phase is tried even if one fails.
+ * A cleanup failure after an earlier error still gets its own line: the
+ * operator must learn that something was left behind. */
 static void cleanup_run(const struct cb_profile *p, const struct left *left, const char *run,
 			struct cb_conn *conn, bool quiet, struct cb_err *e)
 {
@@ -43,12 +45,27 @@ static void cleanup_run(const struct cb_profile *p, const struct left *left, con
 		/* A second phase on the same target simply finds nothing left. */
 		if (!left[i].created)
 			continue;
+		struct cb_err ce = {0};
 		struct cb_cleanup_req req = {
-		    .conn = conn, .lopts = p->items[i].lopts, .run_name = run, .err = e};
+		    .conn = conn, .lopts = p->items[i].lopts, .run_name = run, .err = &ce};
 		int r = p->items[i].engine->cleanup(&req);
 		if (r == 0 && !quiet && req.removed)
 			fprintf(stderr, "cleanup: removed %llu %s objects of run '%s'\n",
 				(unsigned long long)req.removed, p->items[i].engine->name, run);
+		if (r == 0)
+			continue;
+		if (cb_err_isset(e))
+			fprintf(
+			    stderr,
+			    "cephbench: cleanup failed too: %s; remove the leftovers later with: "
+			    "cephbench cleanup --pool %s --run-name %s\n",
+			    ce.msg, left[i].target, run);
+		else
+			cb_err_set(
+			    e, ce.exit, ce.code,
+			    "cleanup: %s; remove the leftovers later with: cephbench cleanup "
+			    "--pool %s --run-name %s",
+			    ce.msg, left[i].target, run);
 	}
 }
 
@@ -57,12 +74,16 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	struct cb_cluster_opts co = o->cluster;
 	struct cb_result res = {0};
 	struct cb_conn *conn = NULL;
+	struct cb_cq *cq = cb_cq_new();
 	struct left *left = calloc(p->n, sizeof(*left));
 	bool interrupted = false;
 	int r = 0;
 
-	if (!left)
+	if (!left || !cq) {
+		free(left);
+		cb_cq_free(cq);
 		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
+	}
 	co.conf = co.conf ? co.conf : p->conf;
 	co.client = co.client ? co.client : p->client;
 	co.keyring = co.keyring ? co.keyring : p->keyring;
@@ -70,6 +91,7 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	const char *run = o->run_name ? o->run_name : p->name;
 	if (!cb_name_valid(run)) {
 		free(left);
+		cb_cq_free(cq);
 		cb_err_usage(e,
 			     "run name '%s' is not valid: use 1-64 letters, digits, '_' or '-' "
 			     "(give --run-name)",
@@ -89,7 +111,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	res.started = time(NULL);
 
 	bool progress = !o->quiet && o->format == CB_FORMAT_TEXT && isatty(STDOUT_FILENO);
-	struct cb_runner_opts ro = {.sigfd = o->sigfd, .progress = progress ? stdout : NULL};
+	struct cb_runner_opts ro = {
+	    .sigfd = o->sigfd, .progress = progress ? stdout : NULL, .cq = cq};
 	for (size_t i = 0; i < p->n && !interrupted; i++) {
 		struct cb_phase ph = {.wl = &p->items[i].wl,
 				      .lopts = p->items[i].lopts,
@@ -120,9 +143,15 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 			cb_report_text(stdout, &res);
 		fflush(stdout);
 		if (o->json_path) {
+			/* cron must notice a missing result file: it is an error of
+			 * its own, printed now if another one will be reported */
 			struct cb_err je = {0};
-			if (write_json_file(o->json_path, &res, &je) < 0)
-				fprintf(stderr, "cephbench: %s\n", je.msg);
+			if (write_json_file(o->json_path, &res, &je) < 0) {
+				if (cb_err_isset(e))
+					fprintf(stderr, "cephbench: %s\n", je.msg);
+				else
+					*e = je;
+			}
 		}
 	}
 	if (!o->no_cleanup) {
@@ -136,7 +165,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 					p->items[i].wl.name, left[i].target, run);
 	}
 out:
-	cb_conn_close(conn);
+	cb_conn_close(conn); /* joins librados' threads: no cb_op_done after this */
+	cb_cq_free(cq);
 	cb_result_release(&res);
 	free(left);
 	if (cb_err_isset(e))

@@ -43,6 +43,16 @@ bool cb_signal_pending(int sigfd)
 	return sigfd >= 0 && read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si);
 }
 
+struct cb_cq *cb_cq_new(void)
+{
+	return calloc(1, sizeof(struct cb_cq));
+}
+
+void cb_cq_free(struct cb_cq *q)
+{
+	free(q);
+}
+
 /* Take every completion so far, oldest first. */
 static struct cb_op *cq_take(struct cb_cq *q)
 {
@@ -313,7 +323,6 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 		 struct cb_phase_result *res)
 {
 	const struct cb_workload *wl = ph->wl;
-	struct cb_cq cq = {.head = NULL};
 	struct loop l = {.ph = ph, .eng = eng, .res = res};
 	int r, tr;
 
@@ -335,7 +344,7 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 		r = -EINTR;
 		goto teardown;
 	}
-	r = slots_alloc(&l, &cq, wl->concurrency, ph->block_size);
+	r = slots_alloc(&l, ro->cq, wl->concurrency, ph->block_size);
 	if (r < 0) {
 		cb_err_cluster(ph->err, r, "cannot allocate %llu buffers of %llu bytes",
 			       (unsigned long long)wl->concurrency,
@@ -347,7 +356,7 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 	res->ran = true;
 	l.t0 = cb_now_ns();
 	l.ramp_end = l.t0 + wl->ramp_ns;
-	r = run_loop(&l, ro, &cq);
+	r = run_loop(&l, ro, ro->cq);
 	res->elapsed_ns = l.last_end > l.ramp_end ? l.last_end - l.ramp_end : 0;
 	/* Samples beyond the last completion are the slack of the doubling array. */
 	if (res->nsamples && l.last_end > l.ramp_end)

@@ -11,9 +11,17 @@
 #include <stdio.h>
 
 struct cb_runner_opts {
-	int sigfd;	/* signalfd for SIGINT/SIGTERM, or -1 */
-	FILE *progress; /* per-second lines go here; NULL: none */
+	int sigfd;	  /* signalfd for SIGINT/SIGTERM, or -1 */
+	FILE *progress;	  /* per-second lines go here; NULL: none */
+	struct cb_cq *cq; /* from cb_cq_new */
 };
+
+/* The completion queue ops report to. A library thread may still be inside
+ * cb_op_done, past handing its op over, when the runner has already reaped
+ * it; so the queue must outlive the connection whose threads call it: free
+ * it only after cb_conn_close. NULL on ENOMEM. */
+struct cb_cq *cb_cq_new(void);
+void cb_cq_free(struct cb_cq *q);
 
 /* Run one phase: engine setup, the measured loop, teardown. res must come
  * from cb_result_add_phase; it is filled even when the phase ends early.

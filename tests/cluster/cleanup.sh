@@ -43,8 +43,30 @@ grep -q "interrupted: partial" "$T/int.out" || fail "SIGINT: no partial report: 
 grep -Eq "^write +rados +write .* partial$" "$T/int.out" || fail "SIGINT: no partial row: $(cat "$T/int.out")"
 assert_ns_empty "after SIGINT"
 
-# 4. SIGTERM between phases is honoured too, and a --no-cleanup run is kept
-#    until cleanup --run-name removes exactly that run.
+# 4. SIGTERM is handled like SIGINT, in a profile run with several phases.
+p=$(profile term <<'YAML'
+name: term
+workloads:
+  - { name: w1, layer: rados, pool: bench, op: write, block_size: 4K, duration: 60s }
+  - { name: w2, layer: rados, pool: bench, op: write, block_size: 4K, duration: 60s }
+YAML
+)
+"$CEPHBENCH" run "$p" --conf "$CONF" >"$T/term.out" 2>"$T/term.err" &
+pid=$!
+wait_for_objects
+sleep 1
+kill -TERM "$pid"
+set +e
+wait "$pid"
+rc=$?
+set -e
+[ "$rc" -eq 130 ] || fail "SIGTERM: exit $rc, expected 130; stderr: $(cat "$T/term.err")"
+grep -Eq "^w1 .* partial$" "$T/term.out" || fail "SIGTERM: no partial row: $(cat "$T/term.out")"
+grep -q "^w2 " "$T/term.out" && fail "SIGTERM: the next phase ran"
+assert_ns_empty "after SIGTERM"
+
+# 5. A --no-cleanup run is kept until cleanup --run-name removes exactly
+#    that run; a read-only run never removes what it did not write.
 cb rados write -p "$POOL" --conf "$CONF" --duration 1 -b 4K --run-name keep1 --no-cleanup --quiet
 assert_rc 0 "write keep1"
 cb rados write -p "$POOL" --conf "$CONF" --duration 1 -b 4K --run-name keep2 --no-cleanup --quiet

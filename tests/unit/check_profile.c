@@ -134,6 +134,21 @@ START_TEST(overrides)
 	ck_assert_str_eq(p->client, "admin");
 	cb_profile_free(p);
 
+	/* defaults.KEY is a default: the workload's own value wins */
+	char *ov2[] = {"defaults.concurrency=4", "defaults.block_size=8K"};
+	memset(&e, 0, sizeof(e));
+	ck_assert_int_eq(cb_profile_load(path, ov2, 2, &p, &e), 0);
+	ck_assert_uint_eq(p->items[0].wl.concurrency, 4);
+	ck_assert_uint_eq(p->items[0].wl.block_size, 65536);
+	ck_assert_uint_eq(p->items[1].wl.block_size, 8192);
+	char sha_a[65];
+	memcpy(sha_a, p->sha256, sizeof(sha_a));
+	cb_profile_free(p);
+	/* overrides are part of what the run claims to be */
+	ck_assert_int_eq(cb_profile_load(path, NULL, 0, &p, &e), 0);
+	ck_assert_str_ne(p->sha256, sha_a);
+	cb_profile_free(p);
+
 	char *bad1[] = {"workloads.c.concurrency=2"};
 	memset(&e, 0, sizeof(e));
 	ck_assert_int_lt(cb_profile_load(path, bad1, 1, &p, &e), 0);
