@@ -29,7 +29,7 @@ unseed() {
 	done
 }
 
-trap 'unseed; rm -rf "$T"' EXIT
+trap 'unseed; at_exit' EXIT
 seed
 sums >"$T/before"
 

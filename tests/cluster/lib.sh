@@ -10,7 +10,12 @@ fi
 CONF=$CEPHBENCH_TEST_CONF
 POOL=${CEPHBENCH_TEST_POOL:-bench}
 T=$(mktemp -d /tmp/cephbench-test.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+# A failed test must not leave objects that make the next test fail too.
+at_exit() {
+	"$CEPHBENCH" cleanup --conf "$CONF" --pool "$POOL" --all --quiet >/dev/null 2>&1 || true
+	rm -rf "$T"
+}
+trap at_exit EXIT
 
 fail() {
 	echo "FAIL: $*" >&2
