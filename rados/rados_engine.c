@@ -191,7 +191,6 @@ const struct cb_engine cb_engine_rados = {
     .setup = rados_setup,
     .submit = cb_rados_submit,
     .poll = NULL,
-    .retire = cb_rados_retire,
     .describe = cb_rados_describe,
     .teardown = rados_teardown,
     .cleanup = rados_cleanup,

@@ -4,6 +4,8 @@
 
 #include "rados_priv.h"
 
+#include <stdatomic.h>
+
 enum rados_op { RADOS_WRITE, RADOS_SEQ, RADOS_RAND };
 
 struct rados_state {
@@ -16,12 +18,11 @@ struct rados_state {
 	uint64_t blocks_per_obj;
 	uint64_t limit_blocks; /* write: max_objects worth, 0 none; reads: what exists */
 	uint64_t next;	       /* next block for write and seq */
-	uint64_t failed;       /* ops that completed with an error */
+	atomic_ullong failed;  /* ops that completed with an error (callback thread) */
 	uint64_t rng;
 };
 
 int cb_rados_submit(void *state, struct cb_op *op);
-void cb_rados_retire(void *state, struct cb_op *op);
 void cb_rados_describe(void *state, const struct cb_op *op, char *buf, size_t n);
 
 #endif

@@ -89,10 +89,6 @@ struct cb_engine {
 	/* For engines without completion callbacks: reap at least min completions,
 	 * waiting up to timeout_ms. NULL for callback-driven engines. */
 	int (*poll)(void *state, unsigned min, int timeout_ms);
-	/* Release an op's per-op handles on the runner's thread once its
-	 * completion was reaped, keeping that work off the library's callback
-	 * thread (librados has one finisher for all callbacks). May be NULL. */
-	void (*retire)(void *state, struct cb_op *op);
 	/* Describe an op for an error message ("object run.c0.17 offset 0"). */
 	void (*describe)(void *state, const struct cb_op *op, char *buf, size_t n);
 	/* Close handles once no op is in flight; records what the phase left

@@ -144,8 +144,6 @@ static int account(struct loop *l, struct cb_op *op)
 	int64_t r = op->result;
 	uint64_t lat = op->t_end - op->t_start;
 
-	if (l->eng->retire)
-		l->eng->retire(l->st, op);
 	l->inflight--;
 	l->finished++;
 	l->free_slots[l->nfree++] = op;
