@@ -158,8 +158,8 @@ static int rados_teardown(struct cb_phase *ph, void *state)
 			snprintf(m.state, sizeof(m.state), "incomplete");
 		r = cb_rados_meta_write(s->io, s->run, &m);
 		if (r < 0)
-			cb_err_cluster(ph->err, r, "writing metadata of run '%s': %s", s->run,
-				       strerror(-r));
+			cb_err_cluster(ph->err, r, "writing metadata of run '%s' in pool '%s': %s",
+				       s->run, ph->target, strerror(-r));
 	}
 	if (s->io)
 		rados_ioctx_destroy(s->io);

@@ -121,8 +121,8 @@ static int remove_all(rados_ioctx_t io, struct names *l, uint64_t *removed)
 		size_t k = l->n - base < WINDOW ? l->n - base : WINDOW;
 		for (size_t i = 0; i < k; i++) {
 			int r = rados_aio_create_completion2(NULL, NULL, &c[i]);
-			if (r == 0)
-				r = rados_aio_remove(io, l->v[base + i], c[i]);
+			if (r == 0 && (r = rados_aio_remove(io, l->v[base + i], c[i])) < 0)
+				rados_aio_release(c[i]); /* created but never started */
 			if (r < 0) {
 				k = i;
 				first_err = first_err ? first_err : r;
@@ -147,13 +147,17 @@ static int remove_all(rados_ioctx_t io, struct names *l, uint64_t *removed)
 int cb_rados_remove(rados_ioctx_t io, const char *run, uint64_t *removed, struct cb_err *e)
 {
 	struct names data = {0}, meta = {0};
+	char pool[128] = "?";
+	rados_ioctx_get_pool_name(io, pool, sizeof(pool));
 	int r = list_run(io, run, &data, &meta);
 	if (r < 0)
-		cb_err_cluster(e, r, "listing namespace '%s': %s", CB_RADOS_NS, strerror(-r));
+		cb_err_cluster(e, r, "listing namespace '%s' of pool '%s': %s", CB_RADOS_NS, pool,
+			       strerror(-r));
 	else if ((r = remove_all(io, &data, removed)) < 0 ||
 		 (r = remove_all(io, &meta, removed)) < 0)
-		cb_err_cluster(e, r, "removing objects of run '%s' in namespace '%s': %s",
-			       run ? run : "*", CB_RADOS_NS, strerror(-r));
+		cb_err_cluster(e, r,
+			       "removing objects of run '%s' in namespace '%s' of pool '%s': %s",
+			       run ? run : "*", CB_RADOS_NS, pool, strerror(-r));
 	names_free(&data);
 	names_free(&meta);
 	return r;

@@ -76,21 +76,29 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 	return 0;
 }
 
-int cb_cli_bad_flag(const char *cmd, int argc, char **argv, const struct option *longopts,
-		    struct cb_err *e)
+int cb_cli_bad_flag(const char *cmd, const char *shortopts, int argc, char **argv,
+		    const struct option *longopts, struct cb_err *e)
 {
 	const char *flag = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
-	if (optopt && strchr("ptbOco", optopt) && flag[0] == '-' && flag[1] == optopt && !flag[2])
+	/* getopt says '?' both for an unknown flag and for a missing value; a
+	 * short flag this command knows can only be missing its value. */
+	const char *known =
+	    optopt > 0 && optopt < 128 && optopt != ':' ? strchr(shortopts, optopt) : NULL;
+	if (known && known[1] == ':' && flag[0] == '-' && flag[1] == optopt && !flag[2])
 		return cb_err_usage(e, "%s needs a value (see cephbench %s --help)", flag, cmd);
 	if (strncmp(flag, "--", 2) == 0) {
 		char name[64];
 		snprintf(name, sizeof(name), "%s", flag + 2);
 		name[strcspn(name, "=")] = '\0';
+		/* getopt_long accepts unique abbreviations ("--dur" for --duration) */
 		for (const struct option *o = longopts; o->name; o++)
-			if (strcmp(o->name, name) == 0 && o->has_arg == required_argument)
-				return cb_err_usage(
-				    e, "%s: --%s needs a value (see cephbench %s --help)", cmd,
-				    name, cmd);
+			if (o->has_arg == required_argument &&
+			    (strcmp(o->name, name) == 0 ||
+			     (optopt && optopt == o->val &&
+			      strncmp(o->name, name, strlen(name)) == 0)))
+				return cb_err_usage(e,
+						    "--%s needs a value (see cephbench %s --help)",
+						    o->name, cmd);
 		const char *best = NULL;
 		unsigned bestd = 3;
 		for (const struct option *o = longopts; o->name; o++) {
@@ -101,12 +109,11 @@ int cb_cli_bad_flag(const char *cmd, int argc, char **argv, const struct option 
 			}
 		}
 		if (best)
-			return cb_err_usage(e, "%s: unknown flag '--%s' (did you mean '--%s'?)",
-					    cmd, name, best);
-		return cb_err_usage(e, "%s: unknown flag '--%s' (see cephbench %s --help)", cmd,
-				    name, cmd);
+			return cb_err_usage(e, "unknown flag '--%s' (did you mean '--%s'?)", name,
+					    best);
+		return cb_err_usage(e, "unknown flag '--%s' (see cephbench %s --help)", name, cmd);
 	}
-	return cb_err_usage(e, "%s: unknown flag '%s' (see cephbench %s --help)", cmd, flag, cmd);
+	return cb_err_usage(e, "unknown flag '%s' (see cephbench %s --help)", flag, cmd);
 }
 
 int cb_cli_signals(struct cb_err *e)

@@ -46,9 +46,10 @@ enum {
 int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err *e);
 
 /* The error for getopt's '?' (unknown flag or missing argument), with a
- * did-you-mean from the command's long options. Returns -EINVAL. */
-int cb_cli_bad_flag(const char *cmd, int argc, char **argv, const struct option *longopts,
-		    struct cb_err *e);
+ * did-you-mean from the command's long options; shortopts is the optstring
+ * the command gave getopt_long. Returns -EINVAL. */
+int cb_cli_bad_flag(const char *cmd, const char *shortopts, int argc, char **argv,
+		    const struct option *longopts, struct cb_err *e);
 
 /* Block SIGINT/SIGTERM in every thread to come and return a signalfd for
  * them, so the runner sees signals between ops. Returns fd or -errno. */

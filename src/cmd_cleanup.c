@@ -21,6 +21,7 @@ static const char cleanup_help[] =
 int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 {
 	enum { OPT_ALL = CB_OPT_CMD_BASE };
+	static const char shortopts[] = "c:p:h";
 	static const struct option longopts[] = {
 	    CB_CLI_CLUSTER_OPTIONS,
 	    {"run-name", required_argument, NULL, CB_OPT_RUN_NAME},
@@ -35,7 +36,7 @@ int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "c:p:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		int h = cb_cli_common(opt, optarg, &o, e);
 		if (h < 0)
 			return CB_EXIT_USAGE;
@@ -53,7 +54,7 @@ int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 			printf("%s\n%s", cleanup_help, cb_cli_cluster_help);
 			return 0;
 		default:
-			cb_cli_bad_flag("cleanup", argc, argv, longopts, e);
+			cb_cli_bad_flag("cleanup", shortopts, argc, argv, longopts, e);
 			return CB_EXIT_USAGE;
 		}
 	}

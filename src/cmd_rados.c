@@ -59,6 +59,7 @@ static void adhoc_free(struct adhoc *a)
 
 int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 {
+	static const char shortopts[] = "c:p:t:b:O:h";
 	static const struct option longopts[] = {
 	    CB_CLI_CLUSTER_OPTIONS,
 	    CB_CLI_RUN_OPTIONS,
@@ -97,7 +98,7 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 	optind = 1;
 	opterr = 0;
 	/* Flags may come before or after the mode, as with rados bench. */
-	while ((opt = getopt_long(argc, argv, "c:p:t:b:O:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		int h = cb_cli_common(opt, optarg, &o, e);
 		if (h < 0)
 			goto out;
@@ -112,7 +113,7 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 		while (i < sizeof(map) / sizeof(map[0]) && map[i].opt != opt)
 			i++;
 		if (i == sizeof(map) / sizeof(map[0])) {
-			cb_cli_bad_flag("rados", argc, argv, longopts, e);
+			cb_cli_bad_flag("rados", shortopts, argc, argv, longopts, e);
 			goto out;
 		}
 		have_pool |= opt == 'p';

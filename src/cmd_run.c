@@ -15,7 +15,8 @@ static const char run_help[] =
     "workload, then removes what the run created.\n"
     "\n"
     "  -o, --set KEY=VALUE  override a profile key: workloads.NAME.KEY=V (or NAME.KEY=V)\n"
-    "                       for one workload, KEY=V for all, cluster.KEY=V\n"
+    "                       for one workload, KEY=V for every workload whose layer has\n"
+    "                       KEY, defaults.KEY=V as a default, cluster.KEY=V\n"
     "      --dry-run        validate the profile and print the plan; connect to nothing\n";
 
 static void print_plan(const struct cb_profile *p)
@@ -34,6 +35,7 @@ static void print_plan(const struct cb_profile *p)
 
 int cb_cmd_run(int argc, char **argv, struct cb_err *e)
 {
+	static const char shortopts[] = "c:o:h";
 	static const struct option longopts[] = {
 	    CB_CLI_CLUSTER_OPTIONS,
 	    CB_CLI_RUN_OPTIONS,
@@ -52,7 +54,7 @@ int cb_cmd_run(int argc, char **argv, struct cb_err *e)
 		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "c:o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		int h = cb_cli_common(opt, optarg, &o, e);
 		if (h < 0)
 			goto out;
@@ -71,7 +73,7 @@ int cb_cmd_run(int argc, char **argv, struct cb_err *e)
 			rc = 0;
 			goto out;
 		default:
-			cb_cli_bad_flag("run", argc, argv, longopts, e);
+			cb_cli_bad_flag("run", shortopts, argc, argv, longopts, e);
 			goto out;
 		}
 	}

@@ -44,8 +44,9 @@ static const struct cb_option cluster_options[] = {
     {"client", CB_OPT_STR, offsetof(struct cb_profile, client), NULL, 0, 0, NULL,
      "client name, e.g. admin"},
     {"keyring", CB_OPT_STR, offsetof(struct cb_profile, keyring), NULL, 0, 0, NULL, "keyring path"},
-    {"timeout", CB_OPT_DURATION, offsetof(struct cb_profile, timeout_ns), NULL, 1000000ULL, 0, NULL,
-     "connect timeout"},
+    /* at least 1s, like --timeout: librados takes whole seconds */
+    {"timeout", CB_OPT_DURATION, offsetof(struct cb_profile, timeout_ns), NULL, 1000000000ULL, 0,
+     NULL, "connect, monitor-op and OSD-op timeout"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 

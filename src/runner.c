@@ -172,7 +172,8 @@ static void progress(struct loop *l, FILE *out, uint64_t now, uint64_t *tick_byt
 	    .inflight = l->inflight,
 	    .started = l->started,
 	    .finished = l->finished,
-	    .elapsed_ns = now - l->t0,
+	    /* avg MB/s is over the measured time only: 0 during the ramp */
+	    .elapsed_ns = now > l->ramp_end ? now - l->ramp_end : 0,
 	    .bytes = l->res->bytes,
 	    .tick_bytes = l->res->bytes - *tick_bytes,
 	    .last_lat_ns = l->last_lat,
