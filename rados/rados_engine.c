@@ -61,15 +61,19 @@ static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct 
 	s->bs = ph->wl->block_size ? ph->wl->block_size : CB_RADOS_DEFAULT_BS;
 	s->object_size = o->object_size ? o->object_size : s->bs;
 	s->blocks_per_obj = s->object_size / s->bs;
-	s->limit_blocks = o->max_objects * s->blocks_per_obj;
+	s->limit_blocks = o->max_objects > UINT64_MAX / s->blocks_per_obj
+			      ? 0 /* beyond reach: no limit */
+			      : o->max_objects * s->blocks_per_obj;
 	struct rados_meta m = {
 	    .state = "writing", .object_size = s->object_size, .block_size = s->bs, .clients = 1};
-	/* Written before the first object so a crashed run can be found. */
+	/* Written before the first object so a crashed run can be found; the
+	 * run owns it even if this write times out yet lands later. */
+	ph->created = true;
 	int r = cb_rados_meta_write(s->io, s->run, &m);
+	s->meta_written = r == 0;
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "writing metadata of run '%s' in pool '%s': %s",
 				      s->run, o->pool, strerror(-r));
-	ph->created = true;
 	return 0;
 }
 
@@ -89,10 +93,10 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 		return cb_err_cluster(ph->err, r, "reading metadata of run '%s' in pool '%s': %s",
 				      s->run, o->pool, strerror(-r));
 	if (strcmp(m.state, "complete") != 0)
-		return cb_err_usage(ph->err,
-				    "workload '%s': the write of run '%s' in pool '%s' is %s (it "
-				    "crashed or had errors): run the write again",
-				    ph->wl->name, s->run, o->pool, m.state);
+		return cb_err_cluster(ph->err, -ENODATA,
+				      "workload '%s': the write of run '%s' in pool '%s' is %s (it "
+				      "crashed or had errors): run the write again",
+				      ph->wl->name, s->run, o->pool, m.state);
 	if (m.objects == 0)
 		return cb_err_usage(
 		    ph->err,
@@ -147,7 +151,7 @@ static int rados_teardown(struct cb_phase *ph, void *state)
 	int r = 0;
 	if (!s)
 		return 0;
-	if (s->io && s->op == RADOS_WRITE && ph->created) {
+	if (s->io && s->op == RADOS_WRITE && s->meta_written) {
 		/* Objects with a failed block are not promised to readers. */
 		struct rados_meta m = {.state = "complete",
 				       .object_size = s->object_size,

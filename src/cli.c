@@ -99,15 +99,12 @@ int cb_cli_bad_flag(const char *cmd, const char *shortopts, int argc, char **arg
 				return cb_err_usage(e,
 						    "--%s needs a value (see cephbench %s --help)",
 						    o->name, cmd);
-		const char *best = NULL;
-		unsigned bestd = 3;
-		for (const struct option *o = longopts; o->name; o++) {
-			unsigned d = cb_edit_distance(name, o->name);
-			if (d < bestd) {
-				bestd = d;
-				best = o->name;
-			}
-		}
+		const char *names[64];
+		size_t n = 0;
+		for (const struct option *o = longopts; o->name && n < 63; o++)
+			names[n++] = o->name;
+		names[n] = NULL;
+		const char *best = cb_closest(name, names);
 		if (best)
 			return cb_err_usage(e, "unknown flag '--%s' (did you mean '--%s'?)", name,
 					    best);

@@ -200,20 +200,30 @@ unsigned cb_edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-const char *cb_opt_suggest(const struct cb_option *const *tabs, const char *name)
+const char *cb_closest(const char *name, const char *const *words)
 {
 	const char *best = NULL;
 	unsigned bestd = 1000;
-	for (; *tabs; tabs++) {
-		for (const struct cb_option *o = *tabs; o->name; o++) {
-			unsigned d = cb_edit_distance(name, o->name);
-			if (d < bestd) {
-				bestd = d;
-				best = o->name;
-			}
+	for (; *words; words++) {
+		unsigned d = cb_edit_distance(name, *words);
+		if (d < bestd) {
+			bestd = d;
+			best = *words;
 		}
 	}
+	/* a typo, not a different word: allow more edits in longer names */
 	size_t len = strlen(name);
 	unsigned limit = len < 6 ? 1 : (len < 12 ? 2 : 3);
 	return bestd <= limit ? best : NULL;
+}
+
+const char *cb_opt_suggest(const struct cb_option *const *tabs, const char *name)
+{
+	const char *names[256];
+	size_t n = 0;
+	for (; *tabs; tabs++)
+		for (const struct cb_option *o = *tabs; o->name && n < 255; o++)
+			names[n++] = o->name;
+	names[n] = NULL;
+	return cb_closest(name, names);
 }

@@ -45,7 +45,11 @@ void cb_opts_free(const struct cb_option *tab, void *obj);
  * NULL when nothing is close enough to be a likely typo. */
 const char *cb_opt_suggest(const struct cb_option *const *tabs, const char *name);
 
-/* Edit distance of two names; exposed for other did-you-mean lists. */
+/* The word of a NULL-terminated list that name is most likely a typo of,
+ * or NULL when none is close enough. */
+const char *cb_closest(const char *name, const char *const *words);
+
+/* Edit distance of two names. */
 unsigned cb_edit_distance(const char *a, const char *b);
 
 /* True when s is a valid name for runs/workloads: [A-Za-z0-9_-], 1..64 chars,

@@ -14,6 +14,8 @@
 #include <yaml.h>
 
 #define PROFILE_MAX_BYTES (1 << 20)
+/* A week: long enough for any soak, short enough that clock sums never wrap. */
+#define CB_MAX_PHASE_NS (7ULL * 24 * 3600 * 1000000000ULL)
 
 const struct cb_option cb_workload_options[] = {
     {"name", CB_OPT_NAME, offsetof(struct cb_workload, name), NULL, 0, 0, NULL,
@@ -26,9 +28,9 @@ const struct cb_option cb_workload_options[] = {
      "bytes per op (default: the layer's)"},
     {"concurrency", CB_OPT_UINT, offsetof(struct cb_workload, concurrency), "16", 1, 4096, NULL,
      "ops in flight"},
-    {"duration", CB_OPT_DURATION, offsetof(struct cb_workload, duration_ns), NULL, 1000000ULL, 0,
-     NULL, "measured time (default 10s unless ops or bytes limit the phase)"},
-    {"ramp", CB_OPT_DURATION, offsetof(struct cb_workload, ramp_ns), "0", 0, 0, NULL,
+    {"duration", CB_OPT_DURATION, offsetof(struct cb_workload, duration_ns), NULL, 1000000ULL,
+     CB_MAX_PHASE_NS, NULL, "measured time (default 10s unless ops or bytes limit the phase)"},
+    {"ramp", CB_OPT_DURATION, offsetof(struct cb_workload, ramp_ns), "0", 0, CB_MAX_PHASE_NS, NULL,
      "time run before measuring, not counted"},
     {"ops", CB_OPT_UINT, offsetof(struct cb_workload, ops), NULL, 0, 0, NULL,
      "stop after this many measured ops"},
@@ -180,20 +182,6 @@ static int unknown_key(struct loader *l, const struct kv *kv, const struct cb_en
 	return cb_err_usage(l->e, "%s: unknown key '%s'%s", kv->kwhere, kv->key, layer);
 }
 
-static const char *suggest_word(const char *w, const char *const *list)
-{
-	const char *best = NULL;
-	unsigned bestd = 3;
-	for (; *list; list++) {
-		unsigned d = cb_edit_distance(w, *list);
-		if (d < bestd) {
-			bestd = d;
-			best = *list;
-		}
-	}
-	return best;
-}
-
 static const struct cb_engine *find_layer(struct loader *l, const struct kvs *k, const char *wwhere)
 {
 	const struct kv *lk = NULL;
@@ -216,7 +204,7 @@ static const struct cb_engine *find_layer(struct loader *l, const struct kvs *k,
 	}
 	const struct cb_engine *eng = cb_engine_find(lk->val);
 	if (!eng) {
-		const char *s = suggest_word(lk->val, names);
+		const char *s = cb_closest(lk->val, names);
 		if (s)
 			cb_err_usage(l->e, "%s: unknown layer '%s' (did you mean '%s'?)", lk->where,
 				     lk->val, s);
@@ -245,7 +233,7 @@ static int check_op(struct loader *l, const struct cb_plan_item *it, const struc
 	for (int i = 0; it->engine->ops[i]; i++)
 		if (strcmp(it->engine->ops[i], it->wl.op) == 0)
 			return 0;
-	const char *s = suggest_word(it->wl.op, it->engine->ops);
+	const char *s = cb_closest(it->wl.op, it->engine->ops);
 	if (s)
 		return cb_err_usage(l->e, "%s: unknown op '%s' for layer %s (did you mean '%s'?)",
 				    where, it->wl.op, it->engine->name, s);
@@ -470,7 +458,7 @@ static int check_overrides_used(struct loader *l)
 	for (size_t i = 0; i < l->nov; i++) {
 		if (l->ov[i].used || l->ov[i].kind != OV_WORKLOAD)
 			continue;
-		const char *s = suggest_word(l->ov[i].target, names);
+		const char *s = cb_closest(l->ov[i].target, names);
 		return cb_err_usage(l->e, "-o %s: no workload named '%s'%s%s%s", l->ov[i].raw,
 				    l->ov[i].target, s ? " (did you mean '" : "", s ? s : "",
 				    s ? "'?)" : "");
@@ -562,7 +550,7 @@ static int load_top(struct loader *l, yaml_node_t *root)
 		} else if (strcmp(key, "workloads") == 0) {
 			wls = v;
 		} else {
-			const char *s = suggest_word(key, top_keys);
+			const char *s = cb_closest(key, top_keys);
 			return cb_err_usage(l->e, "%s: unknown key '%s'%s%s%s", w, key,
 					    s ? " (did you mean '"
 					      : " (expected name, cluster, defaults, workloads)",

@@ -38,8 +38,16 @@ struct left {
 /* Remove what each phase created; every phase is tried even if one fails.
  * A cleanup failure after an earlier error still gets its own line: the
  * operator must learn that something was left behind. */
+/* The cluster flags to repeat in a printed cleanup command. */
+static void conn_flags(const struct cb_cluster_opts *co, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s%s%s%s%s", co->conf ? " --conf " : "", co->conf ? co->conf : "",
+		 co->client ? " --client " : "", co->client ? co->client : "",
+		 co->keyring ? " --keyring " : "", co->keyring ? co->keyring : "");
+}
+
 static void cleanup_run(const struct cb_profile *p, const struct left *left, const char *run,
-			struct cb_conn *conn, bool quiet, struct cb_err *e)
+			struct cb_conn *conn, const char *flags, bool quiet, struct cb_err *e)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		/* A second phase on the same target simply finds nothing left. */
@@ -58,14 +66,14 @@ static void cleanup_run(const struct cb_profile *p, const struct left *left, con
 			fprintf(
 			    stderr,
 			    "cephbench: cleanup failed too: %s; remove the leftovers later with: "
-			    "cephbench cleanup --pool %s --run-name %s\n",
-			    ce.msg, left[i].target, run);
+			    "cephbench cleanup --pool %s --run-name %s%s\n",
+			    ce.msg, left[i].target, run, flags);
 		else
 			cb_err_set(
 			    e, ce.exit, ce.code,
 			    "cleanup: %s; remove the leftovers later with: cephbench cleanup "
-			    "--pool %s --run-name %s",
-			    ce.msg, left[i].target, run);
+			    "--pool %s --run-name %s%s",
+			    ce.msg, left[i].target, run, flags);
 	}
 }
 
@@ -88,17 +96,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	co.client = co.client ? co.client : p->client;
 	co.keyring = co.keyring ? co.keyring : p->keyring;
 	co.timeout_ns = co.timeout_ns ? co.timeout_ns : p->timeout_ns;
+	/* both validated: --run-name by the CLI, the profile name at load */
 	const char *run = o->run_name ? o->run_name : p->name;
-	if (!cb_name_valid(run)) {
-		free(left);
-		cb_cq_free(cq);
-		cb_err_usage(e,
-			     "run name '%s' is not valid: use 1-64 letters, digits, '_' or '-' "
-			     "(give --run-name)",
-			     run);
-		return CB_EXIT_USAGE;
-	}
-
 	r = cb_conn_open(&co, &conn, e);
 	if (r < 0)
 		goto out;
@@ -135,13 +134,18 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		else if (r < 0)
 			break;
 	}
+	/* a signal during the last teardown or between phases still counts */
+	if (!interrupted && cb_signal_pending(o->sigfd))
+		interrupted = true;
 	res.interrupted = interrupted;
 	if (res.nphases) {
+		int wr = 0;
 		if (o->format == CB_FORMAT_JSON)
-			cb_report_json(stdout, &res);
+			wr = cb_report_json(stdout, &res);
 		else
 			cb_report_text(stdout, &res);
-		fflush(stdout);
+		if ((fflush(stdout) != 0 || wr < 0 || ferror(stdout)) && !cb_err_isset(e))
+			cb_err_usage(e, "cannot write the report to standard output");
 		if (o->json_path) {
 			/* cron must notice a missing result file: it is an error of
 			 * its own, printed now if another one will be reported */
@@ -154,15 +158,17 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 			}
 		}
 	}
+	char flags[1024];
+	conn_flags(&co, flags, sizeof(flags));
 	if (!o->no_cleanup) {
-		cleanup_run(p, left, run, conn, o->quiet, e);
+		cleanup_run(p, left, run, conn, flags, o->quiet, e);
 	} else {
 		for (size_t i = 0; i < p->n; i++)
 			if (left[i].created && !o->quiet)
 				fprintf(stderr,
 					"kept what workload '%s' wrote (--no-cleanup); remove it "
-					"with: cephbench cleanup --pool %s --run-name %s\n",
-					p->items[i].wl.name, left[i].target, run);
+					"with: cephbench cleanup --pool %s --run-name %s%s\n",
+					p->items[i].wl.name, left[i].target, run, flags);
 	}
 out:
 	cb_conn_close(conn); /* joins librados' threads: no cb_op_done after this */

@@ -14,14 +14,10 @@ assert_ns_empty "after a normal run"
 # 2. kill -9 mid-write, then cleanup --all finds the objects.
 "$CEPHBENCH" rados write -p "$POOL" --conf "$CONF" --duration 60 -b 4K --run-name crashed \
 	--quiet >/dev/null 2>&1 &
-pid=$!
-wait_for_objects
-sleep 1
-kill -9 "$pid"
-wait "$pid" 2>/dev/null || true
+signal_and_wait KILL $!
 n=$(ns_objects | wc -l)
 [ "$n" -gt 1 ] || fail "kill -9 left only $n objects: the test did not catch the write"
-ns_objects | grep -qx "crashed.meta" || fail "the crashed run left no metadata object"
+ns_has "^crashed\.meta$" || fail "the crashed run left no metadata object"
 cb cleanup --pool "$POOL" --conf "$CONF" --all
 assert_rc 0 "cleanup --all"
 grep -q "removed $n objects" "$T/out" || fail "cleanup reported: $(cat "$T/out")"
@@ -30,36 +26,22 @@ assert_ns_empty "after kill -9 and cleanup --all"
 # 3. SIGINT: drain, partial report, cleanup, exit 130.
 "$CEPHBENCH" rados write -p "$POOL" --conf "$CONF" --duration 60 -b 4K --run-name sigint \
 	>"$T/int.out" 2>"$T/int.err" &
-pid=$!
-wait_for_objects
-sleep 1
-kill -INT "$pid"
-set +e
-wait "$pid"
-rc=$?
-set -e
+signal_and_wait INT $!
 [ "$rc" -eq 130 ] || fail "SIGINT: exit $rc, expected 130; stderr: $(cat "$T/int.err")"
 grep -q "interrupted: partial" "$T/int.out" || fail "SIGINT: no partial report: $(cat "$T/int.out")"
 grep -Eq "^write +rados +write .* partial$" "$T/int.out" || fail "SIGINT: no partial row: $(cat "$T/int.out")"
 assert_ns_empty "after SIGINT"
 
 # 4. SIGTERM is handled like SIGINT, in a profile run with several phases.
-p=$(profile term <<'YAML'
+p=$(sed "s/POOL/$POOL/" <<'YAML' | profile term
 name: term
 workloads:
-  - { name: w1, layer: rados, pool: bench, op: write, block_size: 4K, duration: 60s }
-  - { name: w2, layer: rados, pool: bench, op: write, block_size: 4K, duration: 60s }
+  - { name: w1, layer: rados, pool: POOL, op: write, block_size: 4K, duration: 60s }
+  - { name: w2, layer: rados, pool: POOL, op: write, block_size: 4K, duration: 60s }
 YAML
 )
 "$CEPHBENCH" run "$p" --conf "$CONF" >"$T/term.out" 2>"$T/term.err" &
-pid=$!
-wait_for_objects
-sleep 1
-kill -TERM "$pid"
-set +e
-wait "$pid"
-rc=$?
-set -e
+signal_and_wait TERM $!
 [ "$rc" -eq 130 ] || fail "SIGTERM: exit $rc, expected 130; stderr: $(cat "$T/term.err")"
 grep -Eq "^w1 .* partial$" "$T/term.out" || fail "SIGTERM: no partial row: $(cat "$T/term.out")"
 grep -q "^w2 " "$T/term.out" && fail "SIGTERM: the next phase ran"
@@ -73,11 +55,11 @@ cb rados write -p "$POOL" --conf "$CONF" --duration 1 -b 4K --run-name keep2 --n
 assert_rc 0 "write keep2"
 cb rados seq -p "$POOL" --conf "$CONF" --run-name keep1 --quiet
 assert_rc 0 "seq keep1"
-ns_objects | grep -q "^keep1\." || fail "a read-only run removed objects it did not write"
+ns_has "^keep1\." || fail "a read-only run removed objects it did not write"
 cb cleanup --pool "$POOL" --conf "$CONF" --run-name keep1
 assert_rc 0 "cleanup keep1"
-ns_objects | grep -q "^keep1\." && fail "cleanup --run-name keep1 left keep1 objects"
-ns_objects | grep -q "^keep2\." || fail "cleanup --run-name keep1 removed keep2 objects"
+ns_has "^keep1\." && fail "cleanup --run-name keep1 left keep1 objects"
+ns_has "^keep2\." || fail "cleanup --run-name keep1 removed keep2 objects"
 cb cleanup --pool "$POOL" --conf "$CONF" --run-name keep2
 assert_ns_empty "after both cleanups"
 echo ok

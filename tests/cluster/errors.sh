@@ -11,8 +11,12 @@ one_line() {
 # A monitor that does not listen: exit 3 within --timeout, naming it.
 sed -E 's/^([[:space:]]*mon[ _]host[[:space:]]*=).*/\1 127.0.0.1:1/' "$CONF" >"$T/dead.conf"
 grep -q "127.0.0.1:1" "$T/dead.conf" || fail "could not rewrite mon host in $CONF"
+start=$SECONDS
 cb rados write -p "$POOL" --conf "$T/dead.conf" --timeout 3 --duration 1
 assert_rc 3 "dead monitor"
+# Not a speed test: a margin wide enough for any machine, and far below the
+# 30 s default that an ignored --timeout would take.
+[ $((SECONDS - start)) -lt 20 ] || fail "dead monitor: --timeout 3 took $((SECONDS - start)) s"
 one_line "dead monitor" "127.0.0.1:1"
 
 # A pool that does not exist.

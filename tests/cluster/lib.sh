@@ -4,8 +4,9 @@ set -euo pipefail
 
 : "${CEPHBENCH:?CEPHBENCH must name the cephbench binary}"
 if [ -z "${CEPHBENCH_TEST_CONF:-}" ]; then
+	# 77: CTest's SKIP_RETURN_CODE; scripts/run-tests always sets the conf
 	echo "CEPHBENCH_TEST_CONF is not set: start tests/sandbox and export its conf" >&2
-	exit 1
+	exit 77
 fi
 CONF=$CEPHBENCH_TEST_CONF
 POOL=${CEPHBENCH_TEST_POOL:-bench}
@@ -25,6 +26,13 @@ fail() {
 # Objects of cephbench's namespace in the pool, one per line.
 ns_objects() {
 	rados --conf "$CONF" -p "$POOL" --namespace cephbench ls
+}
+
+# True when an object of the namespace matches the grep pattern. Lists to a
+# file first: under pipefail, grep -q closing the pipe early could fail ls.
+ns_has() {
+	ns_objects >"$T/ls"
+	grep -q "$1" "$T/ls"
 }
 
 assert_ns_empty() {
@@ -52,6 +60,18 @@ wait_for_objects() {
 		sleep 0.2
 	done
 	fail "no objects appeared in namespace cephbench"
+}
+
+# Send a signal to a running cephbench once it writes; wait; exit code in $rc.
+signal_and_wait() {
+	local sig=$1 pid=$2
+	wait_for_objects
+	sleep 1
+	kill "-$sig" "$pid"
+	set +e
+	wait "$pid"
+	rc=$?
+	set -e
 }
 
 profile() {
