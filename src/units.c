@@ -96,10 +96,12 @@ static uint64_t size_multiplier(const char *suf)
 	return suf[0] == '\0' ? mult : 0;
 }
 
-int cb_parse_size(const char *s, uint64_t *out)
+/* Digits, then a unit that mult() turns into a multiplier (0: unknown).
+ * Malformed text wins over overflow: "99999999999999999999x" is -EINVAL. */
+static int parse_scaled(const char *s, uint64_t (*mult)(const char *), uint64_t *out)
 {
 	const char *end;
-	uint64_t v, mult;
+	uint64_t v, m;
 	int r;
 
 	if (!s)
@@ -107,15 +109,20 @@ int cb_parse_size(const char *s, uint64_t *out)
 	r = parse_digits(s, &v, &end);
 	if (end == s)
 		return -EINVAL;
-	mult = size_multiplier(end);
-	if (mult == 0)
+	m = mult(end);
+	if (m == 0)
 		return -EINVAL;
 	if (r < 0)
 		return r;
-	if (__builtin_mul_overflow(v, mult, &v))
+	if (__builtin_mul_overflow(v, m, &v))
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+int cb_parse_size(const char *s, uint64_t *out)
+{
+	return parse_scaled(s, size_multiplier, out);
 }
 
 /* Nanoseconds per unit, or 0 for an unknown unit. Case-sensitive on purpose:
@@ -145,24 +152,7 @@ static uint64_t duration_multiplier(const char *u)
 
 int cb_parse_duration(const char *s, uint64_t *ns)
 {
-	const char *end;
-	uint64_t v, mult;
-	int r;
-
-	if (!s)
-		return -EINVAL;
-	r = parse_digits(s, &v, &end);
-	if (end == s)
-		return -EINVAL;
-	mult = duration_multiplier(end);
-	if (mult == 0)
-		return -EINVAL;
-	if (r < 0)
-		return r;
-	if (__builtin_mul_overflow(v, mult, &v))
-		return -ERANGE;
-	*ns = v;
-	return 0;
+	return parse_scaled(s, duration_multiplier, ns);
 }
 
 char *cb_format_size(uint64_t bytes, char *buf, size_t len)
