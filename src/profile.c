@@ -101,6 +101,37 @@ static const char *node_scalar(const yaml_node_t *n)
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
+/* True when key already appears in map before pair pr: YAML forbids
+ * duplicate keys, libyaml does not check. */
+static bool dup_key(struct loader *l, yaml_node_t *map, yaml_node_pair_t *pr, const char *key)
+{
+	for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < pr; q++)
+		if (strcmp(node_scalar(yaml_document_get_node(&l->doc, q->key)) ?: "", key) == 0)
+			return true;
+	return false;
+}
+
+/* " (did you mean 'S'?)" when there is a suggestion, else " (ALT)", else "". */
+static const char *hint(const char *s, const char *alt, char *buf, size_t n)
+{
+	if (s)
+		snprintf(buf, n, " (did you mean '%s'?)", s);
+	else if (alt)
+		snprintf(buf, n, " (%s)", alt);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+/* "one of a, b, c" from a NULL-terminated list. */
+static const char *one_of(const char *const *words, char *buf, size_t n)
+{
+	size_t off = (size_t)snprintf(buf, n, "one of");
+	for (int i = 0; words[i] && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, "%s %s", i ? "," : "", words[i]);
+	return buf;
+}
+
 static int kvs_add(struct kvs *k, const char *key, const char *val, const char *where,
 		   const char *kwhere, enum kv_src src)
 {
@@ -122,7 +153,7 @@ static int kvs_add(struct kvs *k, const char *key, const char *val, const char *
 }
 
 /* Walk a mapping of scalars into kvs, rejecting non-scalar keys/values and
- * duplicate keys (YAML forbids them; libyaml does not check). */
+ * duplicate keys. */
 static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, struct kvs *out)
 {
 	char w[300];
@@ -135,12 +166,9 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, s
 			where_node(l, k, w, sizeof(w));
 			return cb_err_usage(l->e, "%s: keys must be plain names", w);
 		}
-		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < pr; q++) {
-			if (strcmp(node_scalar(yaml_document_get_node(&l->doc, q->key)) ?: "",
-				   key) == 0) {
-				where_node(l, k, w, sizeof(w));
-				return cb_err_usage(l->e, "%s: duplicate key '%s'", w, key);
-			}
+		if (dup_key(l, map, pr, key)) {
+			where_node(l, k, w, sizeof(w));
+			return cb_err_usage(l->e, "%s: duplicate key '%s'", w, key);
 		}
 		if (!val) {
 			where_node(l, v, w, sizeof(w));
@@ -172,14 +200,11 @@ static bool key_known_to_some_layer(const char *key)
 static int unknown_key(struct loader *l, const struct kv *kv, const struct cb_engine *eng)
 {
 	const struct cb_option *tabs[] = {cb_workload_options, eng ? eng->options : NULL, NULL};
-	const char *s = cb_opt_suggest(tabs, kv->key);
-	char layer[64] = "";
+	char layer[64] = "", h[128];
 	if (eng)
 		snprintf(layer, sizeof(layer), " for layer %s", eng->name);
-	if (s)
-		return cb_err_usage(l->e, "%s: unknown key '%s'%s (did you mean '%s'?)", kv->kwhere,
-				    kv->key, layer, s);
-	return cb_err_usage(l->e, "%s: unknown key '%s'%s", kv->kwhere, kv->key, layer);
+	return cb_err_usage(l->e, "%s: unknown key '%s'%s%s", kv->kwhere, kv->key, layer,
+			    hint(cb_opt_suggest(tabs, kv->key), NULL, h, sizeof(h)));
 }
 
 static const struct cb_engine *find_layer(struct loader *l, const struct kvs *k, const char *wwhere)
@@ -189,29 +214,20 @@ static const struct cb_engine *find_layer(struct loader *l, const struct kvs *k,
 		if (strcmp(k->v[i].key, "layer") == 0)
 			lk = &k->v[i];
 	const char *names[16];
-	char list[256] = "";
-	size_t off = 0;
+	char list[256], h[300];
 	int n = 0;
-	for (; cb_engines[n] && n < 15; n++) {
+	for (; cb_engines[n] && n < 15; n++)
 		names[n] = cb_engines[n]->name;
-		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s", n ? ", " : "",
-					names[n]);
-	}
 	names[n] = NULL;
+	one_of(names, list, sizeof(list));
 	if (!lk) {
-		cb_err_usage(l->e, "%s: workload has no layer: (one of %s)", wwhere, list);
+		cb_err_usage(l->e, "%s: workload has no layer: (%s)", wwhere, list);
 		return NULL;
 	}
 	const struct cb_engine *eng = cb_engine_find(lk->val);
-	if (!eng) {
-		const char *s = cb_closest(lk->val, names);
-		if (s)
-			cb_err_usage(l->e, "%s: unknown layer '%s' (did you mean '%s'?)", lk->where,
-				     lk->val, s);
-		else
-			cb_err_usage(l->e, "%s: unknown layer '%s' (one of %s)", lk->where, lk->val,
-				     list);
-	}
+	if (!eng)
+		cb_err_usage(l->e, "%s: unknown layer '%s'%s", lk->where, lk->val,
+			     hint(cb_closest(lk->val, names), list, h, sizeof(h)));
 	return eng;
 }
 
@@ -222,23 +238,17 @@ static int check_op(struct loader *l, const struct cb_plan_item *it, const struc
 	for (size_t i = 0; i < k->n; i++)
 		if (strcmp(k->v[i].key, "op") == 0)
 			where = k->v[i].where;
-	char list[256] = "";
-	size_t off = 0;
-	for (int i = 0; it->engine->ops[i]; i++)
-		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s", i ? ", " : "",
-					it->engine->ops[i]);
+	char list[256], h[300];
+	one_of(it->engine->ops, list, sizeof(list));
 	if (!it->wl.op)
-		return cb_err_usage(l->e, "%s: workload '%s' has no op: (one of %s)", wwhere,
-				    it->wl.name, list);
+		return cb_err_usage(l->e, "%s: workload '%s' has no op: (%s)", wwhere, it->wl.name,
+				    list);
 	for (int i = 0; it->engine->ops[i]; i++)
 		if (strcmp(it->engine->ops[i], it->wl.op) == 0)
 			return 0;
-	const char *s = cb_closest(it->wl.op, it->engine->ops);
-	if (s)
-		return cb_err_usage(l->e, "%s: unknown op '%s' for layer %s (did you mean '%s'?)",
-				    where, it->wl.op, it->engine->name, s);
-	return cb_err_usage(l->e, "%s: unknown op '%s' for layer %s (one of %s)", where, it->wl.op,
-			    it->engine->name, list);
+	return cb_err_usage(l->e, "%s: unknown op '%s' for layer %s%s", where, it->wl.op,
+			    it->engine->name,
+			    hint(cb_closest(it->wl.op, it->engine->ops), list, h, sizeof(h)));
 }
 
 /* Turn one workload's keys into a plan item. */
@@ -280,9 +290,6 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 		if (r < 0)
 			return cb_err_usage(l->e, "%s: %s", kv->where, why);
 	}
-	if (!it->wl.name)
-		return cb_err_usage(
-		    l->e, "%s: workload has no name: (give each workload a unique name)", wwhere);
 	if ((r = check_op(l, it, k, wwhere)) < 0)
 		return r;
 	if (!it->wl.duration_ns && !it->wl.ops && !it->wl.bytes)
@@ -327,6 +334,9 @@ static int add_item(struct loader *l, const struct kvs *k, const char *wwhere)
 	p->items = items;
 	struct cb_plan_item *it = &items[p->n++];
 	memset(it, 0, sizeof(*it));
+	if (!kvs_get(k, "name"))
+		return cb_err_usage(
+		    l->e, "%s: workload has no name: (give each workload a unique name)", wwhere);
 	int r = build_item(l, k, wwhere, it);
 	if (r < 0)
 		return r;
@@ -364,14 +374,11 @@ static int load_workloads(struct loader *l, yaml_node_t *defaults, yaml_node_t *
 			free(k.v);
 			break;
 		}
+		/* without a name, build_item reports it */
 		const char *name = kvs_get(&k, "name");
-		if (name && (r = add_overrides(l, OV_ALL, NULL, KV_OVERRIDE_ALL, &k)) == 0 &&
-		    (r = add_overrides(l, OV_WORKLOAD, name, KV_OVERRIDE, &k)) == 0)
+		if ((r = add_overrides(l, OV_ALL, NULL, KV_OVERRIDE_ALL, &k)) == 0 &&
+		    (!name || (r = add_overrides(l, OV_WORKLOAD, name, KV_OVERRIDE, &k)) == 0))
 			r = add_item(l, &k, w);
-		else if (!name)
-			r = cb_err_usage(
-			    l->e, "%s: workload has no name: (give each workload a unique name)",
-			    w);
 		free(k.v);
 		if (r < 0)
 			break;
@@ -386,10 +393,10 @@ static int apply_cluster_kvs(struct loader *l, const struct kvs *k)
 		const struct cb_option *o = cb_opt_find(cluster_options, k->v[i].key);
 		if (!o) {
 			const struct cb_option *tabs[] = {cluster_options, NULL};
-			const char *s = cb_opt_suggest(tabs, k->v[i].key);
+			char h[128];
 			return cb_err_usage(
-			    l->e, "%s: unknown cluster key '%s'%s%s%s", k->v[i].kwhere, k->v[i].key,
-			    s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+			    l->e, "%s: unknown cluster key '%s'%s", k->v[i].kwhere, k->v[i].key,
+			    hint(cb_opt_suggest(tabs, k->v[i].key), NULL, h, sizeof(h)));
 		}
 		if (cb_opt_parse(o, l->p, k->v[i].val, why, sizeof(why)) < 0)
 			return cb_err_usage(l->e, "%s: %s", k->v[i].where, why);
@@ -458,10 +465,10 @@ static int check_overrides_used(struct loader *l)
 	for (size_t i = 0; i < l->nov; i++) {
 		if (l->ov[i].used || l->ov[i].kind != OV_WORKLOAD)
 			continue;
-		const char *s = cb_closest(l->ov[i].target, names);
-		return cb_err_usage(l->e, "-o %s: no workload named '%s'%s%s%s", l->ov[i].raw,
-				    l->ov[i].target, s ? " (did you mean '" : "", s ? s : "",
-				    s ? "'?)" : "");
+		char h[128];
+		return cb_err_usage(l->e, "-o %s: no workload named '%s'%s", l->ov[i].raw,
+				    l->ov[i].target,
+				    hint(cb_closest(l->ov[i].target, names), NULL, h, sizeof(h)));
 	}
 	return 0;
 }
@@ -469,14 +476,7 @@ static int check_overrides_used(struct loader *l)
 static int cluster_overrides(struct loader *l)
 {
 	struct kvs k = {0};
-	int r = 0;
-	for (size_t i = 0; i < l->nov && r == 0; i++) {
-		if (l->ov[i].kind != OV_CLUSTER)
-			continue;
-		char w[300];
-		snprintf(w, sizeof(w), "-o %s", l->ov[i].raw);
-		r = kvs_add(&k, l->ov[i].key, l->ov[i].val, w, w, KV_OVERRIDE);
-	}
+	int r = add_overrides(l, OV_CLUSTER, NULL, KV_OVERRIDE, &k);
 	if (r == 0)
 		r = apply_cluster_kvs(l, &k);
 	free(k.v);
@@ -517,10 +517,8 @@ static int load_top(struct loader *l, yaml_node_t *root)
 		where_node(l, k, w, sizeof(w));
 		if (!key)
 			return cb_err_usage(l->e, "%s: keys must be plain names", w);
-		for (yaml_node_pair_t *q = root->data.mapping.pairs.start; q < pr; q++)
-			if (strcmp(node_scalar(yaml_document_get_node(&l->doc, q->key)) ?: "",
-				   key) == 0)
-				return cb_err_usage(l->e, "%s: duplicate key '%s'", w, key);
+		if (dup_key(l, root, pr, key))
+			return cb_err_usage(l->e, "%s: duplicate key '%s'", w, key);
 		if (strcmp(key, "name") == 0) {
 			static const struct cb_option name_opt = {
 			    "name", CB_OPT_NAME, offsetof(struct cb_profile, name), NULL, 0, 0,
@@ -550,11 +548,11 @@ static int load_top(struct loader *l, yaml_node_t *root)
 		} else if (strcmp(key, "workloads") == 0) {
 			wls = v;
 		} else {
-			const char *s = cb_closest(key, top_keys);
-			return cb_err_usage(l->e, "%s: unknown key '%s'%s%s%s", w, key,
-					    s ? " (did you mean '"
-					      : " (expected name, cluster, defaults, workloads)",
-					    s ? s : "", s ? "'?)" : "");
+			char h[128];
+			return cb_err_usage(l->e, "%s: unknown key '%s'%s", w, key,
+					    hint(cb_closest(key, top_keys),
+						 "expected name, cluster, defaults, workloads", h,
+						 sizeof(h)));
 		}
 	}
 	if (!wls) {
