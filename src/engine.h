@@ -77,6 +77,7 @@ struct cb_engine {
 	const char *name;
 	const char *const *ops;		 /* valid values of `op`, NULL-terminated */
 	const struct cb_option *options; /* the layer's own keys */
+	const char *cleanup_flag;	 /* `cephbench cleanup` flag naming a phase's target */
 	size_t options_size;		 /* size of the struct they fill */
 	/* Cross-key checks at profile load, before anything connects. Returns 0 or
 	 * -EINVAL with a reason in why. May be NULL. */

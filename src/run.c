@@ -29,25 +29,28 @@ static int write_json_file(const char *path, const struct cb_result *res, struct
 	return 0;
 }
 
-/* What each workload left, for cleanup and for the --no-cleanup hint. */
+/* What each workload left, and the command that removes it by hand. */
 struct left {
 	bool created;
-	char target[128];
+	char cmd[1536];
 };
 
-/* Remove what each phase created; every phase is tried even if one fails.
- * A cleanup failure after an earlier error still gets its own line: the
- * operator must learn that something was left behind. */
-/* The cluster flags to repeat in a printed cleanup command. */
-static void conn_flags(const struct cb_cluster_opts *co, char *buf, size_t n)
+/* "cephbench cleanup --pool P --run-name R [--conf ...]": the same target and
+ * cluster flags as the run, so the printed command works as it stands. */
+static void cleanup_cmd(const struct cb_engine *eng, const char *target, const char *run,
+			const struct cb_cluster_opts *co, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s%s%s%s%s%s", co->conf ? " --conf " : "", co->conf ? co->conf : "",
+	snprintf(buf, n, "cephbench cleanup %s %s --run-name %s%s%s%s%s%s%s", eng->cleanup_flag,
+		 target, run, co->conf ? " --conf " : "", co->conf ? co->conf : "",
 		 co->client ? " --client " : "", co->client ? co->client : "",
 		 co->keyring ? " --keyring " : "", co->keyring ? co->keyring : "");
 }
 
+/* Remove what each phase created; every phase is tried even if one fails.
+ * A cleanup failure after an earlier error still gets its own line: the
+ * operator must learn that something was left behind. */
 static void cleanup_run(const struct cb_profile *p, const struct left *left, const char *run,
-			struct cb_conn *conn, const char *flags, bool quiet, struct cb_err *e)
+			struct cb_conn *conn, bool quiet, struct cb_err *e)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		/* A second phase on the same target simply finds nothing left. */
@@ -66,14 +69,12 @@ static void cleanup_run(const struct cb_profile *p, const struct left *left, con
 			fprintf(
 			    stderr,
 			    "cephbench: cleanup failed too: %s; remove the leftovers later with: "
-			    "cephbench cleanup --pool %s --run-name %s%s\n",
-			    ce.msg, left[i].target, run, flags);
+			    "%s\n",
+			    ce.msg, left[i].cmd);
 		else
-			cb_err_set(
-			    e, ce.exit, ce.code,
-			    "cleanup: %s; remove the leftovers later with: cephbench cleanup "
-			    "--pool %s --run-name %s%s",
-			    ce.msg, left[i].target, run, flags);
+			cb_err_set(e, ce.exit, ce.code,
+				   "cleanup: %s; remove the leftovers later with: %s", ce.msg,
+				   left[i].cmd);
 	}
 }
 
@@ -126,7 +127,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		}
 		r = cb_run_phase(&ph, p->items[i].engine, &ro, pr);
 		left[i].created = ph.created;
-		snprintf(left[i].target, sizeof(left[i].target), "%s", ph.target);
+		cleanup_cmd(p->items[i].engine, ph.target, run, &co, left[i].cmd,
+			    sizeof(left[i].cmd));
 		if (!pr->ran)
 			cb_result_drop_last(&res);
 		if (r == -EINTR)
@@ -158,17 +160,15 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 			}
 		}
 	}
-	char flags[1024];
-	conn_flags(&co, flags, sizeof(flags));
 	if (!o->no_cleanup) {
-		cleanup_run(p, left, run, conn, flags, o->quiet, e);
+		cleanup_run(p, left, run, conn, o->quiet, e);
 	} else {
 		for (size_t i = 0; i < p->n; i++)
 			if (left[i].created && !o->quiet)
 				fprintf(stderr,
 					"kept what workload '%s' wrote (--no-cleanup); remove it "
-					"with: cephbench cleanup --pool %s --run-name %s%s\n",
-					p->items[i].wl.name, left[i].target, run, flags);
+					"with: %s\n",
+					p->items[i].wl.name, left[i].cmd);
 	}
 out:
 	cb_conn_close(conn); /* joins librados' threads: no cb_op_done after this */
