@@ -56,6 +56,20 @@ static int rados_check(const struct cb_workload *wl, const void *lopts, char *wh
 	return 0;
 }
 
+/* Record in <run>.meta what the write phase has made so far. */
+static int write_meta(struct cb_phase *ph, struct rados_state *s, const char *state)
+{
+	struct rados_meta m = {.object_size = s->object_size,
+			       .block_size = s->bs,
+			       .objects = s->next / s->blocks_per_obj};
+	snprintf(m.state, sizeof(m.state), "%s", state);
+	int r = cb_rados_meta_write(s->io, s->run, &m);
+	if (r < 0)
+		cb_err_cluster(ph->err, r, "writing metadata of run '%s' in pool '%s': %s", s->run,
+			       ph->target, strerror(-r));
+	return r;
+}
+
 static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct rados_opts *o)
 {
 	s->bs = ph->wl->block_size ? ph->wl->block_size : CB_RADOS_DEFAULT_BS;
@@ -64,17 +78,12 @@ static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct 
 	s->limit_blocks = o->max_objects > UINT64_MAX / s->blocks_per_obj
 			      ? 0 /* beyond reach: no limit */
 			      : o->max_objects * s->blocks_per_obj;
-	struct rados_meta m = {
-	    .state = "writing", .object_size = s->object_size, .block_size = s->bs, .clients = 1};
 	/* Written before the first object so a crashed run can be found; the
 	 * run owns it even if this write times out yet lands later. */
 	ph->created = true;
-	int r = cb_rados_meta_write(s->io, s->run, &m);
+	int r = write_meta(ph, s, "writing");
 	s->meta_written = r == 0;
-	if (r < 0)
-		return cb_err_cluster(ph->err, r, "writing metadata of run '%s' in pool '%s': %s",
-				      s->run, o->pool, strerror(-r));
-	return 0;
+	return r;
 }
 
 static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct rados_opts *o)
@@ -153,17 +162,7 @@ static int rados_teardown(struct cb_phase *ph, void *state)
 		return 0;
 	if (s->io && s->op == RADOS_WRITE && s->meta_written) {
 		/* Objects with a failed block are not promised to readers. */
-		struct rados_meta m = {.state = "complete",
-				       .object_size = s->object_size,
-				       .block_size = s->bs,
-				       .objects = s->next / s->blocks_per_obj,
-				       .clients = 1};
-		if (s->failed)
-			snprintf(m.state, sizeof(m.state), "incomplete");
-		r = cb_rados_meta_write(s->io, s->run, &m);
-		if (r < 0)
-			cb_err_cluster(ph->err, r, "writing metadata of run '%s' in pool '%s': %s",
-				       s->run, ph->target, strerror(-r));
+		r = write_meta(ph, s, s->failed ? "incomplete" : "complete");
 	}
 	if (s->io)
 		rados_ioctx_destroy(s->io);

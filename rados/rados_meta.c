@@ -21,10 +21,10 @@ static void meta_name(char *buf, size_t n, const char *run)
 int cb_rados_meta_write(rados_ioctx_t io, const char *run, const struct rados_meta *m)
 {
 	char name[128];
-	json_t *j = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I}", "layer", "rados", "run", run,
-			      "state", m->state, "object_size", (json_int_t)m->object_size,
-			      "block_size", (json_int_t)m->block_size, "objects",
-			      (json_int_t)m->objects, "clients", (json_int_t)m->clients);
+	json_t *j =
+	    json_pack("{s:s, s:s, s:s, s:I, s:I, s:I}", "layer", "rados", "run", run, "state",
+		      m->state, "object_size", (json_int_t)m->object_size, "block_size",
+		      (json_int_t)m->block_size, "objects", (json_int_t)m->objects);
 	if (!j)
 		return -ENOMEM;
 	char *s = json_dumps(j, JSON_COMPACT);
@@ -45,16 +45,15 @@ int cb_rados_meta_read(rados_ioctx_t io, const char *run, struct rados_meta *m)
 	if (r < 0)
 		return r;
 	json_t *j = json_loadb(buf, (size_t)r, 0, NULL);
-	json_int_t os = 0, bs = 0, objs = 0, clients = 1;
+	json_int_t os = 0, bs = 0, objs = 0;
 	const char *state = NULL;
-	r = json_unpack(j, "{s:s, s:I, s:I, s:I, s?:I}", "state", &state, "object_size", &os,
-			"block_size", &bs, "objects", &objs, "clients", &clients);
+	r = json_unpack(j, "{s:s, s:I, s:I, s:I}", "state", &state, "object_size", &os,
+			"block_size", &bs, "objects", &objs);
 	if (r == 0 && os > 0 && bs > 0 && objs >= 0) {
 		snprintf(m->state, sizeof(m->state), "%s", state);
 		m->object_size = (uint64_t)os;
 		m->block_size = (uint64_t)bs;
 		m->objects = (uint64_t)objs;
-		m->clients = (uint64_t)clients;
 	} else {
 		r = -EINVAL;
 	}

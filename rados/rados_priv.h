@@ -27,7 +27,6 @@ struct rados_meta {
 	uint64_t object_size;
 	uint64_t block_size;
 	uint64_t objects; /* complete objects, named <run>.c<client>.<0..objects-1> */
-	uint64_t clients;
 };
 
 /* "<run>.c<client>.<idx>" into buf. */
