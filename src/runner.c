@@ -217,7 +217,7 @@ static void slots_free(struct loop *l, uint64_t n)
 	free(l->free_slots);
 }
 
-static int run_loop(struct loop *l, const struct cb_runner_opts *ro, struct cb_cq *cq)
+static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 {
 	const struct cb_workload *wl = l->ph->wl;
 	uint64_t end = wl->duration_ns ? l->ramp_end + wl->duration_ns : UINT64_MAX;
@@ -273,9 +273,9 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro, struct cb_c
 						     strerror(-r));
 				stopping = true;
 			}
-			done = cq_take(cq);
+			done = cq_take(ro->cq);
 		} else {
-			done = cq_wait(cq, timeout);
+			done = cq_wait(ro->cq, timeout);
 		}
 		while (done) {
 			struct cb_op *n = done->next;
@@ -355,7 +355,7 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 	res->ran = true;
 	l.t0 = cb_now_ns();
 	l.ramp_end = l.t0 + wl->ramp_ns;
-	r = run_loop(&l, ro, ro->cq);
+	r = run_loop(&l, ro);
 	res->elapsed_ns = l.last_end > l.ramp_end ? l.last_end - l.ramp_end : 0;
 	/* Samples beyond the last completion are the slack of the doubling array. */
 	if (res->nsamples && l.last_end > l.ramp_end)
