@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <unistd.h>
 
 const char cb_cli_cluster_help[] =
     "Cluster:\n"
@@ -113,7 +114,24 @@ int cb_cli_bad_flag(const char *cmd, const char *shortopts, int argc, char **arg
 	return cb_err_usage(e, "unknown flag '%s' (see cephbench %s --help)", flag, cmd);
 }
 
-int cb_cli_signals(struct cb_err *e)
+int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+		  struct cb_run_opts *o, struct cb_err *e)
+{
+	int opt, h;
+	opterr = 0; /* errors are ours: cb_cli_bad_flag */
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		h = cb_cli_common(opt, optarg, o, e);
+		if (h < 0)
+			return CB_CLI_ERROR;
+		if (h == 0)
+			return opt;
+	}
+	return -1;
+}
+
+/* Block SIGINT/SIGTERM in every thread to come and return a signalfd for
+ * them, so the runner sees signals between ops. Returns fd or -errno. */
+static int cli_signals(struct cb_err *e)
 {
 	sigset_t set;
 	sigemptyset(&set);
@@ -125,4 +143,15 @@ int cb_cli_signals(struct cb_err *e)
 	if (fd < 0)
 		return cb_err_usage(e, "signalfd: %s", strerror(errno));
 	return fd;
+}
+
+int cb_cli_run(const struct cb_profile *p, struct cb_run_opts *o, struct cb_err *e)
+{
+	o->sigfd = cli_signals(e);
+	if (o->sigfd < 0)
+		return (int)e->exit;
+	int rc = cb_run_profile(p, o, e);
+	close(o->sigfd);
+	o->sigfd = -1;
+	return rc;
 }

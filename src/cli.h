@@ -41,6 +41,18 @@ enum {
 		"no-cleanup", no_argument, NULL, CB_OPT_NO_CLEANUP                                 \
 	}
 
+#define CB_CLI_ERROR (-2)
+
+/* getopt_long for a subcommand, with the shared flags handled here. Set
+ * optind = 1 before the first call. Returns the next flag that is the
+ * command's own (or '?' for an unknown one), -1 at the end, or CB_CLI_ERROR
+ * with e set for a bad value of a shared flag. */
+int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+		  struct cb_run_opts *o, struct cb_err *e);
+
+/* Run p with SIGINT/SIGTERM routed to the runner. Returns the exit code. */
+int cb_cli_run(const struct cb_profile *p, struct cb_run_opts *o, struct cb_err *e);
+
 /* Handle one of the shared flags. Returns 1 when handled, 0 when opt is not
  * a shared flag, -EINVAL with e set for a bad value. */
 int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err *e);
@@ -50,10 +62,6 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
  * the command gave getopt_long. Returns -EINVAL. */
 int cb_cli_bad_flag(const char *cmd, const char *shortopts, int argc, char **argv,
 		    const struct option *longopts, struct cb_err *e);
-
-/* Block SIGINT/SIGTERM in every thread to come and return a signalfd for
- * them, so the runner sees signals between ops. Returns fd or -errno. */
-int cb_cli_signals(struct cb_err *e);
 
 /* The help paragraph on the shared flags. */
 extern const char cb_cli_cluster_help[];

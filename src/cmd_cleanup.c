@@ -35,14 +35,10 @@ int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 	int opt;
 
 	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		int h = cb_cli_common(opt, optarg, &o, e);
-		if (h < 0)
-			return CB_EXIT_USAGE;
-		if (h)
-			continue;
+	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &o, e)) != -1) {
 		switch (opt) {
+		case CB_CLI_ERROR:
+			return CB_EXIT_USAGE;
 		case 'p':
 			pool = optarg;
 			break;

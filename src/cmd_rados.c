@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char rados_help[] =
     "usage: cephbench rados write|seq|rand [SECONDS] -p POOL [flags]\n"
@@ -96,14 +95,10 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 	int opt, rc = CB_EXIT_USAGE;
 
 	optind = 1;
-	opterr = 0;
 	/* Flags may come before or after the mode, as with rados bench. */
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		int h = cb_cli_common(opt, optarg, &o, e);
-		if (h < 0)
+	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &o, e)) != -1) {
+		if (opt == CB_CLI_ERROR)
 			goto out;
-		if (h)
-			continue;
 		if (opt == 'h' || opt == CB_OPT_HELP) {
 			printf("%s\n%s\n%s", rados_help, cb_cli_cluster_help, cb_cli_run_help);
 			rc = 0;
@@ -156,11 +151,7 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 	}
 	if (cb_profile_adhoc("rados", a.kv, a.origin, a.n, &p, e) < 0)
 		goto out;
-	o.sigfd = cb_cli_signals(e);
-	if (o.sigfd < 0)
-		goto out;
-	rc = cb_run_profile(p, &o, e);
-	close(o.sigfd);
+	rc = cb_cli_run(p, &o, e);
 out:
 	cb_profile_free(p);
 	adhoc_free(&a);

@@ -6,7 +6,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 static const char run_help[] =
     "usage: cephbench run PROFILE [flags] [-o KEY=VALUE]...\n"
@@ -53,14 +52,10 @@ int cb_cmd_run(int argc, char **argv, struct cb_err *e)
 	if (!ov)
 		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
 	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		int h = cb_cli_common(opt, optarg, &o, e);
-		if (h < 0)
-			goto out;
-		if (h)
-			continue;
+	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &o, e)) != -1) {
 		switch (opt) {
+		case CB_CLI_ERROR:
+			goto out;
 		case 'o':
 			ov[nov++] = optarg;
 			break;
@@ -90,11 +85,7 @@ int cb_cmd_run(int argc, char **argv, struct cb_err *e)
 		rc = 0;
 		goto out;
 	}
-	o.sigfd = cb_cli_signals(e);
-	if (o.sigfd < 0)
-		goto out;
-	rc = cb_run_profile(p, &o, e);
-	close(o.sigfd);
+	rc = cb_cli_run(p, &o, e);
 out:
 	cb_profile_free(p);
 	free(ov);
