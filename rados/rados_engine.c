@@ -190,6 +190,7 @@ const struct cb_engine cb_engine_rados = {
     .ops = rados_ops,
     .options = rados_options,
     .cleanup_flag = "--pool",
+    .removes = "objects",
     .options_size = sizeof(struct rados_opts),
     .check = rados_check,
     .setup = rados_setup,

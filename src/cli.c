@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
@@ -25,6 +26,8 @@ const char cb_cli_run_help[] =
     "      --format F       text (default) or json, on stdout\n"
     "      --json FILE      also write the JSON result to FILE\n"
     "      --no-cleanup     keep what the run wrote (for later seq/rand runs)\n"
+    "      --allow-destructive  let write workloads write to an existing image the run\n"
+    "                       did not create (its data is overwritten)\n"
     "      --quiet          no per-second progress lines\n";
 
 int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err *e)
@@ -73,8 +76,30 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 	case CB_OPT_QUIET:
 		o->quiet = true;
 		return 1;
+	case CB_OPT_ALLOW_DESTRUCTIVE:
+		o->allow_destructive = true;
+		return 1;
 	}
 	return 0;
+}
+
+int cb_adhoc_add(struct cb_adhoc *a, const char *origin, const char *key, const char *val)
+{
+	char *s;
+	if (a->n == sizeof(a->kv) / sizeof(a->kv[0]))
+		return -E2BIG;
+	if (asprintf(&s, "%s=%s", key, val) < 0)
+		return -ENOMEM;
+	a->kv[a->n] = s;
+	a->origin[a->n++] = origin;
+	return 0;
+}
+
+void cb_adhoc_free(struct cb_adhoc *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->kv[i]);
+	a->n = 0;
 }
 
 int cb_cli_bad_flag(const char *cmd, const char *shortopts, int argc, char **argv,

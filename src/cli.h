@@ -17,6 +17,7 @@ enum {
 	CB_OPT_JSON,
 	CB_OPT_NO_CLEANUP,
 	CB_OPT_QUIET,
+	CB_OPT_ALLOW_DESTRUCTIVE,
 	CB_OPT_HELP,
 	CB_OPT_CMD_BASE = 1100, /* commands number their own long options from here */
 };
@@ -37,6 +38,7 @@ enum {
 	{"run-name", required_argument, NULL, CB_OPT_RUN_NAME},                                    \
 	    {"format", required_argument, NULL, CB_OPT_FORMAT},                                    \
 	    {"json", required_argument, NULL, CB_OPT_JSON},                                        \
+	    {"allow-destructive", no_argument, NULL, CB_OPT_ALLOW_DESTRUCTIVE},                    \
 	{                                                                                          \
 		"no-cleanup", no_argument, NULL, CB_OPT_NO_CLEANUP                                 \
 	}
@@ -62,6 +64,18 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
  * the command gave getopt_long. Returns -EINVAL. */
 int cb_cli_bad_flag(const char *cmd, const char *shortopts, int argc, char **argv,
 		    const struct option *longopts, struct cb_err *e);
+
+/* The KEY=VALUE pairs an ad-hoc layer command (`cephbench rados`, `rbd`)
+ * builds its one-workload profile from, each with the flag it came from. */
+struct cb_adhoc {
+	char *kv[24];
+	const char *origin[24];
+	size_t n;
+};
+
+/* Append key=val given by origin. 0, or -ENOMEM / -E2BIG. */
+int cb_adhoc_add(struct cb_adhoc *a, const char *origin, const char *key, const char *val);
+void cb_adhoc_free(struct cb_adhoc *a);
 
 /* The help paragraph on the shared flags. */
 extern const char cb_cli_cluster_help[];

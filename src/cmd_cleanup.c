@@ -10,9 +10,10 @@
 static const char cleanup_help[] =
     "usage: cephbench cleanup --pool POOL (--run-name N | --all) [flags]\n"
     "\n"
-    "Removes what cephbench runs made in POOL: the objects of run N (or of every\n"
-    "run) in its namespace 'cephbench', also after a run was killed. Nothing\n"
-    "outside those names is touched.\n"
+    "Removes what cephbench runs made in POOL, also after a run was killed: the\n"
+    "objects of run N (or of every run) in the namespace 'cephbench', and the RBD\n"
+    "images cephbench.N.<n> (a killed run's watch on them is cleared first).\n"
+    "Nothing outside those names is touched.\n"
     "\n"
     "  -p, --pool POOL      pool to clean\n"
     "      --run-name N     one run\n"
@@ -70,8 +71,8 @@ int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 		if (!cb_engines[i]->cleanup || cb_engines[i]->cleanup(&req) < 0)
 			continue;
 		if (!o.quiet)
-			printf("%s: removed %llu objects of %s%s%s from pool %s\n",
-			       cb_engines[i]->name, (unsigned long long)req.removed,
+			printf("%s: removed %llu %s of %s%s%s from pool %s\n", cb_engines[i]->name,
+			       (unsigned long long)req.removed, cb_engines[i]->removes,
 			       all ? "every run" : "run '", all ? "" : o.run_name, all ? "" : "'",
 			       pool);
 	}

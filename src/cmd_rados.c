@@ -34,28 +34,6 @@ enum {
 	OPT_MAX_ERRORS,
 };
 
-struct adhoc {
-	char *kv[16];
-	const char *origin[16];
-	size_t n;
-};
-
-static int adhoc_add(struct adhoc *a, const char *origin, const char *key, const char *val)
-{
-	char *s;
-	if (a->n == 16 || asprintf(&s, "%s=%s", key, val) < 0)
-		return -1;
-	a->kv[a->n] = s;
-	a->origin[a->n++] = origin;
-	return 0;
-}
-
-static void adhoc_free(struct adhoc *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		free(a->kv[i]);
-}
-
 int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 {
 	static const char shortopts[] = "c:p:t:b:O:h";
@@ -88,7 +66,7 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 	    {OPT_MAX_ERRORS, "--max-errors", "max_errors"},
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
-	struct adhoc a = {0};
+	struct cb_adhoc a = {0};
 	struct cb_profile *p = NULL;
 	const char *mode = NULL, *secs = NULL;
 	bool have_pool = false;
@@ -112,7 +90,7 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 			goto out;
 		}
 		have_pool |= opt == 'p';
-		if (adhoc_add(&a, map[i].origin, map[i].key, optarg) < 0) {
+		if (cb_adhoc_add(&a, map[i].origin, map[i].key, optarg) < 0) {
 			cb_err_usage(e, "too many flags");
 			goto out;
 		}
@@ -143,9 +121,10 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 			goto out;
 		}
 	}
-	if ((secs && adhoc_add(&a, "SECONDS", "duration", secs) < 0) ||
-	    adhoc_add(&a, "mode", "layer", "rados") < 0 || adhoc_add(&a, "mode", "op", mode) < 0 ||
-	    adhoc_add(&a, "mode", "name", mode) < 0) {
+	if ((secs && cb_adhoc_add(&a, "SECONDS", "duration", secs) < 0) ||
+	    cb_adhoc_add(&a, "mode", "layer", "rados") < 0 ||
+	    cb_adhoc_add(&a, "mode", "op", mode) < 0 ||
+	    cb_adhoc_add(&a, "mode", "name", mode) < 0) {
 		cb_err_usage(e, "too many flags");
 		goto out;
 	}
@@ -154,6 +133,6 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 	rc = cb_cli_run(p, &o, e);
 out:
 	cb_profile_free(p);
-	adhoc_free(&a);
+	cb_adhoc_free(&a);
 	return rc;
 }

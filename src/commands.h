@@ -7,6 +7,7 @@
 
 int cb_cmd_run(int argc, char **argv, struct cb_err *e);
 int cb_cmd_rados(int argc, char **argv, struct cb_err *e);
+int cb_cmd_rbd(int argc, char **argv, struct cb_err *e);
 int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e);
 
 #endif

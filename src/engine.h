@@ -8,6 +8,8 @@
 #include "err.h"
 #include "options.h"
 
+#include <errno.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -34,12 +36,16 @@ struct cb_phase {
 	const void *lopts; /* the layer's own option struct */
 	struct cb_conn *conn;
 	const char *run_name;
-	unsigned client; /* client index within this process */
+	const char *run_id; /* unique per run: tells this run's things from a crashed namesake's */
+	unsigned client;    /* client index within this process */
+	bool prefill;	    /* the unmeasured fill pass before wl (engine->prefill said so) */
+	bool allow_destructive; /* --allow-destructive: writes to things the run did not make */
 	struct cb_err *err;
 	/* Filled in by setup: */
 	uint64_t block_size; /* effective block size */
 	char target[128];    /* what the phase ran against, e.g. the pool */
 	bool created;	     /* the run made something cleanup must remove */
+	bool kept;	     /* ... or something it keeps on purpose (reuse) */
 };
 
 /* One op slot. The runner stamps t_start before submit and hands the op back
@@ -71,17 +77,26 @@ struct cb_cleanup_req {
 	uint64_t removed; /* out: how many things were removed */
 };
 
-#define CB_EOF 1 /* submit: the engine has no more work in this phase */
+/* submit: the engine has no more work in this phase; setup: nothing to do
+ * (a prefill of images already filled), the phase is skipped. */
+#define CB_EOF 1
+
+/* An op's result when a read returned other bytes than were written. */
+#define CB_EVERIFY (-EBADMSG)
 
 struct cb_engine {
 	const char *name;
 	const char *const *ops;		 /* valid values of `op`, NULL-terminated */
 	const struct cb_option *options; /* the layer's own keys */
 	const char *cleanup_flag;	 /* `cephbench cleanup` flag naming a phase's target */
+	const char *removes;		 /* what its cleanup counts: "objects", "images" */
 	size_t options_size;		 /* size of the struct they fill */
 	/* Cross-key checks at profile load, before anything connects. Returns 0 or
 	 * -EINVAL with a reason in why. May be NULL. */
 	int (*check)(const struct cb_workload *wl, const void *lopts, char *why, size_t n);
+	/* True when wl needs a fill pass first: the runner then runs a phase of
+	 * its own before wl, with ph->prefill set and no limits. May be NULL. */
+	bool (*prefill)(const struct cb_workload *wl, const void *lopts);
 	/* Connect handles and prepare the phase. Returns 0 or -errno with ph->err set. */
 	int (*setup)(struct cb_phase *ph, void **state);
 	/* Start one op (fill op->len, op->is_write); its completion arrives through

@@ -5,9 +5,11 @@
 #include <string.h>
 
 extern const struct cb_engine cb_engine_rados;
+extern const struct cb_engine cb_engine_rbd;
 
 const struct cb_engine *const cb_engines[] = {
     &cb_engine_rados,
+    &cb_engine_rbd,
     NULL,
 };
 

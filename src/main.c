@@ -11,6 +11,7 @@ static const struct {
 } commands[] = {
     {"run", cb_cmd_run, "run a YAML profile"},
     {"rados", cb_cmd_rados, "ad-hoc RADOS object bench (write | seq | rand), like rados bench"},
+    {"rbd", cb_cmd_rbd, "ad-hoc RBD image bench through librbd, like rbd bench"},
     {"cleanup", cb_cmd_cleanup, "remove what runs left behind (also crashed ones)"},
 };
 

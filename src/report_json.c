@@ -47,16 +47,22 @@ static json_t *samples_json(const struct cb_phase_result *p)
 
 static json_t *phase_json(const struct cb_phase_result *p)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:I, s:I, s:f, s:f, s:I, s:b, "
-			 "s:b, s:o, s:o, s:o}",
-			 "name", p->name, "layer", p->layer, "op", p->op, "pool", p->target,
-			 "block_size", (json_int_t)p->block_size, "concurrency",
-			 (json_int_t)p->concurrency, "clients", (json_int_t)p->clients,
-			 "duration_s", (double)p->elapsed_ns / 1e9, "ops", (json_int_t)p->ops,
-			 "bytes", (json_int_t)p->bytes, "iops", cb_phase_iops(p), "bw_bytes_per_s",
-			 cb_phase_bw(p), "errors", (json_int_t)p->errors, "interrupted",
-			 p->interrupted, "failed", p->failed, "latency_us", latency_json(p->hist),
-			 "histogram", histogram_json(p->hist), "samples", samples_json(p));
+	json_t *o = json_pack(
+	    "{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:I, s:I, s:f, s:f, s:I, s:b, "
+	    "s:b, s:o, s:o, s:o}",
+	    "name", p->name, "layer", p->layer, "op", p->op, "pool", p->target, "block_size",
+	    (json_int_t)p->block_size, "concurrency", (json_int_t)p->concurrency, "clients",
+	    (json_int_t)p->clients, "duration_s", (double)p->elapsed_ns / 1e9, "ops",
+	    (json_int_t)p->ops, "bytes", (json_int_t)p->bytes, "iops", cb_phase_iops(p),
+	    "bw_bytes_per_s", cb_phase_bw(p), "errors", (json_int_t)p->errors, "interrupted",
+	    p->interrupted, "failed", p->failed, "latency_us", latency_json(p->hist), "histogram",
+	    histogram_json(p->hist), "samples", samples_json(p));
+	/* the split a mixed workload's read share is judged by */
+	json_object_set_new(o, "read_ops", json_integer((json_int_t)(p->ops - p->write_ops)));
+	json_object_set_new(o, "read_bytes", json_integer((json_int_t)(p->bytes - p->write_bytes)));
+	json_object_set_new(o, "write_ops", json_integer((json_int_t)p->write_ops));
+	json_object_set_new(o, "write_bytes", json_integer((json_int_t)p->write_bytes));
+	return o;
 }
 
 int cb_report_json(FILE *out, const struct cb_result *r)

@@ -55,7 +55,7 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		if (n > w)
 			w = n;
 	}
-	fprintf(out, "%-*s %-6s %-6s %-10s %6s %5s %10s %10s %9s | %9s %9s %9s %9s %9s | %6s\n", w,
+	fprintf(out, "%-*s %-6s %-9s %-10s %6s %5s %10s %10s %9s | %9s %9s %9s %9s %9s | %6s\n", w,
 		"phase", "layer", "op", "target", "bs", "qd", "ops", "IOPS", "MiB/s", "mean ms",
 		"p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors");
 	for (size_t i = 0; i < r->nphases; i++) {
@@ -65,7 +65,7 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		cb_format_size(p->block_size, bs, sizeof(bs));
 		fprintf(
 		    out,
-		    "%-*s %-6s %-6s %-10s %6s %5llu %10llu %10.1f %9.2f | %9.3f %9.3f %9.3f %9.3f "
+		    "%-*s %-6s %-9s %-10s %6s %5llu %10llu %10.1f %9.2f | %9.3f %9.3f %9.3f %9.3f "
 		    "%9.3f | %6llu%s\n",
 		    w, p->name, p->layer, p->op, p->target, bs, (unsigned long long)p->concurrency,
 		    (unsigned long long)p->ops, cb_phase_iops(p), cb_phase_bw(p) / 1048576.0,
@@ -73,5 +73,14 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		    ms(cb_hist_percentile(h, 99)), ms(cb_hist_percentile(h, 99.9)),
 		    ms(h->count ? h->max : 0), (unsigned long long)p->errors,
 		    p->failed ? " failed" : (p->interrupted ? " partial" : ""));
+	}
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct cb_phase_result *p = &r->phases[i];
+		if (p->write_ops == 0 || p->write_ops == p->ops)
+			continue;
+		uint64_t rd = p->ops - p->write_ops;
+		fprintf(out, "%s: reads %.1f %% of ops (%llu reads, %llu writes)\n", p->name,
+			100.0 * (double)rd / (double)p->ops, (unsigned long long)rd,
+			(unsigned long long)p->write_ops);
 	}
 }

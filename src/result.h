@@ -28,6 +28,8 @@ struct cb_phase_result {
 	uint64_t clients;
 	uint64_t ops; /* successful ops in the measured window */
 	uint64_t bytes;
+	uint64_t write_ops; /* of which writes (the rest are reads) */
+	uint64_t write_bytes;
 	uint64_t errors;
 	uint64_t elapsed_ns; /* end of ramp to the last measured completion */
 	struct cb_hist *hist;

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 static int write_json_file(const char *path, const struct cb_result *res, struct cb_err *e)
@@ -32,6 +34,7 @@ static int write_json_file(const char *path, const struct cb_result *res, struct
 /* What each workload left, and the command that removes it by hand. */
 struct left {
 	bool created;
+	bool kept;
 	char cmd[1536];
 };
 
@@ -61,8 +64,9 @@ static void cleanup_run(const struct cb_profile *p, const struct left *left, con
 		    .conn = conn, .lopts = p->items[i].lopts, .run_name = run, .err = &ce};
 		int r = p->items[i].engine->cleanup(&req);
 		if (r == 0 && !quiet && req.removed)
-			fprintf(stderr, "cleanup: removed %llu %s objects of run '%s'\n",
-				(unsigned long long)req.removed, p->items[i].engine->name, run);
+			fprintf(stderr, "cleanup: removed %llu %s %s of run '%s'\n",
+				(unsigned long long)req.removed, p->items[i].engine->name,
+				p->items[i].engine->removes, run);
 		if (r == 0)
 			continue;
 		if (cb_err_isset(e))
@@ -78,59 +82,111 @@ static void cleanup_run(const struct cb_profile *p, const struct left *left, con
 	}
 }
 
+/* One run of a whole profile. */
+struct run {
+	const struct cb_profile *p;
+	const struct cb_run_opts *o;
+	struct cb_cluster_opts co;
+	const char *name;
+	char id[17];
+	struct cb_conn *conn;
+	struct cb_result res;
+	struct cb_runner_opts ro;
+	struct left *left;
+};
+
+/* Run workload i as one phase, or its fill pass when prefill. Returns 0,
+ * -EINTR on a signal, or -errno with e set. */
+static int run_phase(struct run *rn, size_t i, bool prefill, struct cb_err *e)
+{
+	const struct cb_plan_item *it = &rn->p->items[i];
+	struct cb_workload fill;
+	char name[96];
+	struct cb_phase ph = {.wl = &it->wl,
+			      .lopts = it->lopts,
+			      .conn = rn->conn,
+			      .run_name = rn->name,
+			      .run_id = rn->id,
+			      .client = 0,
+			      .prefill = prefill,
+			      .allow_destructive = rn->o->allow_destructive,
+			      .err = e};
+	if (prefill) {
+		/* its own row, named after the workload it fills for; unmeasured
+		 * limits: the engine ends it when everything is written once */
+		snprintf(name, sizeof(name), "%s.prefill", it->wl.name);
+		fill = (struct cb_workload){.name = name,
+					    .layer = it->wl.layer,
+					    .op = "prefill",
+					    .concurrency = it->wl.concurrency};
+		ph.wl = &fill;
+	}
+	struct cb_phase_result *pr = cb_result_add_phase(&rn->res);
+	if (!pr)
+		return cb_err_usage(e, "out of memory");
+	int r = cb_run_phase(&ph, it->engine, &rn->ro, pr);
+	rn->left[i].created |= ph.created;
+	rn->left[i].kept |= ph.kept;
+	cleanup_cmd(it->engine, ph.target, rn->name, &rn->co, rn->left[i].cmd,
+		    sizeof(rn->left[i].cmd));
+	if (!pr->ran)
+		cb_result_drop_last(&rn->res);
+	return r;
+}
+
+/* A random id telling this run's things from those of a crashed run that
+ * had the same name. */
+static void make_run_id(char *id, size_t n)
+{
+	uint64_t x = 0;
+	if (getrandom(&x, sizeof(x), 0) != sizeof(x))
+		x = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
+	snprintf(id, n, "%016llx", (unsigned long long)x);
+}
+
 int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, struct cb_err *e)
 {
-	struct cb_cluster_opts co = o->cluster;
-	struct cb_result res = {0};
-	struct cb_conn *conn = NULL;
+	struct run rn = {.p = p, .o = o, .co = o->cluster};
 	struct cb_cq *cq = cb_cq_new();
-	struct left *left = calloc(p->n, sizeof(*left));
 	bool interrupted = false;
 	int r = 0;
 
-	if (!left || !cq) {
-		free(left);
+	rn.left = calloc(p->n, sizeof(*rn.left));
+	if (!rn.left || !cq) {
+		free(rn.left);
 		cb_cq_free(cq);
 		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
 	}
-	co.conf = co.conf ? co.conf : p->conf;
-	co.client = co.client ? co.client : p->client;
-	co.keyring = co.keyring ? co.keyring : p->keyring;
-	co.timeout_ns = co.timeout_ns ? co.timeout_ns : p->timeout_ns;
+	struct cb_cluster_opts *co = &rn.co;
+	co->conf = co->conf ? co->conf : p->conf;
+	co->client = co->client ? co->client : p->client;
+	co->keyring = co->keyring ? co->keyring : p->keyring;
+	co->timeout_ns = co->timeout_ns ? co->timeout_ns : p->timeout_ns;
 	/* both validated: --run-name by the CLI, the profile name at load */
-	const char *run = o->run_name ? o->run_name : p->name;
-	r = cb_conn_open(&co, &conn, e);
+	rn.name = o->run_name ? o->run_name : p->name;
+	make_run_id(rn.id, sizeof(rn.id));
+	r = cb_conn_open(co, &rn.conn, e);
 	if (r < 0)
 		goto out;
-	res.run_name = strdup(run);
-	res.profile_name = strdup(p->name);
-	snprintf(res.profile_sha256, sizeof(res.profile_sha256), "%s", p->sha256);
-	snprintf(res.fsid, sizeof(res.fsid), "%s", cb_conn_fsid(conn));
-	snprintf(res.ceph_version, sizeof(res.ceph_version), "%s", cb_conn_version(conn));
-	gethostname(res.host, sizeof(res.host) - 1);
-	res.started = time(NULL);
+	struct cb_result *res = &rn.res;
+	res->run_name = strdup(rn.name);
+	res->profile_name = strdup(p->name);
+	snprintf(res->profile_sha256, sizeof(res->profile_sha256), "%s", p->sha256);
+	snprintf(res->fsid, sizeof(res->fsid), "%s", cb_conn_fsid(rn.conn));
+	snprintf(res->ceph_version, sizeof(res->ceph_version), "%s", cb_conn_version(rn.conn));
+	gethostname(res->host, sizeof(res->host) - 1);
+	res->started = time(NULL);
 
 	bool progress = !o->quiet && o->format == CB_FORMAT_TEXT && isatty(STDOUT_FILENO);
-	struct cb_runner_opts ro = {
+	rn.ro = (struct cb_runner_opts){
 	    .sigfd = o->sigfd, .progress = progress ? stdout : NULL, .cq = cq};
 	for (size_t i = 0; i < p->n && !interrupted; i++) {
-		struct cb_phase ph = {.wl = &p->items[i].wl,
-				      .lopts = p->items[i].lopts,
-				      .conn = conn,
-				      .run_name = run,
-				      .client = 0,
-				      .err = e};
-		struct cb_phase_result *pr = cb_result_add_phase(&res);
-		if (!pr) {
-			r = cb_err_usage(e, "out of memory");
-			break;
-		}
-		r = cb_run_phase(&ph, p->items[i].engine, &ro, pr);
-		left[i].created = ph.created;
-		cleanup_cmd(p->items[i].engine, ph.target, run, &co, left[i].cmd,
-			    sizeof(left[i].cmd));
-		if (!pr->ran)
-			cb_result_drop_last(&res);
+		const struct cb_plan_item *it = &p->items[i];
+		r = 0;
+		if (it->engine->prefill && it->engine->prefill(&it->wl, it->lopts))
+			r = run_phase(&rn, i, true, e);
+		if (r == 0)
+			r = run_phase(&rn, i, false, e);
 		if (r == -EINTR)
 			interrupted = true;
 		else if (r < 0)
@@ -139,20 +195,20 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	/* a signal during the last teardown or between phases still counts */
 	if (!interrupted && cb_signal_pending(o->sigfd))
 		interrupted = true;
-	res.interrupted = interrupted;
-	if (res.nphases) {
+	res->interrupted = interrupted;
+	if (res->nphases) {
 		int wr = 0;
 		if (o->format == CB_FORMAT_JSON)
-			wr = cb_report_json(stdout, &res);
+			wr = cb_report_json(stdout, res);
 		else
-			cb_report_text(stdout, &res);
+			cb_report_text(stdout, res);
 		if ((fflush(stdout) != 0 || wr < 0 || ferror(stdout)) && !cb_err_isset(e))
 			cb_err_usage(e, "cannot write the report to standard output");
 		if (o->json_path) {
 			/* cron must notice a missing result file: it is an error of
 			 * its own, printed now if another one will be reported */
 			struct cb_err je = {0};
-			if (write_json_file(o->json_path, &res, &je) < 0) {
+			if (write_json_file(o->json_path, res, &je) < 0) {
 				if (cb_err_isset(e))
 					fprintf(stderr, "cephbench: %s\n", je.msg);
 				else
@@ -160,21 +216,19 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 			}
 		}
 	}
-	if (!o->no_cleanup) {
-		cleanup_run(p, left, run, conn, o->quiet, e);
-	} else {
-		for (size_t i = 0; i < p->n; i++)
-			if (left[i].created && !o->quiet)
-				fprintf(stderr,
-					"kept what workload '%s' wrote (--no-cleanup); remove it "
-					"with: %s\n",
-					p->items[i].wl.name, left[i].cmd);
+	if (!o->no_cleanup)
+		cleanup_run(p, rn.left, rn.name, rn.conn, o->quiet, e);
+	for (size_t i = 0; i < p->n && !o->quiet; i++) {
+		if (rn.left[i].kept || (o->no_cleanup && rn.left[i].created))
+			fprintf(stderr, "kept what workload '%s' wrote (%s); remove it with: %s\n",
+				p->items[i].wl.name,
+				rn.left[i].kept ? "reuse: true" : "--no-cleanup", rn.left[i].cmd);
 	}
 out:
-	cb_conn_close(conn); /* joins librados' threads: no cb_op_done after this */
+	cb_conn_close(rn.conn); /* joins librados' threads: no cb_op_done after this */
 	cb_cq_free(cq);
-	cb_result_release(&res);
-	free(left);
+	cb_result_release(&rn.res);
+	free(rn.left);
 	if (cb_err_isset(e))
 		return (int)e->exit;
 	return interrupted ? CB_EXIT_INTERRUPTED : CB_EXIT_OK;

@@ -16,6 +16,7 @@ struct cb_run_opts {
 	enum cb_format format;
 	const char *json_path; /* also write the JSON record here */
 	bool no_cleanup;
+	bool allow_destructive; /* let writes reach things the run did not create */
 	bool quiet;
 	int sigfd; /* SIGINT/SIGTERM, blocked before any library thread exists */
 };

@@ -133,6 +133,9 @@ static void note_error(struct loop *l, struct cb_op *op, int64_t r)
 		l->eng->describe(l->st, op, what, sizeof(what));
 	if (r == -ENODATA && !op->is_write)
 		snprintf(l->first_error, sizeof(l->first_error), "%s: short read", what);
+	else if (r == CB_EVERIFY)
+		snprintf(l->first_error, sizeof(l->first_error),
+			 "%s: verify failed: the data read is not what was written", what);
 	else
 		snprintf(l->first_error, sizeof(l->first_error), "%s %s failed: %s", what,
 			 op->is_write ? "write" : "read", strerror((int)-r));
@@ -159,6 +162,10 @@ static int account(struct loop *l, struct cb_op *op)
 		return 0;
 	l->res->ops++;
 	l->res->bytes += op->len;
+	if (op->is_write) {
+		l->res->write_ops++;
+		l->res->write_bytes += op->len;
+	}
 	cb_hist_record(l->res->hist, lat);
 	if (op->t_end > l->last_end)
 		l->last_end = op->t_end;
@@ -336,6 +343,10 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 	r = eng->setup(ph, &l.st);
 	snprintf(res->target, sizeof(res->target), "%s", ph->target);
 	res->block_size = ph->block_size;
+	if (r == CB_EOF) {
+		r = 0; /* nothing to do: res->ran stays false */
+		goto teardown;
+	}
 	if (r < 0)
 		goto teardown;
 	if (cb_signal_pending(ro->sigfd)) {

@@ -1,0 +1,357 @@
+/* The RBD layer's engine table: options, checks, phase setup/teardown and
+ * cleanup. By default a run creates images cephbench.<run>.<n> in the pool
+ * and removes them at the end; `image:` names an existing image instead,
+ * which is only read unless --allow-destructive. */
+#include "conn.h"
+#include "options.h"
+#include "rbd_priv.h"
+#include "units.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Index = enum rbd_op + 1 ("prefill" is the runner's, not the user's). */
+static const char *const rbd_ops[] = {"read", "write",	"randread", "randwrite",
+				      "rw",   "randrw", NULL};
+
+static const struct cb_option rbd_options[] = {
+    {"pool", CB_OPT_STR, offsetof(struct rbd_opts, pool), NULL, 0, 0, NULL, "pool of the images"},
+    {"image", CB_OPT_STR, offsetof(struct rbd_opts, image), NULL, 0, 0, NULL,
+     "an existing image to run on (read-only unless --allow-destructive)"},
+    {"image_size", CB_OPT_SIZE, offsetof(struct rbd_opts, image_size), NULL, 1, 0, NULL,
+     "size of each image the run creates"},
+    {"images", CB_OPT_UINT, offsetof(struct rbd_opts, images), "1", 1, CB_RBD_MAX_IMAGES, NULL,
+     "images per client; each op picks one"},
+    {"features", CB_OPT_STR, offsetof(struct rbd_opts, features), NULL, 0, 0, NULL,
+     "image features, e.g. layering,exclusive-lock (default: the cluster's)"},
+    {"object_size", CB_OPT_SIZE, offsetof(struct rbd_opts, object_size), NULL, 4096, 32ULL << 20,
+     NULL, "object size of created images, a power of two (default 4M)"},
+    {"order", CB_OPT_UINT, offsetof(struct rbd_opts, order), NULL, 12, 25, NULL,
+     "object size as a power of two (22 = 4M); or object_size"},
+    {"stripe_unit", CB_OPT_SIZE, offsetof(struct rbd_opts, stripe_unit), NULL, 1, 0, NULL,
+     "stripe unit of created images (fancy striping)"},
+    {"stripe_count", CB_OPT_UINT, offsetof(struct rbd_opts, stripe_count), NULL, 1, 4096, NULL,
+     "objects a stripe spans"},
+    {"data_pool", CB_OPT_STR, offsetof(struct rbd_opts, data_pool), NULL, 0, 0, NULL,
+     "pool for the image data, e.g. an erasure-coded one"},
+    {"prefill", CB_OPT_BOOL, offsetof(struct rbd_opts, prefill), "false", 0, 0, NULL,
+     "write every image in full first, as a phase of its own"},
+    {"reuse", CB_OPT_BOOL, offsetof(struct rbd_opts, reuse), "false", 0, 0, NULL,
+     "keep the images for later runs of this run name (a prefill is not repeated)"},
+    {"rw_mix_read", CB_OPT_UINT, offsetof(struct rbd_opts, rw_mix_read), "50", 0, 100, NULL,
+     "rw, randrw: percent of ops that read"},
+    {"verify", CB_OPT_BOOL, offsetof(struct rbd_opts, verify), "false", 0, 0, NULL,
+     "read, randread: check every block read holds the prefill pattern"},
+    {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static const struct {
+	const char *name;
+	uint64_t bit;
+} feature_names[] = {
+    {RBD_FEATURE_NAME_LAYERING, RBD_FEATURE_LAYERING},
+    {RBD_FEATURE_NAME_STRIPINGV2, RBD_FEATURE_STRIPINGV2},
+    {RBD_FEATURE_NAME_EXCLUSIVE_LOCK, RBD_FEATURE_EXCLUSIVE_LOCK},
+    {RBD_FEATURE_NAME_OBJECT_MAP, RBD_FEATURE_OBJECT_MAP},
+    {RBD_FEATURE_NAME_FAST_DIFF, RBD_FEATURE_FAST_DIFF},
+    {RBD_FEATURE_NAME_DEEP_FLATTEN, RBD_FEATURE_DEEP_FLATTEN},
+    {RBD_FEATURE_NAME_JOURNALING, RBD_FEATURE_JOURNALING},
+    {RBD_FEATURE_NAME_DATA_POOL, RBD_FEATURE_DATA_POOL},
+};
+#define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
+
+int cb_rbd_features(const char *list, uint64_t *mask, char *why, size_t n)
+{
+	const char *names[NFEATURES + 1];
+	char word[64];
+	*mask = 0;
+	for (size_t i = 0; i < NFEATURES; i++)
+		names[i] = feature_names[i].name;
+	names[NFEATURES] = NULL;
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ", ");
+		if (len == 0) {
+			p++;
+			continue;
+		}
+		snprintf(word, sizeof(word), "%.*s", (int)len, p);
+		size_t i = 0;
+		while (i < NFEATURES && strcmp(word, feature_names[i].name) != 0)
+			i++;
+		if (i == NFEATURES) {
+			const char *best = cb_closest(word, names);
+			snprintf(why, n, "unknown image feature '%s'%s%s%s", word,
+				 best ? " (did you mean '"
+				      : " (known: layering, exclusive-lock, "
+					"object-map, fast-diff, deep-flatten, "
+					"journaling, striping, data-pool",
+				 best ? best : "", best ? "'?)" : ")");
+			return -EINVAL;
+		}
+		*mask |= feature_names[i].bit;
+		p += len;
+	}
+	return 0;
+}
+
+static enum rbd_op op_of(const char *op)
+{
+	int i = 0;
+	while (rbd_ops[i] && strcmp(rbd_ops[i], op) != 0)
+		i++;
+	return rbd_ops[i] ? (enum rbd_op)(i + 1) : RBD_PREFILL;
+}
+
+static bool op_reads(enum rbd_op op, unsigned mix)
+{
+	return op == RBD_READ || op == RBD_RANDREAD || ((op == RBD_RW || op == RBD_RANDRW) && mix);
+}
+
+static bool op_writes(enum rbd_op op, unsigned mix)
+{
+	return op == RBD_PREFILL || op == RBD_WRITE || op == RBD_RANDWRITE ||
+	       ((op == RBD_RW || op == RBD_RANDRW) && mix < 100);
+}
+
+static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
+{
+	const struct rbd_opts *o = lopts;
+	uint64_t bs = wl->block_size ? wl->block_size : CB_RBD_DEFAULT_BS, mask;
+	enum rbd_op op = op_of(wl->op);
+	char a[32], b[32];
+
+	if (!o->pool) {
+		snprintf(why, n, "workload '%s' needs pool: (the pool of the images)", wl->name);
+		return -EINVAL;
+	}
+	if (o->image) {
+		if (o->image_size || o->images != 1 || o->features || o->object_size || o->order ||
+		    o->stripe_unit || o->stripe_count || o->data_pool || o->reuse) {
+			snprintf(
+			    why, n,
+			    "image: names an existing image; image_size, images, features, "
+			    "object_size, order, stripe_unit, stripe_count, data_pool and reuse "
+			    "apply to images the run creates");
+			return -EINVAL;
+		}
+		if (o->verify && !o->prefill) {
+			snprintf(why, n,
+				 "verify on image '%s' needs prefill: true (only the prefill "
+				 "pattern can be checked)",
+				 o->image);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!o->image_size) {
+		snprintf(why, n,
+			 "workload '%s' needs image_size: (the size of each image the run "
+			 "creates, e.g. 1G) or image: (an existing image)",
+			 wl->name);
+		return -EINVAL;
+	}
+	if (bs > o->image_size) {
+		snprintf(why, n, "block_size %s is larger than image_size %s",
+			 cb_format_size(bs, a, sizeof(a)),
+			 cb_format_size(o->image_size, b, sizeof(b)));
+		return -EINVAL;
+	}
+	if (o->object_size && o->order) {
+		snprintf(why, n, "give object_size or order, not both");
+		return -EINVAL;
+	}
+	if (o->object_size & (o->object_size - 1)) {
+		snprintf(why, n, "object_size %s is not a power of two",
+			 cb_format_size(o->object_size, a, sizeof(a)));
+		return -EINVAL;
+	}
+	uint64_t objsz = o->object_size ? o->object_size : o->order ? 1ULL << o->order : 4ULL << 20;
+	if (o->stripe_unit && (objsz % o->stripe_unit || !o->stripe_count)) {
+		snprintf(why, n,
+			 "stripe_unit needs stripe_count, and must divide the object size %s",
+			 cb_format_size(objsz, a, sizeof(a)));
+		return -EINVAL;
+	}
+	if (o->stripe_count && !o->stripe_unit) {
+		snprintf(why, n, "stripe_count needs stripe_unit");
+		return -EINVAL;
+	}
+	if (o->features && cb_rbd_features(o->features, &mask, why, n) < 0)
+		return -EINVAL;
+	if (o->verify && (op != RBD_READ && op != RBD_RANDREAD)) {
+		snprintf(why, n,
+			 "verify checks reads against the prefill pattern: use it with op read "
+			 "or randread (writes replace the pattern)");
+		return -EINVAL;
+	}
+	if (o->verify && bs % 8) {
+		snprintf(why, n, "verify needs a block_size that is a multiple of 8");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool rbd_prefill(const struct cb_workload *wl, const void *lopts)
+{
+	(void)wl;
+	return ((const struct rbd_opts *)lopts)->prefill;
+}
+
+/* What the images hold decides what a phase may do: reads of blocks never
+ * written come back as zeros without touching an OSD, so they are refused;
+ * verify needs the prefill pattern; a write replaces it. Returns CB_EOF
+ * for a prefill of reused images that already hold the pattern. */
+static int check_content(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o)
+{
+	bool all_pattern = true;
+	char name[160], c[32];
+	for (unsigned i = 0; i < s->nimg; i++) {
+		if (cb_rbd_meta_get(s->img[i], CB_RBD_KEY_CONTENT, c, sizeof(c)) < 0)
+			c[0] = '\0';
+		all_pattern &= strcmp(c, "pattern") == 0;
+		cb_rbd_state_image_name(s, i, name, sizeof(name));
+		if (s->op == RBD_PREFILL)
+			continue;
+		if (op_reads(s->op, s->mix) && !c[0])
+			return cb_err_usage(
+			    ph->err,
+			    "workload '%s' reads image %s/%s, which was never "
+			    "written in full (unwritten blocks read as zeros with no "
+			    "OSD work): set prefill: true",
+			    ph->wl->name, o->pool, name);
+		if (s->verify && strcmp(c, "pattern") != 0)
+			return cb_err_usage(ph->err,
+					    "workload '%s': verify needs image %s/%s to hold the "
+					    "prefill pattern, but it was written since: set "
+					    "prefill: true",
+					    ph->wl->name, o->pool, name);
+		int r = 0;
+		if (s->writes && strcmp(c, "pattern") == 0)
+			r = cb_rbd_meta_set(s->img[i], CB_RBD_KEY_CONTENT, "data");
+		if (r < 0)
+			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
+					      strerror(-r));
+	}
+	if (s->op != RBD_PREFILL)
+		return 0;
+	if (o->reuse && all_pattern)
+		return CB_EOF;
+	for (unsigned i = 0; i < s->nimg; i++) {
+		int r = rbd_metadata_remove(s->img[i], CB_RBD_KEY_CONTENT);
+		if (r < 0 && r != -ENOENT)
+			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool,
+					      s->run, strerror(-r));
+	}
+	return 0;
+}
+
+static int rbd_setup(struct cb_phase *ph, void **state)
+{
+	const struct rbd_opts *o = ph->lopts;
+	struct rbd_state *s = calloc(1, sizeof(*s));
+	char a[32], b[32];
+	int r;
+
+	snprintf(ph->target, sizeof(ph->target), "%s", o->pool);
+	if (!s)
+		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	*state = s;
+	s->run = ph->run_name;
+	s->user_image = o->image;
+	s->op = ph->prefill ? RBD_PREFILL : op_of(ph->wl->op);
+	s->mix = (unsigned)o->rw_mix_read;
+	s->verify = o->verify && !ph->prefill;
+	s->writes = op_writes(s->op, s->mix);
+	s->bs = ph->wl->block_size ? ph->wl->block_size : CB_RBD_DEFAULT_BS;
+	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
+	ph->block_size = s->bs;
+	r = cb_conn_ioctx(ph->conn, o->pool, NULL, &s->io, ph->err);
+	if (r < 0) {
+		s->io = NULL;
+		return r;
+	}
+	if ((r = cb_rbd_open_images(ph, s, o)) < 0)
+		return r;
+	if (s->op == RBD_PREFILL) {
+		/* whole objects: no read-modify-write, few ops */
+		rbd_image_info_t info;
+		if ((r = rbd_stat(s->img[0], &info, sizeof(info))) < 0)
+			return cb_err_cluster(ph->err, r, "reading image: %s", strerror(-r));
+		s->bs = info.obj_size < s->size ? info.obj_size : s->size;
+		ph->block_size = s->bs;
+	} else if (s->bs > s->size) {
+		return cb_err_usage(ph->err,
+				    "workload '%s': block_size %s is larger than image %s/%s (%s)",
+				    ph->wl->name, cb_format_size(s->bs, a, sizeof(a)), o->pool,
+				    o->image, cb_format_size(s->size, b, sizeof(b)));
+	}
+	s->blocks = s->op == RBD_PREFILL ? (s->size + s->bs - 1) / s->bs : s->size / s->bs;
+	if (o->image)
+		return 0; /* no marks on images the run does not own */
+	return check_content(ph, s, o);
+}
+
+static int rbd_teardown(struct cb_phase *ph, void *state)
+{
+	const struct rbd_opts *o = ph->lopts;
+	struct rbd_state *s = state;
+	int r = 0;
+	if (!s)
+		return 0;
+	/* a pass that reached every block without an error fills the images */
+	bool full =
+	    s->next >= s->blocks * s->nimg && atomic_load(&s->failed) == 0 && s->size % s->bs == 0;
+	const char *mark = s->op == RBD_PREFILL ? "pattern" : s->op == RBD_WRITE ? "data" : NULL;
+	if (s->op == RBD_PREFILL)
+		full = s->nimg && s->next >= s->blocks * s->nimg && atomic_load(&s->failed) == 0;
+	for (unsigned i = 0; i < s->nimg; i++) {
+		if (mark && full && !o->image && r == 0) {
+			r = cb_rbd_meta_set(s->img[i], CB_RBD_KEY_CONTENT, mark);
+			if (r < 0)
+				cb_err_cluster(ph->err, r, "marking image %s: %s", o->pool,
+					       strerror(-r));
+		}
+		rbd_close(s->img[i]);
+	}
+	free(s->img);
+	if (s->io)
+		rados_ioctx_destroy(s->io);
+	free(s);
+	return r;
+}
+
+static int rbd_cleanup(struct cb_cleanup_req *req)
+{
+	const struct rbd_opts *o = req->lopts;
+	const char *pool = o ? o->pool : req->pool;
+	rados_ioctx_t io;
+	if (!pool || (o && o->image))
+		return 0;
+	int r = cb_conn_ioctx(req->conn, pool, NULL, &io, req->err);
+	if (r < 0)
+		return r;
+	r = cb_rbd_remove(req->conn, io, req->all ? NULL : req->run_name, &req->removed, req->err);
+	rados_ioctx_destroy(io);
+	return r;
+}
+
+const struct cb_engine cb_engine_rbd = {
+    .name = "rbd",
+    .ops = rbd_ops,
+    .options = rbd_options,
+    .cleanup_flag = "--pool",
+    .removes = "images",
+    .options_size = sizeof(struct rbd_opts),
+    .check = rbd_check,
+    .prefill = rbd_prefill,
+    .setup = rbd_setup,
+    .submit = cb_rbd_submit,
+    .poll = NULL,
+    .describe = cb_rbd_describe,
+    .teardown = rbd_teardown,
+    .cleanup = rbd_cleanup,
+};

@@ -1,0 +1,317 @@
+/* The RBD layer's images: naming (cephbench.<run>.<n>), creation with the
+ * workload's layout, the marks the layer keeps in image metadata, and
+ * removal, including images a killed run still watches. */
+#include "clock.h"
+#include "conn.h"
+#include "options.h"
+#include "rbd_priv.h"
+#include "units.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Longer than the OSDs' default watch timeout (30 s): a watch of a run killed
+ * on another host expires by itself within it. */
+#define REMOVE_WAIT_NS (40ULL * 1000000000ULL)
+
+void cb_rbd_image_name(char *buf, size_t n, const char *run, uint64_t idx)
+{
+	snprintf(buf, n, "cephbench.%s.%llu", run, (unsigned long long)idx);
+}
+
+void cb_rbd_state_image_name(const struct rbd_state *s, unsigned i, char *buf, size_t n)
+{
+	if (s->user_image)
+		snprintf(buf, n, "%s", s->user_image);
+	else
+		cb_rbd_image_name(buf, n, s->run, i);
+}
+
+/* True when name is an image of run (of any run when run is NULL). Run
+ * names have no dots, so the name splits one way only. */
+static bool image_of_run(const char *name, const char *run)
+{
+	static const char prefix[] = "cephbench.";
+	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
+		return false;
+	const char *rest = name + sizeof(prefix) - 1, *dot = strrchr(rest, '.');
+	if (!dot || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1))
+		return false;
+	size_t len = (size_t)(dot - rest);
+	if (run)
+		return strlen(run) == len && strncmp(rest, run, len) == 0;
+	char r[80];
+	if (len >= sizeof(r))
+		return false;
+	memcpy(r, rest, len);
+	r[len] = '\0';
+	return cb_name_valid(r);
+}
+
+int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n)
+{
+	size_t len = n;
+	int r = rbd_metadata_get(img, key, val, &len);
+	if (r < 0)
+		return r;
+	val[n - 1] = '\0';
+	return 0;
+}
+
+int cb_rbd_meta_set(rbd_image_t img, const char *key, const char *val)
+{
+	return rbd_metadata_set(img, key, val);
+}
+
+/* Who has the image open for writing, so a cleanup on this host can tell a
+ * killed run's lingering watch from a live one. */
+static int mark_owner(struct cb_conn *conn, rbd_image_t img)
+{
+	char host[256] = "", v[320];
+	gethostname(host, sizeof(host) - 1);
+	snprintf(v, sizeof(v), "%s %d %llu", host, (int)getpid(),
+		 (unsigned long long)rados_get_instance_id(cb_conn_rados(conn)));
+	return cb_rbd_meta_set(img, CB_RBD_KEY_OWNER, v);
+}
+
+/* Blocklist the watch of the run that last opened the image, when that run
+ * ran on this host and its process is gone. Returns how many were cleared. */
+static int clear_dead_watch(struct cb_conn *conn, rados_ioctx_t io, const char *name)
+{
+	char owner[320], host[256] = "", ohost[256];
+	unsigned long long gid;
+	int pid, cleared = 0;
+	rbd_image_t img;
+
+	if (rbd_open_read_only(io, name, &img, NULL) < 0)
+		return 0;
+	gethostname(host, sizeof(host) - 1);
+	bool dead = cb_rbd_meta_get(img, CB_RBD_KEY_OWNER, owner, sizeof(owner)) == 0 &&
+		    sscanf(owner, "%255s %d %llu", ohost, &pid, &gid) == 3 &&
+		    strcmp(ohost, host) == 0 && pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;
+	rbd_image_watcher_t w[16];
+	size_t nw = sizeof(w) / sizeof(w[0]);
+	if (dead && rbd_watchers_list(img, w, &nw) == 0) {
+		for (size_t i = 0; i < nw; i++)
+			if ((unsigned long long)w[i].id == gid &&
+			    rados_blocklist_add(cb_conn_rados(conn), w[i].addr, 3600) == 0)
+				cleared++;
+		rbd_watchers_list_cleanup(w, nw);
+	}
+	rbd_close(img);
+	return cleared;
+}
+
+/* Remove one image of ours. Returns 1 when removed, 0 when already gone. */
+static int remove_image(struct cb_conn *conn, rados_ioctx_t io, const char *name, struct cb_err *e)
+{
+	uint64_t deadline = cb_now_ns() + REMOVE_WAIT_NS;
+	/* First: librbd would wait out the dead run's watch and exclusive lock
+	 * (30 s) inside rbd_remove. */
+	clear_dead_watch(conn, io, name);
+	for (;;) {
+		int r = rbd_remove(io, name);
+		if (r == 0)
+			return 1;
+		if (r == -ENOENT)
+			return 0;
+		if (r != -EBUSY)
+			return cb_err_cluster(e, r, "removing image %s: %s", name, strerror(-r));
+		if (cb_now_ns() > deadline)
+			return cb_err_cluster(
+			    e, r,
+			    "image %s is still open by another client (a run still "
+			    "going, or one killed on another host): try again later",
+			    name);
+		nanosleep(&(struct timespec){.tv_nsec = 500000000L}, NULL);
+	}
+}
+
+int cb_rbd_remove(struct cb_conn *conn, rados_ioctx_t io, const char *run, uint64_t *removed,
+		  struct cb_err *e)
+{
+	rbd_image_spec_t *specs = NULL;
+	size_t max = 64;
+	int r, ret = 0;
+
+	for (;;) {
+		rbd_image_spec_t *n = realloc(specs, max * sizeof(*specs));
+		if (!n) {
+			free(specs);
+			return cb_err_cluster(e, -ENOMEM, "out of memory");
+		}
+		specs = n;
+		r = rbd_list2(io, specs, &max);
+		if (r != -ERANGE)
+			break;
+	}
+	if (r == -ENOENT) { /* a pool never used for RBD */
+		free(specs);
+		return 0;
+	}
+	if (r < 0) {
+		free(specs);
+		return cb_err_cluster(e, r, "listing images: %s", strerror(-r));
+	}
+	for (size_t i = 0; i < max; i++) {
+		if (!image_of_run(specs[i].name, run))
+			continue;
+		r = remove_image(conn, io, specs[i].name, e);
+		if (r > 0)
+			(*removed)++;
+		else if (r < 0 && ret == 0)
+			ret = r; /* the rest are still tried */
+	}
+	rbd_image_spec_list_cleanup(specs, max);
+	free(specs);
+	return ret;
+}
+
+static int create_image(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o,
+			const char *name)
+{
+	rbd_image_options_t io;
+	uint64_t features = 0;
+	char why[256];
+	int r = 0;
+
+	rbd_image_options_create(&io);
+	if (o->features && (r = cb_rbd_features(o->features, &features, why, sizeof(why))) == 0)
+		r = rbd_image_options_set_uint64(io, RBD_IMAGE_OPTION_FEATURES, features);
+	uint64_t order = o->order;
+	for (uint64_t sz = o->object_size; sz > 1; sz >>= 1)
+		order++;
+	if (r == 0 && order)
+		r = rbd_image_options_set_uint64(io, RBD_IMAGE_OPTION_ORDER, order);
+	if (r == 0 && o->stripe_unit)
+		r = rbd_image_options_set_uint64(io, RBD_IMAGE_OPTION_STRIPE_UNIT, o->stripe_unit);
+	if (r == 0 && o->stripe_count)
+		r = rbd_image_options_set_uint64(io, RBD_IMAGE_OPTION_STRIPE_COUNT,
+						 o->stripe_count);
+	if (r == 0 && o->data_pool)
+		r = rbd_image_options_set_string(io, RBD_IMAGE_OPTION_DATA_POOL, o->data_pool);
+	if (r == 0)
+		r = rbd_create4(s->io, name, o->image_size, io);
+	rbd_image_options_destroy(io);
+	if (r == -ENOENT && o->data_pool)
+		return cb_err_cluster(ph->err, r,
+				      "creating image %s/%s: data_pool '%s' does not exist",
+				      o->pool, name, o->data_pool);
+	if (r < 0)
+		return cb_err_cluster(ph->err, r, "creating image %s/%s: %s", o->pool, name,
+				      strerror(-r));
+	return 0;
+}
+
+/* Open image i of the run, creating it when absent. Without reuse, an image
+ * left by an earlier run of the same name (a crash) is replaced. */
+static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o, unsigned i)
+{
+	char name[160], inst[64], a[32], b[32];
+	rbd_image_info_t info;
+	rbd_image_t img = NULL;
+
+	cb_rbd_image_name(name, sizeof(name), s->run, i);
+	int r = rbd_open(s->io, name, &img, NULL);
+	if (r == 0 && !o->reuse &&
+	    (cb_rbd_meta_get(img, CB_RBD_KEY_INSTANCE, inst, sizeof(inst)) < 0 ||
+	     strcmp(inst, ph->run_id) != 0)) {
+		rbd_close(img);
+		img = NULL;
+		ph->created = true;
+		r = remove_image(ph->conn, s->io, name, ph->err);
+		if (r < 0)
+			return r;
+		r = -ENOENT;
+	}
+	if (r == -ENOENT) {
+		/* before the create: one that times out may still land */
+		if (o->reuse)
+			ph->kept = true;
+		else
+			ph->created = true;
+		if ((r = create_image(ph, s, o, name)) < 0)
+			return r;
+		if ((r = rbd_open(s->io, name, &img, NULL)) == 0 &&
+		    (r = cb_rbd_meta_set(img, CB_RBD_KEY_RUN, s->run)) == 0)
+			r = cb_rbd_meta_set(img, CB_RBD_KEY_INSTANCE, ph->run_id);
+		if (r < 0 && img)
+			rbd_close(img);
+	}
+	if (r < 0)
+		return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool, name,
+				      strerror(-r));
+	s->img[s->nimg++] = img; /* teardown closes it from here on */
+	if (o->reuse)
+		ph->kept = true;
+	else
+		ph->created = true;
+	if ((r = rbd_stat(img, &info, sizeof(info))) < 0 || (r = mark_owner(ph->conn, img)) < 0)
+		return cb_err_cluster(ph->err, r, "reading image %s/%s: %s", o->pool, name,
+				      strerror(-r));
+	if (info.size != o->image_size)
+		return cb_err_usage(
+		    ph->err,
+		    "workload '%s': image %s/%s exists with size %s, not image_size "
+		    "%s: use that size, or remove it with cephbench cleanup --pool "
+		    "%s --run-name %s",
+		    ph->wl->name, o->pool, name, cb_format_size(info.size, a, sizeof(a)),
+		    cb_format_size(o->image_size, b, sizeof(b)), o->pool, s->run);
+	s->size = info.size;
+	return 0;
+}
+
+/* An image the run did not create: read-only unless --allow-destructive. */
+static int open_user(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o)
+{
+	rbd_image_info_t info;
+	rbd_image_t img;
+	int r = rbd_open_read_only(s->io, o->image, &img, NULL);
+	if (r == -ENOENT)
+		return cb_err_cluster(ph->err, r, "image '%s' does not exist in pool '%s'",
+				      o->image, o->pool);
+	if (r < 0)
+		return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool, o->image,
+				      strerror(-r));
+	if (s->writes) {
+		rbd_close(img);
+		if (!ph->allow_destructive)
+			return cb_err_usage(
+			    ph->err,
+			    "workload '%s' writes (op %s%s) to image %s/%s, which this run did "
+			    "not create: refused; use a read op, or --allow-destructive to "
+			    "overwrite its data",
+			    ph->wl->name, ph->wl->op, ph->prefill ? ", prefill" : "", o->pool,
+			    o->image);
+		if ((r = rbd_open(s->io, o->image, &img, NULL)) < 0)
+			return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool,
+					      o->image, strerror(-r));
+	}
+	s->img[s->nimg++] = img;
+	if ((r = rbd_stat(img, &info, sizeof(info))) < 0)
+		return cb_err_cluster(ph->err, r, "reading image %s/%s: %s", o->pool, o->image,
+				      strerror(-r));
+	s->size = info.size;
+	return 0;
+}
+
+int cb_rbd_open_images(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o)
+{
+	unsigned n = o->image ? 1 : (unsigned)o->images;
+	s->img = calloc(n, sizeof(*s->img));
+	if (!s->img)
+		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	if (o->image)
+		return open_user(ph, s, o);
+	for (unsigned i = 0; i < n; i++) {
+		int r = open_own(ph, s, o, i);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}

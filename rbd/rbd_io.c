@@ -1,0 +1,122 @@
+/* The RBD layer's I/O path: which image and offset an op touches, the
+ * librbd aio call, and the prefill pattern. Completions go straight to the
+ * runner from librbd's callback thread (no eventfd, no lock per op). */
+#include "rbd_priv.h"
+
+#include <stdio.h>
+
+/* Images are at most CB_RBD_MAX_IMAGES, offsets below 2^48: op->where
+ * carries both. */
+#define WHERE_SHIFT 48
+
+static uint64_t splitmix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* The prefill pattern: each 8-byte word is a function of its image and
+ * offset only, so any later read of any block can be checked. */
+static uint64_t pattern_word(unsigned img, uint64_t off)
+{
+	return splitmix64(((uint64_t)img << WHERE_SHIFT) ^ (off >> 3));
+}
+
+static void pattern_fill(void *buf, unsigned img, uint64_t off, uint64_t len)
+{
+	uint64_t *w = buf;
+	for (uint64_t k = 0; k < len / 8; k++)
+		w[k] = pattern_word(img, off + 8 * k);
+}
+
+static bool pattern_ok(const void *buf, unsigned img, uint64_t off, uint64_t len)
+{
+	const uint64_t *w = buf;
+	for (uint64_t k = 0; k < len / 8; k++)
+		if (w[k] != pattern_word(img, off + 8 * k))
+			return false;
+	return true;
+}
+
+/* Runs on librbd's callback thread; releasing here is safe, librbd holds
+ * its own reference until the callback returns. */
+static void rbd_done(rbd_completion_t c, void *arg)
+{
+	struct cb_op *op = arg;
+	struct rbd_state *s = op->priv;
+	int64_t r = rbd_aio_get_return_value(c);
+	rbd_aio_release(c);
+	if (r == (int64_t)op->len && s->verify && !op->is_write &&
+	    !pattern_ok(op->buf, (unsigned)(op->where >> WHERE_SHIFT),
+			op->where & ((1ULL << WHERE_SHIFT) - 1), op->len))
+		r = CB_EVERIFY;
+	if (r < 0)
+		atomic_fetch_add(&s->failed, 1);
+	cb_op_done(op, r);
+}
+
+/* xorshift64*: cheap, good enough to spread ops over images and blocks. */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+int cb_rbd_submit(void *state, struct cb_op *op)
+{
+	struct rbd_state *s = state;
+	rbd_completion_t c;
+	unsigned img;
+	uint64_t blk;
+	ssize_t r; /* librbd returns the length queued */
+
+	if (s->op == RBD_RANDREAD || s->op == RBD_RANDWRITE || s->op == RBD_RANDRW) {
+		img = s->nimg > 1 ? (unsigned)(rng_next(&s->rng) % s->nimg) : 0;
+		blk = rng_next(&s->rng) % s->blocks;
+	} else {
+		/* one pass for prefill; the others wrap around, as rbd bench does */
+		if (s->op == RBD_PREFILL && s->next >= s->blocks * s->nimg)
+			return CB_EOF;
+		uint64_t g = s->next++;
+		img = (unsigned)(g % s->nimg);
+		blk = (g / s->nimg) % s->blocks;
+	}
+	uint64_t off = blk * s->bs;
+	op->len = s->size - off < s->bs ? s->size - off : s->bs;
+	if (s->op == RBD_RW || s->op == RBD_RANDRW)
+		op->is_write = rng_next(&s->rng) % 100 >= s->mix;
+	else
+		op->is_write = s->op == RBD_WRITE || s->op == RBD_RANDWRITE || s->op == RBD_PREFILL;
+	op->where = ((uint64_t)img << WHERE_SHIFT) | off;
+	op->priv = s;
+	if (s->op == RBD_PREFILL)
+		pattern_fill(op->buf, img, off, op->len);
+
+	int cr = rbd_aio_create_completion(op, rbd_done, &c);
+	if (cr < 0)
+		return cr;
+	if (op->is_write)
+		r = rbd_aio_write(s->img[img], off, op->len, op->buf, c);
+	else
+		r = rbd_aio_read(s->img[img], off, op->len, op->buf, c);
+	if (r < 0) {
+		rbd_aio_release(c);
+		atomic_fetch_add(&s->failed, 1);
+	}
+	return r < 0 ? (int)r : 0;
+}
+
+void cb_rbd_describe(void *state, const struct cb_op *op, char *buf, size_t n)
+{
+	struct rbd_state *s = state;
+	char name[160];
+	cb_rbd_state_image_name(s, (unsigned)(op->where >> WHERE_SHIFT), name, sizeof(name));
+	snprintf(buf, n, "image %s offset %llu", name,
+		 (unsigned long long)(op->where & ((1ULL << WHERE_SHIFT) - 1)));
+}

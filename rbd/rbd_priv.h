@@ -1,0 +1,91 @@
+/* Private to the RBD layer: its options, its image naming and marks, and
+ * the per-phase state shared by setup (rbd_engine.c), the images
+ * (rbd_images.c) and the I/O path (rbd_io.c). */
+#ifndef CB_RBD_PRIV_H
+#define CB_RBD_PRIV_H
+
+#include "engine.h"
+
+#include <rados/librados.h>
+#include <rbd/librbd.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* rbd bench's default io size */
+#define CB_RBD_DEFAULT_BS 4096ULL
+#define CB_RBD_MAX_IMAGES 1024
+
+/* Image metadata keys the layer keeps on its images. */
+#define CB_RBD_KEY_RUN	    "cephbench.run"
+#define CB_RBD_KEY_INSTANCE "cephbench.instance" /* the run id that created it */
+#define CB_RBD_KEY_OWNER    "cephbench.owner"	 /* "<host> <pid> <client id>" of the opener */
+/* What every byte holds: "pattern" (the prefill pattern, verifiable) or
+ * "data" (written in full, since overwritten); absent: never filled. */
+#define CB_RBD_KEY_CONTENT "cephbench.content"
+
+struct rbd_opts {
+	char *pool;
+	char *image; /* an existing image to run on; NULL: the run creates its own */
+	uint64_t image_size;
+	uint64_t images;
+	char *features;
+	uint64_t object_size;
+	uint64_t order;
+	uint64_t stripe_unit;
+	uint64_t stripe_count;
+	char *data_pool;
+	bool prefill;
+	bool reuse;
+	uint64_t rw_mix_read;
+	bool verify;
+};
+
+enum rbd_op { RBD_PREFILL, RBD_READ, RBD_WRITE, RBD_RANDREAD, RBD_RANDWRITE, RBD_RW, RBD_RANDRW };
+
+struct rbd_state {
+	rados_ioctx_t io;
+	rbd_image_t *img;
+	unsigned nimg;	 /* opened so far */
+	const char *run; /* names the images when user_image is NULL */
+	const char *user_image;
+	enum rbd_op op;
+	uint64_t size; /* of each image */
+	uint64_t bs;
+	uint64_t blocks; /* per image: whole blocks, or for prefill every block */
+	uint64_t next;	 /* sequential ops: next block over all images, interleaved */
+	unsigned mix;	 /* percent of reads */
+	bool verify;	 /* reads check the prefill pattern */
+	bool writes;	 /* the phase may write */
+	atomic_ullong failed;
+	uint64_t rng;
+};
+
+/* "layering,exclusive-lock" into a feature mask; -EINVAL with a reason. */
+int cb_rbd_features(const char *list, uint64_t *mask, char *why, size_t n);
+
+/* "cephbench.<run>.<idx>" into buf. */
+void cb_rbd_image_name(char *buf, size_t n, const char *run, uint64_t idx);
+
+/* Name of image i of the phase, for messages. */
+void cb_rbd_state_image_name(const struct rbd_state *s, unsigned i, char *buf, size_t n);
+
+/* Open (creating when needed) the images of the phase into s->img. Errors
+ * set ph->err. */
+int cb_rbd_open_images(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o);
+
+/* Image metadata: get returns -ENOENT when the key is absent. */
+int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n);
+int cb_rbd_meta_set(rbd_image_t img, const char *key, const char *val);
+
+/* Remove the images of run (or of every run when run is NULL) from the pool
+ * of io, clearing watches left by killed runs of this host first. Adds to
+ * *removed. */
+int cb_rbd_remove(struct cb_conn *conn, rados_ioctx_t io, const char *run, uint64_t *removed,
+		  struct cb_err *e);
+
+/* I/O path. */
+int cb_rbd_submit(void *state, struct cb_op *op);
+void cb_rbd_describe(void *state, const struct cb_op *op, char *buf, size_t n);
+
+#endif
