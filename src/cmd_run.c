@@ -24,11 +24,14 @@ static void print_plan(const struct cb_profile *p)
 	for (size_t i = 0; i < p->n; i++) {
 		const struct cb_workload *w = &p->items[i].wl;
 		char bs[32], d[32];
-		printf("  %-20s %-6s %-6s bs %-6s concurrency %-4llu duration %s\n", w->name,
-		       p->items[i].engine->name, w->op,
+		const struct cb_engine *eng = p->items[i].engine;
+		printf("  %-20s %-6s %-9s bs %-7s concurrency %-4llu duration %s%s\n", w->name,
+		       eng->name, w->op,
 		       w->block_size ? cb_format_size(w->block_size, bs, sizeof(bs)) : "default",
 		       (unsigned long long)w->concurrency,
-		       w->duration_ns ? cb_format_duration(w->duration_ns, d, sizeof(d)) : "-");
+		       w->duration_ns ? cb_format_duration(w->duration_ns, d, sizeof(d)) : "-",
+		       eng->prefill && eng->prefill(w, p->items[i].lopts) ? ", after a prefill"
+									  : "");
 	}
 }
 
