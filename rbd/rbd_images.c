@@ -280,14 +280,20 @@ static int open_user(struct cb_phase *ph, struct rbd_state *s, const struct rbd_
 				      strerror(-r));
 	if (s->writes) {
 		rbd_close(img);
+		if (!ph->allow_destructive && ph->prefill)
+			return cb_err_usage(
+			    ph->err,
+			    "workload '%s': prefill would write image %s/%s, which "
+			    "this run did not create: refused; drop prefill, or give "
+			    "--allow-destructive to overwrite its data",
+			    ph->wl->name, o->pool, o->image);
 		if (!ph->allow_destructive)
 			return cb_err_usage(
 			    ph->err,
-			    "workload '%s' writes (op %s%s) to image %s/%s, which this run did "
-			    "not create: refused; use a read op, or --allow-destructive to "
-			    "overwrite its data",
-			    ph->wl->name, ph->wl->op, ph->prefill ? ", prefill" : "", o->pool,
-			    o->image);
+			    "workload '%s' writes (op %s) to image %s/%s, which this "
+			    "run did not create: refused; use a read op, or "
+			    "--allow-destructive to overwrite its data",
+			    ph->wl->name, ph->wl->op, o->pool, o->image);
 		if ((r = rbd_open(s->io, o->image, &img, NULL)) < 0)
 			return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool,
 					      o->image, strerror(-r));
