@@ -3,6 +3,8 @@
  * librados' callback thread. */
 #include "rados_io.h"
 
+#include "rng.h"
+
 #include <stdio.h>
 
 /* Runs on librados' finisher thread. Releasing here, rather than on the
@@ -19,17 +21,6 @@ static void rados_done(rados_completion_t c, void *arg)
 	cb_op_done(op, r);
 }
 
-/* xorshift64*: cheap, good enough to spread random reads over the objects. */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
 int cb_rados_submit(void *state, struct cb_op *op)
 {
 	struct rados_state *s = state;
@@ -39,7 +30,7 @@ int cb_rados_submit(void *state, struct cb_op *op)
 	int r;
 
 	if (s->op == RADOS_RAND) {
-		b = rng_next(&s->rng) % s->limit_blocks;
+		b = cb_rng_next(&s->rng) % s->limit_blocks;
 	} else {
 		if (s->limit_blocks && s->next >= s->limit_blocks)
 			return CB_EOF;

@@ -3,25 +3,19 @@
  * runner from librbd's callback thread (no eventfd, no lock per op). */
 #include "rbd_priv.h"
 
+#include "rng.h"
+
 #include <stdio.h>
 
 /* Images are at most CB_RBD_MAX_IMAGES, offsets below 2^48: op->where
  * carries both. */
 #define WHERE_SHIFT 48
 
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 /* The prefill pattern: each 8-byte word is a function of its image and
  * offset only, so any later read of any block can be checked. */
 static uint64_t pattern_word(unsigned img, uint64_t off)
 {
-	return splitmix64(((uint64_t)img << WHERE_SHIFT) ^ (off >> 3));
+	return cb_splitmix64(((uint64_t)img << WHERE_SHIFT) ^ (off >> 3));
 }
 
 static void pattern_fill(void *buf, unsigned img, uint64_t off, uint64_t len)
@@ -57,17 +51,6 @@ static void rbd_done(rbd_completion_t c, void *arg)
 	cb_op_done(op, r);
 }
 
-/* xorshift64*: cheap, good enough to spread ops over images and blocks. */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
 int cb_rbd_submit(void *state, struct cb_op *op)
 {
 	struct rbd_state *s = state;
@@ -77,8 +60,8 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	ssize_t r; /* librbd returns the length queued */
 
 	if (s->op == RBD_RANDREAD || s->op == RBD_RANDWRITE || s->op == RBD_RANDRW) {
-		img = s->nimg > 1 ? (unsigned)(rng_next(&s->rng) % s->nimg) : 0;
-		blk = rng_next(&s->rng) % s->blocks;
+		img = s->nimg > 1 ? (unsigned)(cb_rng_next(&s->rng) % s->nimg) : 0;
+		blk = cb_rng_next(&s->rng) % s->blocks;
 	} else {
 		/* one pass for prefill; the others wrap around, as rbd bench does */
 		if (s->op == RBD_PREFILL && s->next >= s->blocks * s->nimg)
@@ -90,7 +73,7 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	uint64_t off = blk * s->bs;
 	op->len = s->size - off < s->bs ? s->size - off : s->bs;
 	if (s->op == RBD_RW || s->op == RBD_RANDRW)
-		op->is_write = rng_next(&s->rng) % 100 >= s->mix;
+		op->is_write = cb_rng_next(&s->rng) % 100 >= s->mix;
 	else
 		op->is_write = s->op == RBD_WRITE || s->op == RBD_RANDWRITE || s->op == RBD_PREFILL;
 	op->where = ((uint64_t)img << WHERE_SHIFT) | off;

@@ -83,16 +83,37 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 	return 0;
 }
 
-int cb_adhoc_add(struct cb_adhoc *a, const char *origin, const char *key, const char *val)
+int cb_adhoc_add(struct cb_adhoc *a, const char *origin, const char *key, const char *val,
+		 struct cb_err *e)
 {
 	char *s;
-	if (a->n == sizeof(a->kv) / sizeof(a->kv[0]))
-		return -E2BIG;
-	if (asprintf(&s, "%s=%s", key, val) < 0)
-		return -ENOMEM;
+	if (a->n == sizeof(a->kv) / sizeof(a->kv[0]) || asprintf(&s, "%s=%s", key, val) < 0)
+		return cb_err_usage(e, "too many flags");
 	a->kv[a->n] = s;
 	a->origin[a->n++] = origin;
 	return 0;
+}
+
+int cb_adhoc_flag(struct cb_adhoc *a, const struct cb_adhoc_flag *map, size_t n, int opt,
+		  const char *arg, struct cb_err *e)
+{
+	for (size_t i = 0; i < n; i++)
+		if (map[i].opt == opt)
+			return cb_adhoc_add(a, map[i].origin, map[i].key, arg ? arg : "true", e) < 0
+				   ? -EINVAL
+				   : 1;
+	return 0;
+}
+
+int cb_adhoc_run(const char *name, const struct cb_adhoc *a, struct cb_run_opts *o,
+		 struct cb_err *e)
+{
+	struct cb_profile *p = NULL;
+	if (cb_profile_adhoc(name, a->kv, a->origin, a->n, &p, e) < 0)
+		return CB_EXIT_USAGE;
+	int rc = cb_cli_run(p, o, e);
+	cb_profile_free(p);
+	return rc;
 }
 
 void cb_adhoc_free(struct cb_adhoc *a)

@@ -73,9 +73,26 @@ struct cb_adhoc {
 	size_t n;
 };
 
-/* Append key=val given by origin. 0, or -ENOMEM / -E2BIG. */
-int cb_adhoc_add(struct cb_adhoc *a, const char *origin, const char *key, const char *val);
+/* Append key=val given by origin. 0, or -EINVAL with e set. */
+int cb_adhoc_add(struct cb_adhoc *a, const char *origin, const char *key, const char *val,
+		 struct cb_err *e);
 void cb_adhoc_free(struct cb_adhoc *a);
+
+/* A flag of an ad-hoc command that sets one profile key. */
+struct cb_adhoc_flag {
+	int opt;
+	const char *origin, *key;
+};
+
+/* Record flag opt with value arg (NULL: a switch, "true") when map has it.
+ * Returns 1 when recorded, 0 when opt is not in map, -EINVAL with e set. */
+int cb_adhoc_flag(struct cb_adhoc *a, const struct cb_adhoc_flag *map, size_t n, int opt,
+		  const char *arg, struct cb_err *e);
+
+/* Build the one-workload profile `name` from a's pairs, validated like a
+ * file, and run it. Returns the exit code. */
+int cb_adhoc_run(const char *name, const struct cb_adhoc *a, struct cb_run_opts *o,
+		 struct cb_err *e);
 
 /* The help paragraph on the shared flags. */
 extern const char cb_cli_cluster_help[];

@@ -51,10 +51,7 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 	    {"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
 	    {NULL, 0, NULL, 0},
 	};
-	static const struct {
-		int opt;
-		const char *origin, *key;
-	} map[] = {
+	static const struct cb_adhoc_flag map[] = {
 	    {'p', "-p", "pool"},
 	    {'t', "-t", "concurrency"},
 	    {'b', "-b", "block_size"},
@@ -67,7 +64,6 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};
-	struct cb_profile *p = NULL;
 	const char *mode = NULL, *secs = NULL;
 	bool have_pool = false;
 	int opt, rc = CB_EXIT_USAGE;
@@ -82,18 +78,12 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 			rc = 0;
 			goto out;
 		}
-		size_t i = 0;
-		while (i < sizeof(map) / sizeof(map[0]) && map[i].opt != opt)
-			i++;
-		if (i == sizeof(map) / sizeof(map[0])) {
+		int r = cb_adhoc_flag(&a, map, sizeof(map) / sizeof(map[0]), opt, optarg, e);
+		if (r == 0)
 			cb_cli_bad_flag("rados", shortopts, argc, argv, longopts, e);
+		if (r <= 0)
 			goto out;
-		}
 		have_pool |= opt == 'p';
-		if (cb_adhoc_add(&a, map[i].origin, map[i].key, optarg) < 0) {
-			cb_err_usage(e, "too many flags");
-			goto out;
-		}
 	}
 	for (int i = optind; i < argc; i++) {
 		if (!mode && (!strcmp(argv[i], "write") || !strcmp(argv[i], "seq") ||
@@ -121,18 +111,13 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 			goto out;
 		}
 	}
-	if ((secs && cb_adhoc_add(&a, "SECONDS", "duration", secs) < 0) ||
-	    cb_adhoc_add(&a, "mode", "layer", "rados") < 0 ||
-	    cb_adhoc_add(&a, "mode", "op", mode) < 0 ||
-	    cb_adhoc_add(&a, "mode", "name", mode) < 0) {
-		cb_err_usage(e, "too many flags");
+	if ((secs && cb_adhoc_add(&a, "SECONDS", "duration", secs, e) < 0) ||
+	    cb_adhoc_add(&a, "mode", "layer", "rados", e) < 0 ||
+	    cb_adhoc_add(&a, "mode", "op", mode, e) < 0 ||
+	    cb_adhoc_add(&a, "mode", "name", mode, e) < 0)
 		goto out;
-	}
-	if (cb_profile_adhoc("rados", a.kv, a.origin, a.n, &p, e) < 0)
-		goto out;
-	rc = cb_cli_run(p, &o, e);
+	rc = cb_adhoc_run("rados", &a, &o, e);
 out:
-	cb_profile_free(p);
 	cb_adhoc_free(&a);
 	return rc;
 }

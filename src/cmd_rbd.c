@@ -109,10 +109,7 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 	    {NULL, 0, NULL, 0},
 	};
 	/* flags that are one profile key each */
-	static const struct {
-		int opt;
-		const char *origin, *key;
-	} map[] = {
+	static const struct cb_adhoc_flag map[] = {
 	    {OPT_IO_SIZE, "--io-size", "block_size"},
 	    {OPT_IO_THREADS, "--io-threads", "concurrency"},
 	    {OPT_IO_TOTAL, "--io-total", "bytes"},
@@ -132,7 +129,6 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};
-	struct cb_profile *p = NULL;
 	const char *pool = "rbd", *type = "write", *pattern = "seq", *image = NULL;
 	bool limited = false, sized = false;
 	char poolbuf[256];
@@ -151,20 +147,13 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 			*(opt == 'p' ? &pool : opt == OPT_IO_TYPE ? &type : &pattern) = optarg;
 			continue;
 		}
-		size_t i = 0;
-		while (i < sizeof(map) / sizeof(map[0]) && map[i].opt != opt)
-			i++;
-		if (i == sizeof(map) / sizeof(map[0])) {
+		int r = cb_adhoc_flag(&a, map, sizeof(map) / sizeof(map[0]), opt, optarg, e);
+		if (r == 0)
 			cb_cli_bad_flag("rbd", shortopts, argc, argv, longopts, e);
+		if (r <= 0)
 			goto out;
-		}
 		limited |= opt == OPT_IO_TOTAL || opt == OPT_DURATION || opt == OPT_OPS;
 		sized |= opt == OPT_IMAGE_SIZE;
-		const char *val = optarg ? optarg : "true"; /* the switches */
-		if (cb_adhoc_add(&a, map[i].origin, map[i].key, val) < 0) {
-			cb_err_usage(e, "too many flags");
-			goto out;
-		}
 	}
 	if (optind < argc) {
 		image = argv[optind++];
@@ -187,20 +176,15 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 	const char *op = op_of(type, pattern, e);
 	if (!op)
 		goto out;
-	if ((image && cb_adhoc_add(&a, "IMAGE", "image", image) < 0) ||
-	    (!limited && cb_adhoc_add(&a, "--io-total", "bytes", "1G") < 0) ||
-	    cb_adhoc_add(&a, "-p", "pool", pool) < 0 ||
-	    cb_adhoc_add(&a, "--io-type", "layer", "rbd") < 0 ||
-	    cb_adhoc_add(&a, "--io-type", "op", op) < 0 ||
-	    cb_adhoc_add(&a, "--io-type", "name", op) < 0) {
-		cb_err_usage(e, "too many flags");
+	if ((image && cb_adhoc_add(&a, "IMAGE", "image", image, e) < 0) ||
+	    (!limited && cb_adhoc_add(&a, "--io-total", "bytes", "1G", e) < 0) ||
+	    cb_adhoc_add(&a, "-p", "pool", pool, e) < 0 ||
+	    cb_adhoc_add(&a, "--io-type", "layer", "rbd", e) < 0 ||
+	    cb_adhoc_add(&a, "--io-type", "op", op, e) < 0 ||
+	    cb_adhoc_add(&a, "--io-type", "name", op, e) < 0)
 		goto out;
-	}
-	if (cb_profile_adhoc("rbd", a.kv, a.origin, a.n, &p, e) < 0)
-		goto out;
-	rc = cb_cli_run(p, &o, e);
+	rc = cb_adhoc_run("rbd", &a, &o, e);
 out:
-	cb_profile_free(p);
 	cb_adhoc_free(&a);
 	return rc;
 }
