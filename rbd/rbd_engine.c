@@ -29,7 +29,9 @@ static const struct cb_option rbd_options[] = {
     {"features", CB_OPT_STR, offsetof(struct rbd_opts, features), NULL, 0, 0, NULL,
      "image features, e.g. layering,exclusive-lock (default: the cluster's)"},
     {"object_size", CB_OPT_SIZE, offsetof(struct rbd_opts, object_size), NULL, 4096, 32ULL << 20,
-     NULL, "object size of created images, a power of two (default 4M)"},
+     NULL,
+     "object size of created images, a power of two (default: the cluster's rbd_default_order, "
+     "4M)"},
     {"order", CB_OPT_UINT, offsetof(struct rbd_opts, order), NULL, 12, 25, NULL,
      "object size as a power of two (22 = 4M); or object_size"},
     {"stripe_unit", CB_OPT_SIZE, offsetof(struct rbd_opts, stripe_unit), NULL, 1, 0, NULL,
@@ -128,6 +130,16 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 		snprintf(why, n, "workload '%s' needs pool: (the pool of the images)", wl->name);
 		return -EINVAL;
 	}
+	if (o->verify && (op != RBD_READ && op != RBD_RANDREAD)) {
+		snprintf(why, n,
+			 "verify checks reads against the prefill pattern: use it with op read "
+			 "or randread (writes replace the pattern)");
+		return -EINVAL;
+	}
+	if (o->verify && bs % 8) {
+		snprintf(why, n, "verify needs a block_size that is a multiple of 8");
+		return -EINVAL;
+	}
 	if (o->image) {
 		if (o->image_size || o->images != 1 || o->features || o->object_size || o->order ||
 		    o->stripe_unit || o->stripe_count || o->data_pool || o->reuse) {
@@ -182,16 +194,6 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 	}
 	if (o->features && cb_rbd_features(o->features, &mask, why, n) < 0)
 		return -EINVAL;
-	if (o->verify && (op != RBD_READ && op != RBD_RANDREAD)) {
-		snprintf(why, n,
-			 "verify checks reads against the prefill pattern: use it with op read "
-			 "or randread (writes replace the pattern)");
-		return -EINVAL;
-	}
-	if (o->verify && bs % 8) {
-		snprintf(why, n, "verify needs a block_size that is a multiple of 8");
-		return -EINVAL;
-	}
 	return 0;
 }
 

@@ -17,7 +17,8 @@ static const char rbd_help[] =
     "Created images are named cephbench.<run-name>.<n> and removed at the end.\n"
     "\n"
     "  -p, --pool POOL        pool of the images (default rbd)\n"
-    "      --io-type T        read, write, readwrite (or rw) (default write)\n"
+    "      --io-type T        read, write, readwrite (or rw); default write for\n"
+    "                         created images, required for an existing one\n"
     "      --io-size SIZE     bytes per op (default 4K)\n"
     "      --io-threads N     ops in flight (default 16)\n"
     "      --io-total SIZE    stop after SIZE bytes (default 1G unless --duration)\n"
@@ -35,7 +36,7 @@ static const char rbd_help[] =
     "      --ramp T           run first for T without counting\n"
     "      --ops N            stop after N ops\n"
     "      --max-errors N     op errors tolerated (default 0)\n"
-    "      --run-name N       names the created images (default: bench)\n";
+    "  Created images are named after --run-name (default: bench).\n";
 
 enum {
 	OPT_IO_TYPE = CB_OPT_CMD_BASE,
@@ -129,7 +130,7 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};
-	const char *pool = "rbd", *type = "write", *pattern = "seq", *image = NULL;
+	const char *pool = "rbd", *type = NULL, *pattern = "seq", *image = NULL;
 	bool limited = false, sized = false;
 	char poolbuf[256];
 	int opt, rc = CB_EXIT_USAGE;
@@ -173,7 +174,15 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 				"(see cephbench rbd --help)");
 		goto out;
 	}
-	const char *op = op_of(type, pattern, e);
+	if (image && !type) {
+		/* as rbd bench: on someone's image, writing is never a default */
+		cb_err_usage(e,
+			     "give --io-type for image %s/%s: read, write or readwrite (writes "
+			     "need --allow-destructive)",
+			     pool, image);
+		goto out;
+	}
+	const char *op = op_of(type ? type : "write", pattern, e);
 	if (!op)
 		goto out;
 	if ((image && cb_adhoc_add(&a, "IMAGE", "image", image, e) < 0) ||
