@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# No RBD image of a run stays behind: after a normal run, after SIGINT
+# (exit 130, partial report), and after kill -9 with the image still open
+# (a watcher left on it), by `cephbench cleanup --run-name` and `--all`.
+. "$(dirname "$0")/rbd_lib.sh"
+
+assert_no_images "before the test"
+
+# Start a run in the background; its pid in $bg.
+bg_rbd() {
+	local run=$1
+	shift
+	"$CEPHBENCH" rbd -p "$RBD_POOL" --conf "$CONF" --image-size 64M --run-name "$run" "$@" \
+		>"$T/$run.out" 2>"$T/$run.err" &
+	bg=$!
+}
+
+wait_bg() {
+	set +e
+	wait "$1"
+	rc=$?
+	set -e
+}
+
+# 1. A normal run: the image exists while it runs and is gone after.
+bg_rbd normal --duration 3 --quiet
+wait_for_watcher cephbench.normal.0
+wait_bg $bg
+[ "$rc" -eq 0 ] || fail "normal run: exit $rc; stderr: $(cat "$T/normal.err")"
+assert_no_images "after a normal run"
+
+# 2. SIGINT mid-run: drain, partial report, images removed, exit 130.
+bg_rbd sigint --duration 60 --images 2
+wait_for_watcher cephbench.sigint.1
+sleep 1
+kill -INT $bg
+wait_bg $bg
+[ "$rc" -eq 130 ] || fail "SIGINT: exit $rc, expected 130; stderr: $(cat "$T/sigint.err")"
+grep -Eq "^write +rbd +write .* partial$" "$T/sigint.out" || fail "SIGINT: no partial row: $(cat "$T/sigint.out")"
+assert_no_images "after SIGINT"
+
+# 3. kill -9 mid-run: the image stays, still watched by the dead client;
+#    cleanup --run-name clears the watch and removes it.
+kill9() {
+	local run=$1 img=$2
+	shift 2
+	bg_rbd "$run" --duration 60 --quiet "$@"
+	wait_for_watcher "$img"
+	sleep 1
+	kill -KILL $bg
+	wait_bg $bg
+	[ "$rc" -eq 137 ] || fail "kill -9 $run: exit $rc"
+	image_exists "$img" || fail "kill -9 $run: $img is gone: the test did not catch the run"
+	[ "$(watchers "$img")" -gt 0 ] || fail "kill -9 $run: no watcher left on $img: not the case under test"
+	rbdc status --format json "$RBD_POOL/$img" >"$T/status.json"
+	dead=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["watchers"][0]["address"])' \
+		"$T/status.json")
+}
+
+# The cleanup cleared the dead client's watch by blocklisting its address.
+# (The JSON is the blocklist and the range blocklist, two arrays back to back.)
+assert_blocklisted() {
+	ceph --conf "$CONF" osd blocklist ls --format json 2>/dev/null >"$T/bl.json"
+	grep -qF "\"$dead\"" "$T/bl.json" || fail "$1: the dead watcher $dead is not blocklisted"
+}
+kill9 crashed cephbench.crashed.0
+start=$SECONDS
+cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name crashed
+assert_rc 0 "cleanup --run-name after kill -9"
+echo "cleanup --run-name after kill -9: $((SECONDS - start)) s"
+grep -q "removed 1 images of run 'crashed'" "$T/out" || fail "cleanup reported: $(cat "$T/out")"
+assert_blocklisted "cleanup --run-name"
+assert_no_images "after kill -9 and cleanup --run-name"
+
+# 4. The same with two images (random writes, the other op path) and --all;
+#    without exclusive-lock, so librbd breaking a dead lock (which also
+#    blocklists) cannot stand in for cephbench clearing the watch.
+kill9 crashed2 cephbench.crashed2.1 --images 2 --io-pattern rand --features layering
+start=$SECONDS
+cb cleanup --pool "$RBD_POOL" --conf "$CONF" --all
+assert_rc 0 "cleanup --all after kill -9"
+echo "cleanup --all after kill -9: $((SECONDS - start)) s"
+grep -q "removed 2 images of every run" "$T/out" || fail "cleanup --all reported: $(cat "$T/out")"
+assert_blocklisted "cleanup --all"
+assert_no_images "after kill -9 and cleanup --all"
+
+# 5. --no-cleanup keeps a run's images until cleanup --run-name removes
+#    exactly that run's.
+for run in keep1 keep2; do
+	cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 64M --duration 1 --run-name $run --no-cleanup
+	assert_rc 0 "write $run"
+	grep -q "cephbench cleanup --pool $RBD_POOL --run-name $run" "$T/err" ||
+		fail "$run: no cleanup hint: $(cat "$T/err")"
+done
+cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name keep1
+assert_rc 0 "cleanup keep1"
+[ "$(cb_images | tr '\n' ' ')" = "cephbench.keep2.0 " ] || fail "cleanup keep1 left: $(cb_images | tr '\n' ' ')"
+cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name keep2
+assert_rc 0 "cleanup keep2"
+assert_no_images "after both cleanups"
+echo ok
