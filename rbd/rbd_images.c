@@ -217,6 +217,8 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 	rbd_image_t img = NULL;
 
 	cb_rbd_image_name(name, sizeof(name), s->run, i);
+	/* a killed namesake's watch would stall the first metadata write 30 s */
+	clear_dead_watch(ph->conn, s->io, name);
 	int r = rbd_open(s->io, name, &img, NULL);
 	if (r == 0 && !o->reuse &&
 	    (cb_rbd_meta_get(img, CB_RBD_KEY_INSTANCE, inst, sizeof(inst)) < 0 ||

@@ -84,7 +84,20 @@ grep -q "removed 2 images of every run" "$T/out" || fail "cleanup --all reported
 assert_blocklisted "cleanup --all"
 assert_no_images "after kill -9 and cleanup --all"
 
-# 5. --no-cleanup keeps a run's images until cleanup --run-name removes
+# 5. A reuse run after kill -9 of its namesake takes over the kept image:
+#    it clears the dead watch itself (else its first metadata write would
+#    wait ~30 s for the OSDs to expire it) and keeps the image again.
+kill9 kr cephbench.kr.0 --reuse --io-pattern rand --features layering
+cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 64M --io-pattern rand --duration 1 --reuse \
+	--run-name kr --quiet
+assert_rc 0 "reuse run after kill -9"
+assert_blocklisted "reuse run after kill -9"
+image_exists cephbench.kr.0 || fail "reuse run after kill -9: the kept image is gone"
+cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name kr
+assert_rc 0 "cleanup kr"
+assert_no_images "after the reuse takeover and cleanup"
+
+# 6. --no-cleanup keeps a run's images until cleanup --run-name removes
 #    exactly that run's.
 for run in keep1 keep2; do
 	cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 64M --duration 1 --run-name $run --no-cleanup
