@@ -84,6 +84,7 @@ static int mark_owner(struct cb_conn *conn, rbd_image_t img)
 static int clear_dead_watch(struct cb_conn *conn, rados_ioctx_t io, const char *name)
 {
 	char owner[320], host[256] = "", ohost[256];
+	struct cb_err ignored = {0}; /* a refused blocklist: the remove waits instead */
 	unsigned long long gid;
 	int pid, cleared = 0;
 	rbd_image_t img;
@@ -99,7 +100,7 @@ static int clear_dead_watch(struct cb_conn *conn, rados_ioctx_t io, const char *
 	if (dead && rbd_watchers_list(img, w, &nw) == 0) {
 		for (size_t i = 0; i < nw; i++)
 			if ((unsigned long long)w[i].id == gid &&
-			    rados_blocklist_add(cb_conn_rados(conn), w[i].addr, 3600) == 0)
+			    cb_conn_blocklist(conn, w[i].addr, 3600, &ignored) == 0)
 				cleared++;
 		rbd_watchers_list_cleanup(w, nw);
 	}

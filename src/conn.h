@@ -23,9 +23,14 @@ struct cb_conn;
 int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct cb_err *e);
 void cb_conn_close(struct cb_conn *c);
 
+/* The I/O session. Never send monitor commands through it (see conn.c). */
 rados_t cb_conn_rados(struct cb_conn *c);
 const char *cb_conn_fsid(const struct cb_conn *c);
 const char *cb_conn_version(const struct cb_conn *c); /* "16.2.15" or "unknown" */
+
+/* Blocklist a client address for secs seconds (through the session for
+ * monitor commands). 0, or -errno with e set. */
+int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct cb_err *e);
 
 /* Open an I/O context on pool in namespace ns (NULL: default). A missing pool
  * is a cluster error naming the pool. Caller destroys the ioctx. */
