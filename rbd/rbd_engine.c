@@ -18,6 +18,8 @@
 static const char *const rbd_ops[] = {"read", "write",	"randread", "randwrite",
 				      "rw",   "randrw", NULL};
 
+static const char *const cache_modes[] = {"off", "writethrough", "writeback", NULL};
+
 static const struct cb_option rbd_options[] = {
     {"pool", CB_OPT_STR, offsetof(struct rbd_opts, pool), NULL, 0, 0, NULL, "pool of the images"},
     {"image", CB_OPT_STR, offsetof(struct rbd_opts, image), NULL, 0, 0, NULL,
@@ -46,6 +48,9 @@ static const struct cb_option rbd_options[] = {
      "keep the images for later runs of this run name (a prefill is not repeated)"},
     {"rw_mix_read", CB_OPT_UINT, offsetof(struct rbd_opts, rw_mix_read), "50", 0, 100, NULL,
      "rw, randrw: percent of ops that read"},
+    {"cache", CB_OPT_ENUM, offsetof(struct rbd_opts, cache), "off", 0, 0, cache_modes,
+     "librbd's cache: off (every op reaches the OSDs, as fio's direct=1), writethrough, "
+     "writeback (what rbd bench and fio's rbd engine get by default)"},
     {"verify", CB_OPT_BOOL, offsetof(struct rbd_opts, verify), "false", 0, 0, NULL,
      "read, randread: check every block read holds the prefill pattern"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
@@ -251,6 +256,21 @@ static int check_content(struct cb_phase *ph, struct rbd_state *s, const struct 
 	return 0;
 }
 
+/* librbd reads these when an image is opened; phases run one at a time, so
+ * setting them on the connection before the opens is per phase. */
+static int set_cache(struct cb_phase *ph, int mode)
+{
+	rados_t r = cb_conn_rados(ph->conn);
+	int ret = rados_conf_set(r, "rbd_cache", mode == RBD_CACHE_OFF ? "false" : "true");
+	/* cephbench never flushes: writethrough until a flush stays writethrough */
+	if (ret == 0)
+		ret = rados_conf_set(r, "rbd_cache_writethrough_until_flush",
+				     mode == RBD_CACHE_WRITEBACK ? "false" : "true");
+	if (ret < 0)
+		return cb_err_cluster(ph->err, ret, "setting librbd's cache: %s", strerror(-ret));
+	return 0;
+}
+
 static int rbd_setup(struct cb_phase *ph, void **state)
 {
 	const struct rbd_opts *o = ph->lopts;
@@ -276,7 +296,7 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 		s->io = NULL;
 		return r;
 	}
-	if ((r = cb_rbd_open_images(ph, s, o)) < 0)
+	if ((r = set_cache(ph, o->cache)) < 0 || (r = cb_rbd_open_images(ph, s, o)) < 0)
 		return r;
 	if (s->op == RBD_PREFILL) {
 		/* whole objects: no read-modify-write, few ops */

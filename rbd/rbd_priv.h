@@ -39,7 +39,13 @@ struct rbd_opts {
 	bool reuse;
 	uint64_t rw_mix_read;
 	bool verify;
+	int cache; /* enum rbd_cache */
 };
+
+/* librbd's client cache: off measures the cluster (fio's direct=1);
+ * writeback is what rbd bench and fio's rbd engine get by default (both
+ * flush once, which turns librbd's writethrough-until-flush into writeback). */
+enum rbd_cache { RBD_CACHE_OFF, RBD_CACHE_WRITETHROUGH, RBD_CACHE_WRITEBACK };
 
 enum rbd_op { RBD_PREFILL, RBD_READ, RBD_WRITE, RBD_RANDREAD, RBD_RANDWRITE, RBD_RW, RBD_RANDRW };
 

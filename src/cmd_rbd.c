@@ -32,6 +32,9 @@ static const char rbd_help[] =
     "      --prefill          write the images in full first (a phase of its own)\n"
     "      --reuse            keep created images for later runs of this --run-name\n"
     "      --verify           reads check the prefill pattern\n"
+    "      --cache MODE       librbd's cache: off (default: every op reaches the\n"
+    "                         OSDs), writethrough, writeback (rbd bench's and fio's\n"
+    "                         default: they flush once, which turns writeback on)\n"
     "      --duration T       measured time instead of --io-total\n"
     "      --ramp T           run first for T without counting\n"
     "      --ops N            stop after N ops\n"
@@ -53,6 +56,7 @@ enum {
 	OPT_PREFILL,
 	OPT_REUSE,
 	OPT_VERIFY,
+	OPT_CACHE,
 	OPT_DURATION,
 	OPT_RAMP,
 	OPT_OPS,
@@ -103,6 +107,7 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 	    {"prefill", no_argument, NULL, OPT_PREFILL},
 	    {"reuse", no_argument, NULL, OPT_REUSE},
 	    {"verify", no_argument, NULL, OPT_VERIFY},
+	    {"cache", required_argument, NULL, OPT_CACHE},
 	    {"duration", required_argument, NULL, OPT_DURATION},
 	    {"ramp", required_argument, NULL, OPT_RAMP},
 	    {"ops", required_argument, NULL, OPT_OPS},
@@ -123,6 +128,7 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 	    {OPT_PREFILL, "--prefill", "prefill"},
 	    {OPT_REUSE, "--reuse", "reuse"},
 	    {OPT_VERIFY, "--verify", "verify"},
+	    {OPT_CACHE, "--cache", "cache"},
 	    {OPT_DURATION, "--duration", "duration"},
 	    {OPT_RAMP, "--ramp", "ramp"},
 	    {OPT_OPS, "--ops", "ops"},
