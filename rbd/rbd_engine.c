@@ -24,8 +24,8 @@ static const struct cb_option rbd_options[] = {
     {"pool", CB_OPT_STR, offsetof(struct rbd_opts, pool), NULL, 0, 0, NULL, "pool of the images"},
     {"image", CB_OPT_STR, offsetof(struct rbd_opts, image), NULL, 0, 0, NULL,
      "an existing image to run on (read-only unless --allow-destructive)"},
-    {"image_size", CB_OPT_SIZE, offsetof(struct rbd_opts, image_size), NULL, 1, 0, NULL,
-     "size of each image the run creates"},
+    {"image_size", CB_OPT_SIZE, offsetof(struct rbd_opts, image_size), NULL, 1, CB_RBD_MAX_SIZE,
+     NULL, "size of each image the run creates"},
     {"images", CB_OPT_UINT, offsetof(struct rbd_opts, images), "1", 1, CB_RBD_MAX_IMAGES, NULL,
      "images per client; each op picks one"},
     {"features", CB_OPT_STR, offsetof(struct rbd_opts, features), NULL, 0, 0, NULL,
@@ -249,9 +249,10 @@ static int check_content(struct cb_phase *ph, struct rbd_state *s, const struct 
 		return CB_EOF;
 	for (unsigned i = 0; i < s->nimg; i++) {
 		int r = rbd_metadata_remove(s->img[i], CB_RBD_KEY_CONTENT);
+		cb_rbd_state_image_name(s, i, name, sizeof(name));
 		if (r < 0 && r != -ENOENT)
-			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool,
-					      s->run, strerror(-r));
+			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
+					      strerror(-r));
 	}
 	return 0;
 }
@@ -298,18 +299,19 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	}
 	if ((r = set_cache(ph, o->cache)) < 0 || (r = cb_rbd_open_images(ph, s, o)) < 0)
 		return r;
+	if (s->bs > s->size)
+		return cb_err_usage(
+		    ph->err, "workload '%s': block_size %s is larger than image %s/%s (%s)",
+		    ph->wl->name, cb_format_size(s->bs, a, sizeof(a)), o->pool,
+		    o->image ? o->image : "", cb_format_size(s->size, b, sizeof(b)));
 	if (s->op == RBD_PREFILL) {
 		/* whole objects: no read-modify-write, few ops */
 		rbd_image_info_t info;
 		if ((r = rbd_stat(s->img[0], &info, sizeof(info))) < 0)
-			return cb_err_cluster(ph->err, r, "reading image: %s", strerror(-r));
+			return cb_err_cluster(ph->err, r, "reading image %s/%s: %s", o->pool,
+					      o->image ? o->image : s->run, strerror(-r));
 		s->bs = info.obj_size < s->size ? info.obj_size : s->size;
 		ph->block_size = s->bs;
-	} else if (s->bs > s->size) {
-		return cb_err_usage(ph->err,
-				    "workload '%s': block_size %s is larger than image %s/%s (%s)",
-				    ph->wl->name, cb_format_size(s->bs, a, sizeof(a)), o->pool,
-				    o->image, cb_format_size(s->size, b, sizeof(b)));
 	}
 	s->blocks = s->op == RBD_PREFILL ? (s->size + s->bs - 1) / s->bs : s->size / s->bs;
 	if (o->image)
@@ -331,13 +333,19 @@ static int rbd_teardown(struct cb_phase *ph, void *state)
 	if (s->op == RBD_PREFILL)
 		full = s->nimg && s->next >= s->blocks * s->nimg && atomic_load(&s->failed) == 0;
 	for (unsigned i = 0; i < s->nimg; i++) {
-		if (mark && full && !o->image && r == 0) {
-			r = cb_rbd_meta_set(s->img[i], CB_RBD_KEY_CONTENT, mark);
-			if (r < 0)
-				cb_err_cluster(ph->err, r, "marking image %s: %s", o->pool,
-					       strerror(-r));
-		}
-		rbd_close(s->img[i]);
+		char name[160];
+		cb_rbd_state_image_name(s, i, name, sizeof(name));
+		/* the mark promises data on the OSDs: a writeback cache flushes first */
+		int fr = 0;
+		if (mark && full && !o->image && r == 0 && (fr = rbd_flush(s->img[i])) == 0)
+			fr = cb_rbd_meta_set(s->img[i], CB_RBD_KEY_CONTENT, mark);
+		if (fr < 0 && r == 0)
+			r = cb_err_cluster(ph->err, fr, "marking image %s/%s: %s", o->pool, name,
+					   strerror(-fr));
+		int cr = rbd_close(s->img[i]);
+		if (cr < 0 && r == 0)
+			r = cb_err_cluster(ph->err, cr, "closing image %s/%s: %s", o->pool, name,
+					   strerror(-cr));
 	}
 	free(s->img);
 	if (s->io)

@@ -8,7 +8,6 @@
 #include "units.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,9 @@
 /* Longer than the OSDs' default watch timeout (30 s): a watch of a run killed
  * on another host expires by itself within it. */
 #define REMOVE_WAIT_NS (40ULL * 1000000000ULL)
+/* In a run's setup: time for the OSDs to drop a blocklisted dead watch, not
+ * to wait out a live one. */
+#define SETUP_WAIT_NS (10ULL * 1000000000ULL)
 
 void cb_rbd_image_name(char *buf, size_t n, const char *run, uint64_t idx)
 {
@@ -32,9 +34,9 @@ void cb_rbd_state_image_name(const struct rbd_state *s, unsigned i, char *buf, s
 		cb_rbd_image_name(buf, n, s->run, i);
 }
 
-/* True when name is an image of run (of any run when run is NULL). Run
- * names have no dots, so the name splits one way only. */
-static bool image_of_run(const char *name, const char *run)
+/* True when name is an image of run (of any run when run is NULL), with the
+ * run part copied to out. Run names have no dots: the name splits one way. */
+static bool image_of_run(const char *name, const char *run, char *out, size_t n)
 {
 	static const char prefix[] = "cephbench.";
 	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
@@ -43,14 +45,11 @@ static bool image_of_run(const char *name, const char *run)
 	if (!dot || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1))
 		return false;
 	size_t len = (size_t)(dot - rest);
-	if (run)
-		return strlen(run) == len && strncmp(rest, run, len) == 0;
-	char r[80];
-	if (len >= sizeof(r))
+	if (len >= n)
 		return false;
-	memcpy(r, rest, len);
-	r[len] = '\0';
-	return cb_name_valid(r);
+	memcpy(out, rest, len);
+	out[len] = '\0';
+	return run ? strcmp(out, run) == 0 : cb_name_valid(out);
 }
 
 int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n)
@@ -68,67 +67,39 @@ int cb_rbd_meta_set(rbd_image_t img, const char *key, const char *val)
 	return rbd_metadata_set(img, key, val);
 }
 
-/* Who has the image open for writing, so a cleanup on this host can tell a
- * killed run's lingering watch from a live one. */
-static int mark_owner(struct cb_conn *conn, rbd_image_t img)
+/* Remove image name of run once no live client has it open, clearing a
+ * killed owner's watch first (librbd would otherwise wait the dead watch and
+ * exclusive lock out, 30 s). rbd_remove alone is not enough: it takes the
+ * exclusive lock from a live owner and removes the image under it. An image
+ * without run's mark is left alone. Returns 1 when removed, 0 when gone or
+ * not ours. */
+static int remove_image(struct cb_conn *conn, rados_ioctx_t io, const char *name, const char *run,
+			uint64_t deadline, struct cb_err *e)
 {
-	char host[256] = "", v[320];
-	gethostname(host, sizeof(host) - 1);
-	snprintf(v, sizeof(v), "%s %d %llu", host, (int)getpid(),
-		 (unsigned long long)rados_get_instance_id(cb_conn_rados(conn)));
-	return cb_rbd_meta_set(img, CB_RBD_KEY_OWNER, v);
-}
-
-/* Blocklist the watch of the run that last opened the image, when that run
- * ran on this host and its process is gone. Returns how many were cleared. */
-static int clear_dead_watch(struct cb_conn *conn, rados_ioctx_t io, const char *name)
-{
-	char owner[320], host[256] = "", ohost[256];
-	struct cb_err ignored = {0}; /* a refused blocklist: the remove waits instead */
-	unsigned long long gid;
-	int pid, cleared = 0;
-	rbd_image_t img;
-
-	if (rbd_open_read_only(io, name, &img, NULL) < 0)
-		return 0;
-	gethostname(host, sizeof(host) - 1);
-	bool dead = cb_rbd_meta_get(img, CB_RBD_KEY_OWNER, owner, sizeof(owner)) == 0 &&
-		    sscanf(owner, "%255s %d %llu", ohost, &pid, &gid) == 3 &&
-		    strcmp(ohost, host) == 0 && pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;
-	rbd_image_watcher_t w[16];
-	size_t nw = sizeof(w) / sizeof(w[0]);
-	if (dead && rbd_watchers_list(img, w, &nw) == 0) {
-		for (size_t i = 0; i < nw; i++)
-			if ((unsigned long long)w[i].id == gid &&
-			    cb_conn_blocklist(conn, w[i].addr, 3600, &ignored) == 0)
-				cleared++;
-		rbd_watchers_list_cleanup(w, nw);
-	}
-	rbd_close(img);
-	return cleared;
-}
-
-/* Remove one image of ours. Returns 1 when removed, 0 when already gone. */
-static int remove_image(struct cb_conn *conn, rados_ioctx_t io, const char *name, struct cb_err *e)
-{
-	uint64_t deadline = cb_now_ns() + REMOVE_WAIT_NS;
-	/* First: librbd would wait out the dead run's watch and exclusive lock
-	 * (30 s) inside rbd_remove. */
-	clear_dead_watch(conn, io, name);
 	for (;;) {
-		int r = rbd_remove(io, name);
-		if (r == 0)
-			return 1;
-		if (r == -ENOENT)
+		bool ours;
+		unsigned live;
+		int r = cb_rbd_inspect(conn, io, name, run, &ours, &live);
+		if (r == -ENOENT || (r == 0 && !ours))
 			return 0;
-		if (r != -EBUSY)
-			return cb_err_cluster(e, r, "removing image %s: %s", name, strerror(-r));
+		if (r < 0)
+			return cb_err_cluster(e, r, "inspecting image %s: %s", name, strerror(-r));
+		if (live == 0) {
+			r = rbd_remove(io, name);
+			if (r == 0)
+				return 1;
+			if (r == -ENOENT)
+				return 0;
+			if (r != -EBUSY)
+				return cb_err_cluster(e, r, "removing image %s: %s", name,
+						      strerror(-r));
+		}
 		if (cb_now_ns() > deadline)
-			return cb_err_cluster(
-			    e, r,
-			    "image %s is still open by another client (a run still "
-			    "going, or one killed on another host): try again later",
-			    name);
+			return cb_err_cluster(e, -EBUSY,
+					      "image %s is still open by another client (a run "
+					      "still going, or one killed on another host or "
+					      "boot): try again later",
+					      name);
 		nanosleep(&(struct timespec){.tv_nsec = 500000000L}, NULL);
 	}
 }
@@ -159,10 +130,13 @@ int cb_rbd_remove(struct cb_conn *conn, rados_ioctx_t io, const char *run, uint6
 		free(specs);
 		return cb_err_cluster(e, r, "listing images: %s", strerror(-r));
 	}
+	/* one wait for the whole cleanup, not one per image */
+	uint64_t deadline = cb_now_ns() + REMOVE_WAIT_NS;
+	char rn[80];
 	for (size_t i = 0; i < max; i++) {
-		if (!image_of_run(specs[i].name, run))
+		if (!image_of_run(specs[i].name, run, rn, sizeof(rn)))
 			continue;
-		r = remove_image(conn, io, specs[i].name, e);
+		r = remove_image(conn, io, specs[i].name, rn, deadline, e);
 		if (r > 0)
 			(*removed)++;
 		else if (r < 0 && ret == 0)
@@ -203,6 +177,12 @@ static int create_image(struct cb_phase *ph, struct rbd_state *s, const struct r
 		return cb_err_cluster(ph->err, r,
 				      "creating image %s/%s: data_pool '%s' does not exist",
 				      o->pool, name, o->data_pool);
+	if (r == -EINVAL || r == -EDOM || r == -ERANGE)
+		return cb_err_usage(ph->err,
+				    "workload '%s': librbd refused to create image %s/%s with this "
+				    "image_size and layout (object_size/order, stripe_unit, "
+				    "stripe_count, features): %s",
+				    ph->wl->name, o->pool, name, strerror(-r));
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "creating image %s/%s: %s", o->pool, name,
 				      strerror(-r));
@@ -213,21 +193,32 @@ static int create_image(struct cb_phase *ph, struct rbd_state *s, const struct r
  * left by an earlier run of the same name (a crash) is replaced. */
 static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o, unsigned i)
 {
-	char name[160], inst[64], a[32], b[32];
+	char name[160], inst[64] = "", a[32], b[32];
 	rbd_image_info_t info;
 	rbd_image_t img = NULL;
 
 	cb_rbd_image_name(name, sizeof(name), s->run, i);
-	/* a killed namesake's watch would stall the first metadata write 30 s */
-	clear_dead_watch(ph->conn, s->io, name);
-	int r = rbd_open(s->io, name, &img, NULL);
+	/* also clears a killed namesake's watch, which would stall this run's
+	 * first metadata write 30 s */
+	bool ours;
+	unsigned live;
+	int r = cb_rbd_inspect(ph->conn, s->io, name, s->run, &ours, &live);
+	if (r == 0 && !ours)
+		return cb_err_usage(ph->err,
+				    "image %s/%s exists but was not made by cephbench run '%s' (no "
+				    "%s mark): refused; rename or remove it, or use another "
+				    "--run-name",
+				    o->pool, name, s->run, CB_RBD_KEY_RUN);
+	if (r == 0)
+		r = rbd_open(s->io, name, &img, NULL);
 	if (r == 0 && !o->reuse &&
 	    (cb_rbd_meta_get(img, CB_RBD_KEY_INSTANCE, inst, sizeof(inst)) < 0 ||
 	     strcmp(inst, ph->run_id) != 0)) {
+		/* an earlier run's (a crash, --no-cleanup, reuse): made anew */
 		rbd_close(img);
 		img = NULL;
-		ph->created = true;
-		r = remove_image(ph->conn, s->io, name, ph->err);
+		r = remove_image(ph->conn, s->io, name, s->run, cb_now_ns() + SETUP_WAIT_NS,
+				 ph->err);
 		if (r < 0)
 			return r;
 		r = -ENOENT;
@@ -240,11 +231,16 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 			ph->created = true;
 		if ((r = create_image(ph, s, o, name)) < 0)
 			return r;
-		if ((r = rbd_open(s->io, name, &img, NULL)) == 0 &&
-		    (r = cb_rbd_meta_set(img, CB_RBD_KEY_RUN, s->run)) == 0)
+		if ((r = rbd_open(s->io, name, &img, NULL)) < 0)
+			return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool, name,
+					      strerror(-r));
+		if ((r = cb_rbd_meta_set(img, CB_RBD_KEY_RUN, s->run)) == 0)
 			r = cb_rbd_meta_set(img, CB_RBD_KEY_INSTANCE, ph->run_id);
-		if (r < 0 && img)
+		if (r < 0) {
 			rbd_close(img);
+			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
+					      strerror(-r));
+		}
 	}
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool, name,
@@ -254,9 +250,19 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 		ph->kept = true;
 	else
 		ph->created = true;
-	if ((r = rbd_stat(img, &info, sizeof(info))) < 0 || (r = mark_owner(ph->conn, img)) < 0)
+	if ((r = rbd_stat(img, &info, sizeof(info))) < 0)
 		return cb_err_cluster(ph->err, r, "reading image %s/%s: %s", o->pool, name,
 				      strerror(-r));
+	if ((r = cb_rbd_mark_owner(ph->conn, img)) < 0)
+		return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
+				      strerror(-r));
+	if (info.size != o->image_size && strcmp(inst, ph->run_id) == 0)
+		return cb_err_usage(ph->err,
+				    "workload '%s': image_size %s differs from the %s of image "
+				    "%s/%s an earlier workload of this run made (a run's rbd "
+				    "workloads on a pool share its images): use one image_size",
+				    ph->wl->name, cb_format_size(o->image_size, b, sizeof(b)),
+				    cb_format_size(info.size, a, sizeof(a)), o->pool, name);
 	if (info.size != o->image_size)
 		return cb_err_usage(
 		    ph->err,
@@ -305,6 +311,9 @@ static int open_user(struct cb_phase *ph, struct rbd_state *s, const struct rbd_
 	if ((r = rbd_stat(img, &info, sizeof(info))) < 0)
 		return cb_err_cluster(ph->err, r, "reading image %s/%s: %s", o->pool, o->image,
 				      strerror(-r));
+	if (info.size > CB_RBD_MAX_SIZE)
+		return cb_err_usage(ph->err, "image %s/%s is larger than cephbench handles (256T)",
+				    o->pool, o->image);
 	s->size = info.size;
 	return 0;
 }

@@ -57,7 +57,7 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	rbd_completion_t c;
 	unsigned img;
 	uint64_t blk;
-	ssize_t r; /* librbd returns the length queued */
+	int r; /* 0 when queued: the op's result comes through the completion */
 
 	if (s->op == RBD_RANDREAD || s->op == RBD_RANDWRITE || s->op == RBD_RANDRW) {
 		img = s->nimg > 1 ? (unsigned)(cb_rng_next(&s->rng) % s->nimg) : 0;
@@ -81,9 +81,11 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	if (s->op == RBD_PREFILL)
 		pattern_fill(op->buf, img, off, op->len);
 
-	int cr = rbd_aio_create_completion(op, rbd_done, &c);
-	if (cr < 0)
-		return cr;
+	r = rbd_aio_create_completion(op, rbd_done, &c);
+	if (r < 0) {
+		atomic_fetch_add(&s->failed, 1);
+		return r;
+	}
 	if (op->is_write)
 		r = rbd_aio_write(s->img[img], off, op->len, op->buf, c);
 	else
@@ -92,7 +94,7 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 		rbd_aio_release(c);
 		atomic_fetch_add(&s->failed, 1);
 	}
-	return r < 0 ? (int)r : 0;
+	return r < 0 ? r : 0;
 }
 
 void cb_rbd_describe(void *state, const struct cb_op *op, char *buf, size_t n)

@@ -15,6 +15,8 @@
 /* rbd bench's default io size */
 #define CB_RBD_DEFAULT_BS 4096ULL
 #define CB_RBD_MAX_IMAGES 1024
+/* An op carries its image index and offset in one word (rbd_io.c). */
+#define CB_RBD_MAX_SIZE (1ULL << 48) /* offsets stay below 2^48 */
 
 /* Image metadata keys the layer keeps on its images. */
 #define CB_RBD_KEY_RUN	    "cephbench.run"
@@ -83,6 +85,16 @@ int cb_rbd_open_images(struct cb_phase *ph, struct rbd_state *s, const struct rb
 /* Image metadata: get returns -ENOENT when the key is absent. */
 int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n);
 int cb_rbd_meta_set(rbd_image_t img, const char *key, const char *val);
+
+/* Open image name read-only: *ours when its run mark is run's; *live, how
+ * many clients watch it (have it open) apart from a killed owner's, whose
+ * watch is blocklisted when the owner mark names a process of this boot
+ * that is gone. 0, -ENOENT, or -errno. */
+int cb_rbd_inspect(struct cb_conn *conn, rados_ioctx_t io, const char *name, const char *run,
+		   bool *ours, unsigned *live);
+
+/* Record this process as the image's owner (see rbd_owner.c). */
+int cb_rbd_mark_owner(struct cb_conn *conn, rbd_image_t img);
 
 /* Remove the images of run (or of every run when run is NULL) from the pool
  * of io, clearing watches left by killed runs of this host first. Adds to

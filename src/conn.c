@@ -33,8 +33,12 @@ const char *cb_conn_fsid(const struct cb_conn *c)
 	return c->fsid;
 }
 
-const char *cb_conn_version(const struct cb_conn *c)
+static void fetch_version(struct cb_conn *c);
+
+const char *cb_conn_version(struct cb_conn *c)
 {
+	if (!c->version[0])
+		fetch_version(c); /* lazily: it needs the second session */
 	return c->version;
 }
 
@@ -197,7 +201,6 @@ int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct c
 	}
 	if (rados_cluster_fsid(c->rados, c->fsid, sizeof(c->fsid)) < 0)
 		snprintf(c->fsid, sizeof(c->fsid), "unknown");
-	fetch_version(c);
 	*out = c;
 	return 0;
 }

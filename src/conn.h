@@ -26,7 +26,9 @@ void cb_conn_close(struct cb_conn *c);
 /* The I/O session. Never send monitor commands through it (see conn.c). */
 rados_t cb_conn_rados(struct cb_conn *c);
 const char *cb_conn_fsid(const struct cb_conn *c);
-const char *cb_conn_version(const struct cb_conn *c); /* "16.2.15" or "unknown" */
+/* The monitors' version, "16.2.15" or "unknown"; asked on first call,
+ * through the session for monitor commands. */
+const char *cb_conn_version(struct cb_conn *c);
 
 /* Blocklist a client address for secs seconds (through the session for
  * monitor commands). 0, or -errno with e set. */

@@ -97,7 +97,8 @@ struct cb_engine {
 	/* True when wl needs a fill pass first: the runner then runs a phase of
 	 * its own before wl, with ph->prefill set and no limits. May be NULL. */
 	bool (*prefill)(const struct cb_workload *wl, const void *lopts);
-	/* Connect handles and prepare the phase. Returns 0 or -errno with ph->err set. */
+	/* Connect handles and prepare the phase. Returns 0, CB_EOF (nothing to
+	 * do: the phase is skipped), or -errno with ph->err set. */
 	int (*setup)(struct cb_phase *ph, void **state);
 	/* Start one op (fill op->len, op->is_write); its completion arrives through
 	 * cb_op_done. Returns 0, CB_EOF, or -errno for an op that failed to start. */

@@ -118,6 +118,7 @@ static int run_phase(struct run *rn, size_t i, bool prefill, struct cb_err *e)
 		fill = (struct cb_workload){.name = name,
 					    .layer = it->wl.layer,
 					    .op = "prefill",
+					    .block_size = it->wl.block_size, /* checked, not used */
 					    .concurrency = it->wl.concurrency};
 		ph.wl = &fill;
 	}
@@ -173,7 +174,6 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	res->profile_name = strdup(p->name);
 	snprintf(res->profile_sha256, sizeof(res->profile_sha256), "%s", p->sha256);
 	snprintf(res->fsid, sizeof(res->fsid), "%s", cb_conn_fsid(rn.conn));
-	snprintf(res->ceph_version, sizeof(res->ceph_version), "%s", cb_conn_version(rn.conn));
 	gethostname(res->host, sizeof(res->host) - 1);
 	res->started = time(NULL);
 
@@ -196,6 +196,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	if (!interrupted && cb_signal_pending(o->sigfd))
 		interrupted = true;
 	res->interrupted = interrupted;
+	/* asked after the phases: it opens a second session */
+	snprintf(res->ceph_version, sizeof(res->ceph_version), "%s", cb_conn_version(rn.conn));
 	if (res->nphases) {
 		int wr = 0;
 		if (o->format == CB_FORMAT_JSON)

@@ -97,7 +97,22 @@ cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name kr
 assert_rc 0 "cleanup kr"
 assert_no_images "after the reuse takeover and cleanup"
 
-# 6. --no-cleanup keeps a run's images until cleanup --run-name removes
+# 6. A live run is never blocklisted: a second, non-reuse run of the same
+#    name finds the first one's image open by a live process of this host,
+#    waits briefly, and fails (exit 3) instead of taking it; the first run
+#    goes on and ends cleanly.
+bg_rbd live --reuse --io-pattern rand --duration 25 --quiet
+wait_for_watcher cephbench.live.0
+cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 64M --duration 1 --run-name live --quiet
+assert_rc 3 "second run while the first one is live"
+grep -q "still open by another client" "$T/err" || fail "second live run said: $(cat "$T/err")"
+wait_bg $bg
+[ "$rc" -eq 0 ] || fail "the live run was hurt: exit $rc; stderr: $(cat "$T/live.err")"
+cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name live
+assert_rc 0 "cleanup live"
+assert_no_images "after the live-run check"
+
+# 7. --no-cleanup keeps a run's images until cleanup --run-name removes
 #    exactly that run's.
 for run in keep1 keep2; do
 	cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 64M --duration 1 --run-name $run --no-cleanup

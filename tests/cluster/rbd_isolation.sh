@@ -12,8 +12,10 @@ r=$RANDOM$RANDOM
 user=userimg-$r
 scratch=userscratch-$r
 # cephbench.<run>.<n> with a run name that is not one (dots), or no
-# number; and the name of one of this test's runs in another RBD namespace
-lookalikes="cephbench.my.run.0 cephbench.iso cephbench.iso.0.bak cephbench..1"
+# number, and the name of one of this test's runs in another RBD namespace
+# number; cephbench.isoum.0 is named exactly like an image of run 'isoum'
+# but has no cephbench.run mark: cephbench did not make it.
+lookalikes="cephbench.my.run.0 cephbench.iso cephbench.iso.0.bak cephbench..1 cephbench.isoum.0"
 ns=cbtest-$r
 in_ns=$ns/cephbench.iso.0
 unseed() {
@@ -67,7 +69,8 @@ YAML
 cb run "$p" --conf "$CONF" --run-name iso --quiet
 assert_rc 0 "own images"
 check "a run of every op"
-assert_no_images "after a run of every op"
+[ "$(cb_images | grep -v '^cephbench\.isoum\.0$' || true)" = "" ] ||
+	fail "after a run of every op: images left: $(cb_images | tr '\n' ' ')"
 
 # 2. Read workloads on the user image itself (image:), in a profile and ad
 #    hoc, seq and rand, kept or not.
@@ -106,6 +109,16 @@ done
 cb rbd "$RBD_POOL/$user" --conf "$CONF" --io-type read --prefill --verify --duration 1 --quiet
 assert_rc 2 "prefill of the user image"
 check "refused prefill"
+
+# A run whose images would be named like the unmarked look-alike refuses
+# to take it over.
+id1=$(rbdc info --format json "$RBD_POOL/cephbench.isoum.0" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 8M --ops 10 --run-name isoum --quiet
+assert_rc 2 "a run named like an unmarked image"
+grep -q "was not made by cephbench run 'isoum'" "$T/err" || fail "isoum run said: $(cat "$T/err")"
+id2=$(rbdc info --format json "$RBD_POOL/cephbench.isoum.0" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+[ "$id1" = "$id2" ] || fail "the unmarked cephbench.isoum.0 was replaced ($id1 -> $id2)"
+check "refused takeover of an unmarked image"
 
 # 4. Cleanups: of the run that read the user image, then of everything.
 cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name iso
