@@ -105,6 +105,39 @@ int cb_adhoc_flag(struct cb_adhoc *a, const struct cb_adhoc_flag *map, size_t n,
 	return 0;
 }
 
+int cb_adhoc_getopt(const struct cb_adhoc_cmd *c, int argc, char **argv, struct cb_adhoc *a,
+		    struct cb_run_opts *o, struct cb_err *e)
+{
+	int opt;
+	while ((opt = cb_cli_getopt(argc, argv, c->shortopts, c->longopts, o, e)) != -1) {
+		if (opt == CB_CLI_ERROR)
+			return opt;
+		if (opt == 'h' || opt == CB_OPT_HELP) {
+			printf("%s\n%s\n%s", c->help, cb_cli_cluster_help, cb_cli_run_help);
+			return CB_CLI_HELP;
+		}
+		if (opt == '?') {
+			cb_cli_bad_flag(c->name, c->shortopts, argc, argv, c->longopts, e);
+			return CB_CLI_ERROR;
+		}
+		int r = cb_adhoc_flag(a, c->map, c->nmap, opt, optarg, e);
+		if (r < 0)
+			return CB_CLI_ERROR;
+		if (r == 0)
+			return opt;
+	}
+	return -1;
+}
+
+bool cb_adhoc_has(const struct cb_adhoc *a, const char *key)
+{
+	size_t n = strlen(key);
+	for (size_t i = 0; i < a->n; i++)
+		if (strncmp(a->kv[i], key, n) == 0 && a->kv[i][n] == '=')
+			return true;
+	return false;
+}
+
 int cb_adhoc_run(const char *name, const struct cb_adhoc *a, struct cb_run_opts *o,
 		 struct cb_err *e)
 {

@@ -44,6 +44,7 @@ enum {
 	}
 
 #define CB_CLI_ERROR (-2)
+#define CB_CLI_HELP  (-3)
 
 /* getopt_long for a subcommand, with the shared flags handled here. Set
  * optind = 1 before the first call. Returns the next flag that is the
@@ -88,6 +89,26 @@ struct cb_adhoc_flag {
  * Returns 1 when recorded, 0 when opt is not in map, -EINVAL with e set. */
 int cb_adhoc_flag(struct cb_adhoc *a, const struct cb_adhoc_flag *map, size_t n, int opt,
 		  const char *arg, struct cb_err *e);
+
+/* An ad-hoc layer command's flags. */
+struct cb_adhoc_cmd {
+	const char *name; /* "rados": messages say `cephbench rados` */
+	const char *help;
+	const char *shortopts;
+	const struct option *longopts;
+	const struct cb_adhoc_flag *map; /* the flags that are one profile key each */
+	size_t nmap;
+};
+
+/* The flag loop of an ad-hoc command (optind = 1 first): shared flags go to
+ * o, mapped ones to a. Returns the next flag the command handles itself, -1
+ * at the end, CB_CLI_HELP once the help is printed, or CB_CLI_ERROR with e
+ * set (an unknown flag too). */
+int cb_adhoc_getopt(const struct cb_adhoc_cmd *c, int argc, char **argv, struct cb_adhoc *a,
+		    struct cb_run_opts *o, struct cb_err *e);
+
+/* True when a holds key. */
+bool cb_adhoc_has(const struct cb_adhoc *a, const char *key);
 
 /* Build the one-workload profile `name` from a's pairs, validated like a
  * file, and run it. Returns the exit code. */

@@ -65,25 +65,20 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};
 	const char *mode = NULL, *secs = NULL;
-	bool have_pool = false;
 	int opt, rc = CB_EXIT_USAGE;
 
+	const struct cb_adhoc_cmd cmd = {.name = "rados",
+					 .help = rados_help,
+					 .shortopts = shortopts,
+					 .longopts = longopts,
+					 .map = map,
+					 .nmap = sizeof(map) / sizeof(map[0])};
 	optind = 1;
-	/* Flags may come before or after the mode, as with rados bench. */
-	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &o, e)) != -1) {
-		if (opt == CB_CLI_ERROR)
-			goto out;
-		if (opt == 'h' || opt == CB_OPT_HELP) {
-			printf("%s\n%s\n%s", rados_help, cb_cli_cluster_help, cb_cli_run_help);
-			rc = 0;
-			goto out;
-		}
-		int r = cb_adhoc_flag(&a, map, sizeof(map) / sizeof(map[0]), opt, optarg, e);
-		if (r == 0)
-			cb_cli_bad_flag("rados", shortopts, argc, argv, longopts, e);
-		if (r <= 0)
-			goto out;
-		have_pool |= opt == 'p';
+	/* Flags may come before or after the mode, as with rados bench; every
+	 * flag is shared or mapped, so anything returned ends the loop. */
+	if ((opt = cb_adhoc_getopt(&cmd, argc, argv, &a, &o, e)) != -1) {
+		rc = opt == CB_CLI_HELP ? 0 : CB_EXIT_USAGE;
+		goto out;
 	}
 	for (int i = optind; i < argc; i++) {
 		if (!mode && (!strcmp(argv[i], "write") || !strcmp(argv[i], "seq") ||
@@ -101,15 +96,13 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 		cb_err_usage(e, "give a mode: write, seq or rand (see cephbench rados --help)");
 		goto out;
 	}
-	if (!have_pool) {
+	if (!cb_adhoc_has(&a, "pool")) {
 		cb_err_usage(e, "-p POOL is required");
 		goto out;
 	}
-	for (size_t i = 0; secs && i < a.n; i++) {
-		if (strncmp(a.kv[i], "duration=", 9) == 0) {
-			cb_err_usage(e, "give the duration once: SECONDS (%s) or --duration", secs);
-			goto out;
-		}
+	if (secs && cb_adhoc_has(&a, "duration")) {
+		cb_err_usage(e, "give the duration once: SECONDS (%s) or --duration", secs);
+		goto out;
 	}
 	if ((secs && cb_adhoc_add(&a, "SECONDS", "duration", secs, e) < 0) ||
 	    cb_adhoc_add(&a, "mode", "layer", "rados", e) < 0 ||

@@ -137,30 +137,23 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};
 	const char *pool = "rbd", *type = NULL, *pattern = "seq", *image = NULL;
-	bool limited = false, sized = false;
 	char poolbuf[256];
 	int opt, rc = CB_EXIT_USAGE;
 
+	const struct cb_adhoc_cmd cmd = {.name = "rbd",
+					 .help = rbd_help,
+					 .shortopts = shortopts,
+					 .longopts = longopts,
+					 .map = map,
+					 .nmap = sizeof(map) / sizeof(map[0])};
 	optind = 1;
-	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &o, e)) != -1) {
-		if (opt == CB_CLI_ERROR)
-			goto out;
-		if (opt == 'h' || opt == CB_OPT_HELP) {
-			printf("%s\n%s\n%s", rbd_help, cb_cli_cluster_help, cb_cli_run_help);
-			rc = 0;
+	while ((opt = cb_adhoc_getopt(&cmd, argc, argv, &a, &o, e)) != -1) {
+		if (opt == CB_CLI_HELP || opt == CB_CLI_ERROR) {
+			rc = opt == CB_CLI_HELP ? 0 : CB_EXIT_USAGE;
 			goto out;
 		}
-		if (opt == 'p' || opt == OPT_IO_TYPE || opt == OPT_IO_PATTERN) {
-			*(opt == 'p' ? &pool : opt == OPT_IO_TYPE ? &type : &pattern) = optarg;
-			continue;
-		}
-		int r = cb_adhoc_flag(&a, map, sizeof(map) / sizeof(map[0]), opt, optarg, e);
-		if (r == 0)
-			cb_cli_bad_flag("rbd", shortopts, argc, argv, longopts, e);
-		if (r <= 0)
-			goto out;
-		limited |= opt == OPT_IO_TOTAL || opt == OPT_DURATION || opt == OPT_OPS;
-		sized |= opt == OPT_IMAGE_SIZE;
+		/* -p, --io-type, --io-pattern: turned into keys below */
+		*(opt == 'p' ? &pool : opt == OPT_IO_TYPE ? &type : &pattern) = optarg;
 	}
 	if (optind < argc) {
 		image = argv[optind++];
@@ -175,7 +168,9 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 		cb_err_usage(e, "unexpected argument '%s' (give one image)", argv[optind]);
 		goto out;
 	}
-	if (!image && !sized) {
+	bool limited =
+	    cb_adhoc_has(&a, "bytes") || cb_adhoc_has(&a, "duration") || cb_adhoc_has(&a, "ops");
+	if (!image && !cb_adhoc_has(&a, "image_size")) {
 		cb_err_usage(e, "give an image ([POOL/]IMAGE) or --image-size SIZE to create one "
 				"(see cephbench rbd --help)");
 		goto out;
