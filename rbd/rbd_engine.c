@@ -326,12 +326,12 @@ static int rbd_teardown(struct cb_phase *ph, void *state)
 	int r = 0;
 	if (!s)
 		return 0;
-	/* a pass that reached every block without an error fills the images */
-	bool full =
-	    s->next >= s->blocks * s->nimg && atomic_load(&s->failed) == 0 && s->size % s->bs == 0;
+	/* A pass that reached every block without an error fills the images
+	 * (blocks is 0 until setup succeeded). A write's blocks are whole ones:
+	 * it fills only an image that is a multiple of them. */
+	bool full = s->blocks && s->next >= s->blocks * s->nimg && atomic_load(&s->failed) == 0 &&
+		    (s->op == RBD_PREFILL || s->size % s->bs == 0);
 	const char *mark = s->op == RBD_PREFILL ? "pattern" : s->op == RBD_WRITE ? "data" : NULL;
-	if (s->op == RBD_PREFILL)
-		full = s->nimg && s->next >= s->blocks * s->nimg && atomic_load(&s->failed) == 0;
 	for (unsigned i = 0; i < s->nimg; i++) {
 		char name[160];
 		cb_rbd_state_image_name(s, i, name, sizeof(name));

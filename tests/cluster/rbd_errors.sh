@@ -105,4 +105,19 @@ expect 2 "verify on a user image without prefill" "${adhoc[@]}" "$RBD_POOL/$user
 expect 2 "image_size with image" "${adhoc[@]}" "$RBD_POOL/$user" --io-type read --image-size 4M -- \
 	"image: names an existing image"
 image_exists "$user" || fail "the user image is gone"
+
+# A prefill whose setup fails half-way (image 1 is an unmarked look-alike,
+# refused) leaves no "filled" mark on image 0, which it never wrote.
+rbdc create --size 8M "$RBD_POOL/cephbench.hf.1"
+cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 8M --images 2 --prefill --reuse \
+	--io-type read --duration 1 --run-name hf --quiet
+assert_rc 2 "prefill with a refused second image"
+grep -q "was not made by cephbench run 'hf'" "$T/err" || fail "half-way prefill said: $(cat "$T/err")"
+image_exists cephbench.hf.0 || fail "the kept image cephbench.hf.0 is missing"
+[ -z "$(image_meta cephbench.hf.0 cephbench.content)" ] ||
+	fail "cephbench.hf.0 is marked '$(image_meta cephbench.hf.0 cephbench.content)' but was never filled"
+cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name hf
+assert_rc 0 "cleanup hf"
+image_exists cephbench.hf.1 || fail "cleanup removed the unmarked cephbench.hf.1"
+rbdc rm --no-progress "$RBD_POOL/cephbench.hf.1" >/dev/null
 echo ok
