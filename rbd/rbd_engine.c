@@ -238,7 +238,7 @@ static int check_content(struct cb_phase *ph, struct rbd_state *s, const struct 
 					    ph->wl->name, o->pool, name);
 		int r = 0;
 		if (s->writes && strcmp(c, "pattern") == 0)
-			r = cb_rbd_meta_set(s->img[i], CB_RBD_KEY_CONTENT, "data");
+			r = rbd_metadata_set(s->img[i], CB_RBD_KEY_CONTENT, "data");
 		if (r < 0)
 			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
 					      strerror(-r));
@@ -338,7 +338,7 @@ static int rbd_teardown(struct cb_phase *ph, void *state)
 		/* the mark promises data on the OSDs: a writeback cache flushes first */
 		int fr = 0;
 		if (mark && full && !o->image && r == 0 && (fr = rbd_flush(s->img[i])) == 0)
-			fr = cb_rbd_meta_set(s->img[i], CB_RBD_KEY_CONTENT, mark);
+			fr = rbd_metadata_set(s->img[i], CB_RBD_KEY_CONTENT, mark);
 		if (fr < 0 && r == 0)
 			r = cb_err_cluster(ph->err, fr, "marking image %s/%s: %s", o->pool, name,
 					   strerror(-fr));

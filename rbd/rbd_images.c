@@ -62,11 +62,6 @@ int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n)
 	return 0;
 }
 
-int cb_rbd_meta_set(rbd_image_t img, const char *key, const char *val)
-{
-	return rbd_metadata_set(img, key, val);
-}
-
 /* Remove image name of run once no live client has it open, clearing a
  * killed owner's watch first (librbd would otherwise wait the dead watch and
  * exclusive lock out, 30 s). rbd_remove alone is not enough: it takes the
@@ -234,8 +229,8 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 		if ((r = rbd_open(s->io, name, &img, NULL)) < 0)
 			return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool, name,
 					      strerror(-r));
-		if ((r = cb_rbd_meta_set(img, CB_RBD_KEY_RUN, s->run)) == 0)
-			r = cb_rbd_meta_set(img, CB_RBD_KEY_INSTANCE, ph->run_id);
+		if ((r = rbd_metadata_set(img, CB_RBD_KEY_RUN, s->run)) == 0)
+			r = rbd_metadata_set(img, CB_RBD_KEY_INSTANCE, ph->run_id);
 		if (r < 0) {
 			rbd_close(img);
 			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,

@@ -64,7 +64,7 @@ int cb_rbd_mark_owner(struct cb_conn *conn, rbd_image_t img)
 	snprintf(v, sizeof(v), "%s %d %llu %llu", key[0] ? key : "-", (int)getpid(),
 		 start_time((int)getpid()),
 		 (unsigned long long)rados_get_instance_id(cb_conn_rados(conn)));
-	return cb_rbd_meta_set(img, CB_RBD_KEY_OWNER, v);
+	return rbd_metadata_set(img, CB_RBD_KEY_OWNER, v);
 }
 
 /* True when the owner mark names a process of this boot that is gone. */

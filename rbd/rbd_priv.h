@@ -82,9 +82,9 @@ void cb_rbd_state_image_name(const struct rbd_state *s, unsigned i, char *buf, s
  * set ph->err. */
 int cb_rbd_open_images(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o);
 
-/* Image metadata: get returns -ENOENT when the key is absent. */
+/* An image metadata value, NUL-terminated in val; -ENOENT when the key is
+ * absent. */
 int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n);
-int cb_rbd_meta_set(rbd_image_t img, const char *key, const char *val);
 
 /* Open image name read-only: *ours when its run mark is run's; *live, how
  * many clients watch it (have it open) apart from a killed owner's, whose

@@ -33,40 +33,6 @@ const char *cb_conn_fsid(const struct cb_conn *c)
 	return c->fsid;
 }
 
-static void fetch_version(struct cb_conn *c);
-
-const char *cb_conn_version(struct cb_conn *c)
-{
-	if (!c->version[0])
-		fetch_version(c); /* lazily: it needs the second session */
-	return c->version;
-}
-
-static int ctl_session(struct cb_conn *c, struct cb_err *e);
-
-/* The monitors' own version, so a report says what the cluster runs, not
- * what the client library is. */
-static void fetch_version(struct cb_conn *c)
-{
-	const char *cmd[] = {"{\"prefix\": \"version\", \"format\": \"json\"}"};
-	char *out = NULL, *outs = NULL;
-	size_t outlen = 0, outslen = 0;
-
-	struct cb_err ignored = {0};
-	snprintf(c->version, sizeof(c->version), "unknown");
-	if (ctl_session(c, &ignored) == 0 &&
-	    rados_mon_command(c->ctl, cmd, 1, "", 0, &out, &outlen, &outs, &outslen) == 0 && out) {
-		json_t *j = json_loadb(out, outlen, 0, NULL);
-		const char *v = json_string_value(json_object_get(j, "version"));
-		/* "ceph version 16.2.15 (hash) pacific (stable)" */
-		if (v && sscanf(v, "ceph version %63s", c->version) != 1)
-			snprintf(c->version, sizeof(c->version), "%s", v);
-		json_decref(j);
-	}
-	rados_buffer_free(out);
-	rados_buffer_free(outs);
-}
-
 static int conf_set_timeouts(rados_t r, uint64_t timeout_ns, bool mon_ops)
 {
 	/* librados takes whole seconds: round up, at least 1. */
@@ -209,6 +175,36 @@ int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct c
 static int ctl_session(struct cb_conn *c, struct cb_err *e)
 {
 	return c->ctl ? 0 : session_open(&c->o, true, &c->ctl, e);
+}
+
+/* The monitors' own version, so a report says what the cluster runs, not
+ * what the client library is. */
+static void fetch_version(struct cb_conn *c)
+{
+	const char *cmd[] = {"{\"prefix\": \"version\", \"format\": \"json\"}"};
+	char *out = NULL, *outs = NULL;
+	size_t outlen = 0, outslen = 0;
+
+	struct cb_err ignored = {0};
+	snprintf(c->version, sizeof(c->version), "unknown");
+	if (ctl_session(c, &ignored) == 0 &&
+	    rados_mon_command(c->ctl, cmd, 1, "", 0, &out, &outlen, &outs, &outslen) == 0 && out) {
+		json_t *j = json_loadb(out, outlen, 0, NULL);
+		const char *v = json_string_value(json_object_get(j, "version"));
+		/* "ceph version 16.2.15 (hash) pacific (stable)" */
+		if (v && sscanf(v, "ceph version %63s", c->version) != 1)
+			snprintf(c->version, sizeof(c->version), "%s", v);
+		json_decref(j);
+	}
+	rados_buffer_free(out);
+	rados_buffer_free(outs);
+}
+
+const char *cb_conn_version(struct cb_conn *c)
+{
+	if (!c->version[0])
+		fetch_version(c); /* lazily: it needs the second session */
+	return c->version;
 }
 
 int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct cb_err *e)
