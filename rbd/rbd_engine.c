@@ -202,10 +202,19 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 	return 0;
 }
 
-static bool rbd_prefill(const struct cb_workload *wl, const void *lopts)
+/* With prefill, an unmeasured pass that writes every block once, then the
+ * workload: the pass is a row of its own, "<workload>.prefill". */
+static size_t rbd_steps(const struct cb_workload *wl, const void *lopts, struct cb_step *out,
+			unsigned *iterations)
 {
 	(void)wl;
-	return ((const struct rbd_opts *)lopts)->prefill;
+	(void)iterations;
+	if (!((const struct rbd_opts *)lopts)->prefill)
+		return 1;
+	out[0] = (struct cb_step){
+	    .suffix = "prefill", .op = "prefill", .id = RBD_STEP_FILL, .own_limits = true};
+	out[1] = (struct cb_step){.suffix = NULL};
+	return 2;
 }
 
 /* What the images hold decides what a phase may do: reads of blocks never
@@ -285,9 +294,9 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	*state = s;
 	s->run = ph->run_name;
 	s->user_image = o->image;
-	s->op = ph->prefill ? RBD_PREFILL : op_of(ph->wl->op);
+	s->op = ph->step == RBD_STEP_FILL ? RBD_PREFILL : op_of(ph->wl->op);
 	s->mix = (unsigned)o->rw_mix_read;
-	s->verify = o->verify && !ph->prefill;
+	s->verify = o->verify && ph->step != RBD_STEP_FILL;
 	s->writes = op_writes(s->op, s->mix);
 	s->bs = ph->wl->block_size ? ph->wl->block_size : CB_RBD_DEFAULT_BS;
 	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
@@ -377,7 +386,7 @@ const struct cb_engine cb_engine_rbd = {
     .removes = "images",
     .options_size = sizeof(struct rbd_opts),
     .check = rbd_check,
-    .prefill = rbd_prefill,
+    .steps = rbd_steps,
     .setup = rbd_setup,
     .submit = cb_rbd_submit,
     .poll = NULL,

@@ -284,7 +284,7 @@ static int open_user(struct cb_phase *ph, struct rbd_state *s, const struct rbd_
 				      strerror(-r));
 	if (s->writes) {
 		rbd_close(img);
-		if (!ph->allow_destructive && ph->prefill)
+		if (!ph->allow_destructive && ph->step == RBD_STEP_FILL)
 			return cb_err_usage(
 			    ph->err,
 			    "workload '%s': prefill would write image %s/%s, which "

@@ -1,9 +1,9 @@
 /* Whose an image is: the run mark that makes a `cephbench.<run>.<n>` image
- * ours, and the owner mark that tells a killed run's lingering watch from a
- * live run's. A live client must never be blocklisted, so a process counts
- * as dead only when the mark names this very boot of this machine and that
- * pid, with the same start time, no longer exists. */
+ * ours, and the owner mark (src/owner.h, plus the client id) that tells a
+ * killed run's lingering watch from a live run's. A live client must never
+ * be blocklisted. */
 #include "conn.h"
+#include "owner.h"
 #include "rbd_priv.h"
 
 #include <errno.h>
@@ -15,68 +15,22 @@
  * address recycled later is not refused for long. */
 #define BLOCKLIST_SECS 120
 
-static void read_line(const char *path, char *buf, size_t n)
-{
-	FILE *f = fopen(path, "r");
-	buf[0] = '\0';
-	if (f) {
-		if (!fgets(buf, (int)n, f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
-/* "<machine-id>/<boot-id>": host names repeat across machines and
- * containers, these do not. Empty when unknown. */
-static void boot_key(char *buf, size_t n)
-{
-	char machine[64], boot[64];
-	read_line("/etc/machine-id", machine, sizeof(machine));
-	read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
-	if (machine[0] && boot[0])
-		snprintf(buf, n, "%s/%s", machine, boot);
-	else
-		buf[0] = '\0';
-}
-
-/* Field 22 of /proc/PID/stat (start time in clock ticks since boot): a pid
- * reused by another process has another one. 0 when the process is gone. */
-static unsigned long long start_time(int pid)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	read_line(path, buf, sizeof(buf));
-	const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
-	unsigned long long t = 0;
-	if (p && sscanf(p + 1,
-			" %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-			"%*d %*d %*d %*d %llu",
-			&t) != 1)
-		t = 0;
-	return t;
-}
-
 int cb_rbd_mark_owner(struct cb_conn *conn, rbd_image_t img)
 {
-	char key[160], v[320];
-	boot_key(key, sizeof(key));
-	snprintf(v, sizeof(v), "%s %d %llu %llu", key[0] ? key : "-", (int)getpid(),
-		 start_time((int)getpid()),
+	char mark[256], v[320];
+	cb_owner_mark(mark, sizeof(mark));
+	snprintf(v, sizeof(v), "%s %llu", mark,
 		 (unsigned long long)rados_get_instance_id(cb_conn_rados(conn)));
 	return rbd_metadata_set(img, CB_RBD_KEY_OWNER, v);
 }
 
-/* True when the owner mark names a process of this boot that is gone. */
+/* True when the owner mark names a process of this boot that is gone; gid
+ * is its client id, the watch to blocklist. */
 static bool owner_dead(const char *owner, unsigned long long *gid)
 {
-	char okey[160], key[160];
-	unsigned long long t;
 	int pid;
-	boot_key(key, sizeof(key));
-	if (!key[0] || sscanf(owner, "%159s %d %llu %llu", okey, &pid, &t, gid) != 4 || pid <= 0)
-		return false;
-	return strcmp(okey, key) == 0 && start_time(pid) != t;
+	return cb_owner_state(owner, &pid) == CB_OWNER_GONE &&
+	       sscanf(owner, "%*s %*d %*u %llu", gid) == 1;
 }
 
 int cb_rbd_inspect(struct cb_conn *conn, rados_ioctx_t io, const char *name, const char *run,

@@ -49,6 +49,9 @@ struct rbd_opts {
  * flush once, which turns librbd's writethrough-until-flush into writeback). */
 enum rbd_cache { RBD_CACHE_OFF, RBD_CACHE_WRITETHROUGH, RBD_CACHE_WRITEBACK };
 
+/* The fill pass's step id (struct cb_step). */
+#define RBD_STEP_FILL 1
+
 enum rbd_op { RBD_PREFILL, RBD_READ, RBD_WRITE, RBD_RANDREAD, RBD_RANDWRITE, RBD_RW, RBD_RANDRW };
 
 struct rbd_state {

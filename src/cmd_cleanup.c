@@ -8,30 +8,33 @@
 #include <string.h>
 
 static const char cleanup_help[] =
-    "usage: cephbench cleanup --pool POOL (--run-name N | --all) [flags]\n"
+    "usage: cephbench cleanup (--pool POOL | --fs FS)... (--run-name N | --all) [flags]\n"
     "\n"
-    "Removes what cephbench runs made in POOL, also after a run was killed: the\n"
-    "objects of run N (or of every run) in the namespace 'cephbench', and the RBD\n"
-    "images cephbench.N.<n> (a killed run's watch on them is cleared first).\n"
+    "Removes what cephbench runs made, also after a run was killed: in POOL, the\n"
+    "objects of run N (or of every run) in the namespace 'cephbench' and the RBD\n"
+    "images cephbench.N.<n> (a killed run's watch on them is cleared first); in\n"
+    "the file system FS, the tree /cephbench/N (of a run that is not running).\n"
     "Nothing outside those names is touched.\n"
     "\n"
     "  -p, --pool POOL      pool to clean\n"
+    "      --fs FS          CephFS file system to clean\n"
     "      --run-name N     one run\n"
     "      --all            every run\n";
 
 int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 {
-	enum { OPT_ALL = CB_OPT_CMD_BASE };
+	enum { OPT_ALL = CB_OPT_CMD_BASE, OPT_FS };
 	static const char shortopts[] = "c:p:h";
 	static const struct option longopts[] = {
 	    CB_CLI_CLUSTER_OPTIONS,
 	    {"run-name", required_argument, NULL, CB_OPT_RUN_NAME},
 	    {"pool", required_argument, NULL, 'p'},
 	    {"all", no_argument, NULL, OPT_ALL},
+	    {"fs", required_argument, NULL, OPT_FS},
 	    {NULL, 0, NULL, 0},
 	};
 	struct cb_run_opts o = {.sigfd = -1};
-	const char *pool = NULL;
+	const char *pool = NULL, *fs = NULL;
 	bool all = false;
 	int opt;
 
@@ -42,6 +45,9 @@ int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 			return CB_EXIT_USAGE;
 		case 'p':
 			pool = optarg;
+			break;
+		case OPT_FS:
+			fs = optarg;
 			break;
 		case OPT_ALL:
 			all = true;
@@ -57,8 +63,8 @@ int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 	}
 	if (optind < argc)
 		return cb_err_usage(e, "unexpected argument '%s'", argv[optind]), CB_EXIT_USAGE;
-	if (!pool)
-		return cb_err_usage(e, "--pool POOL is required"), CB_EXIT_USAGE;
+	if (!pool && !fs)
+		return cb_err_usage(e, "give --pool POOL, --fs FS or both"), CB_EXIT_USAGE;
 	if (all == (o.run_name != NULL))
 		return cb_err_usage(e, "give either --run-name N or --all"), CB_EXIT_USAGE;
 
@@ -66,15 +72,25 @@ int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 	if (cb_conn_open(&o.cluster, &conn, e) < 0)
 		return (int)e->exit;
 	for (int i = 0; cb_engines[i]; i++) {
-		struct cb_cleanup_req req = {
-		    .conn = conn, .pool = pool, .run_name = o.run_name, .all = all, .err = e};
-		if (!cb_engines[i]->cleanup || cb_engines[i]->cleanup(&req) < 0)
+		const struct cb_engine *eng = cb_engines[i];
+		/* each layer cleans the target its own flag names */
+		bool by_fs = strcmp(eng->cleanup_flag, "--fs") == 0;
+		const char *target = by_fs ? fs : pool;
+		if (!eng->cleanup || !target)
+			continue;
+		struct cb_cleanup_req req = {.conn = conn,
+					     .pool = by_fs ? NULL : pool,
+					     .fs = by_fs ? fs : NULL,
+					     .run_name = o.run_name,
+					     .all = all,
+					     .err = e};
+		if (eng->cleanup(&req) < 0)
 			continue;
 		if (!o.quiet)
-			printf("%s: removed %llu %s of %s%s%s from pool %s\n", cb_engines[i]->name,
-			       (unsigned long long)req.removed, cb_engines[i]->removes,
+			printf("%s: removed %llu %s of %s%s%s from %s %s\n", eng->name,
+			       (unsigned long long)req.removed, eng->removes,
 			       all ? "every run" : "run '", all ? "" : o.run_name, all ? "" : "'",
-			       pool);
+			       by_fs ? "file system" : "pool", target);
 	}
 	cb_conn_close(conn);
 	return cb_err_isset(e) ? (int)e->exit : 0;

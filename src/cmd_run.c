@@ -5,6 +5,7 @@
 #include "units.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 static const char run_help[] =
@@ -25,13 +26,25 @@ static void print_plan(const struct cb_profile *p)
 		const struct cb_workload *w = &p->items[i].wl;
 		char bs[32], d[32];
 		const struct cb_engine *eng = p->items[i].engine;
+		struct cb_step st[CB_MAX_STEPS] = {{.suffix = NULL}};
+		unsigned iters = 1;
+		size_t n = eng->steps ? eng->steps(w, p->items[i].lopts, st, &iters) : 1;
+		/* a fill pass then the workload: the common case gets a short note */
+		bool fill = n == 2 && st[0].suffix && strcmp(st[0].suffix, "prefill") == 0;
 		printf("  %-20s %-6s %-9s bs %-7s concurrency %-4llu duration %s%s\n", w->name,
 		       eng->name, w->op,
 		       w->block_size ? cb_format_size(w->block_size, bs, sizeof(bs)) : "default",
-		       (unsigned long long)w->concurrency,
+		       (unsigned long long)(eng->synchronous ? 1 : w->concurrency),
 		       w->duration_ns ? cb_format_duration(w->duration_ns, d, sizeof(d)) : "-",
-		       eng->prefill && eng->prefill(w, p->items[i].lopts) ? ", after a prefill"
-									  : "");
+		       fill ? ", after a prefill" : "");
+		if (w->clients > 1)
+			printf("    %llu clients\n", (unsigned long long)w->clients);
+		if (n < 2 || fill)
+			continue;
+		printf("    phases:");
+		for (size_t k = 0; k < n; k++)
+			printf("%s %s", k ? "," : "", st[k].suffix ? st[k].suffix : w->op);
+		printf(iters > 1 ? " (%u iterations)\n" : "\n", iters);
 	}
 }
 

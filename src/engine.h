@@ -28,6 +28,7 @@ struct cb_workload {
 	uint64_t ops;	      /* 0: no op limit */
 	uint64_t bytes;	      /* 0: no byte limit */
 	uint64_t max_errors;  /* op errors tolerated before the phase fails */
+	uint64_t clients;     /* clients running it together, each with its own connection */
 };
 
 /* One phase as handed to an engine's setup. */
@@ -38,7 +39,11 @@ struct cb_phase {
 	const char *run_name;
 	const char *run_id; /* unique per run: tells this run's things from a crashed namesake's */
 	unsigned client;    /* client index within this process */
-	bool prefill;	    /* the unmeasured fill pass before wl (engine->prefill said so) */
+	unsigned clients;   /* how many run this phase together */
+	int step;	    /* the engine's id of this step (struct cb_step); 0 for wl itself */
+	unsigned iteration; /* of the workload's steps, from 0 */
+	void **session;	    /* this client's slot, kept across the workload's steps and
+			       iterations; engine->release frees what it holds */
 	bool allow_destructive; /* --allow-destructive: writes to things the run did not make */
 	struct cb_err *err;
 	/* Filled in by setup: */
@@ -71,11 +76,28 @@ struct cb_cleanup_req {
 	struct cb_conn *conn;
 	const void *lopts;    /* a run's layer options, or NULL for `cephbench cleanup` */
 	const char *pool;     /* from `cephbench cleanup --pool`, else NULL */
+	const char *fs;	      /* from `cephbench cleanup --fs`, else NULL */
+	const char *run_id;   /* a run cleaning up after itself: its own things are not a
+				 live namesake's; NULL from `cephbench cleanup` */
 	const char *run_name; /* NULL with all */
 	bool all;
 	struct cb_err *err;
 	uint64_t removed; /* out: how many things were removed */
 };
+
+/* One phase of a workload. Most workloads run as one step, themselves; an
+ * RBD prefill adds a fill pass before it, the CephFS tree test has mdtest's
+ * ten phases. Each step is a report row of its own. */
+struct cb_step {
+	const char *suffix; /* row name: "<workload>.<suffix>"; NULL: the workload's name */
+	const char *op;	    /* the row's op; NULL: the workload's */
+	int id;		    /* handed to the engine in ph->step */
+	bool own_limits;    /* ends when the engine says so (CB_EOF) or after duration_ns;
+			       the workload's ramp and limits do not apply */
+	uint64_t duration_ns; /* with own_limits: a time limit (mdtest's stonewall), 0 none */
+};
+
+#define CB_MAX_STEPS 16
 
 /* submit: the engine has no more work in this phase; setup: nothing to do
  * (a prefill of images already filled), the phase is skipped. */
@@ -91,12 +113,17 @@ struct cb_engine {
 	const char *cleanup_flag;	 /* `cephbench cleanup` flag naming a phase's target */
 	const char *removes;		 /* what its cleanup counts: "objects", "images" */
 	size_t options_size;		 /* size of the struct they fill */
+	/* submit finishes each op before it returns (libcephfs): one op in flight
+	 * per client, whatever concurrency says; parallelism comes from clients. */
+	bool synchronous;
+	unsigned max_clients; /* clients a workload may ask for; 0 means 1 */
 	/* Cross-key checks at profile load, before anything connects. Returns 0 or
 	 * -EINVAL with a reason in why. May be NULL. */
 	int (*check)(const struct cb_workload *wl, const void *lopts, char *why, size_t n);
-	/* True when wl needs a fill pass first: the runner then runs a phase of
-	 * its own before wl, with ph->prefill set and no limits. May be NULL. */
-	bool (*prefill)(const struct cb_workload *wl, const void *lopts);
+	/* The steps wl runs as, in order (at most CB_MAX_STEPS), the whole list
+	 * repeated *iterations times (preset to 1). NULL: one step, wl itself. */
+	size_t (*steps)(const struct cb_workload *wl, const void *lopts, struct cb_step *out,
+			unsigned *iterations);
 	/* Connect handles and prepare the phase. Returns 0, CB_EOF (nothing to
 	 * do: the phase is skipped), or -errno with ph->err set. */
 	int (*setup)(struct cb_phase *ph, void **state);
@@ -111,6 +138,9 @@ struct cb_engine {
 	/* Close handles once no op is in flight; records what the phase left
 	 * (e.g. the run's metadata). Safe to call after a failed setup. */
 	int (*teardown)(struct cb_phase *ph, void *state);
+	/* Free a client's session (ph->session) after the workload's last step.
+	 * May be NULL when the engine keeps none. */
+	void (*release)(void *session);
 	/* Remove what runs made (also crashed ones). Returns 0 or -errno. */
 	int (*cleanup)(struct cb_cleanup_req *req);
 };

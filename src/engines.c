@@ -6,10 +6,12 @@
 
 extern const struct cb_engine cb_engine_rados;
 extern const struct cb_engine cb_engine_rbd;
+extern const struct cb_engine cb_engine_cephfs;
 
 const struct cb_engine *const cb_engines[] = {
     &cb_engine_rados,
     &cb_engine_rbd,
+    &cb_engine_cephfs,
     NULL,
 };
 

@@ -21,7 +21,7 @@ const struct cb_option cb_workload_options[] = {
     {"name", CB_OPT_NAME, offsetof(struct cb_workload, name), NULL, 0, 0, NULL,
      "unique name of the workload; names its report row"},
     {"layer", CB_OPT_STR, offsetof(struct cb_workload, layer), NULL, 0, 0, NULL,
-     "which layer runs it: rados, rbd"},
+     "which layer runs it: rados, rbd, cephfs"},
     {"op", CB_OPT_STR, offsetof(struct cb_workload, op), NULL, 0, 0, NULL,
      "what it does; the layer lists its ops"},
     {"block_size", CB_OPT_SIZE, offsetof(struct cb_workload, block_size), NULL, 1, 1ULL << 30, NULL,
@@ -38,6 +38,8 @@ const struct cb_option cb_workload_options[] = {
      "stop after this many measured bytes"},
     {"max_errors", CB_OPT_UINT, offsetof(struct cb_workload, max_errors), "0", 0, 0, NULL,
      "op errors tolerated before the phase fails"},
+    {"clients", CB_OPT_UINT, offsetof(struct cb_workload, clients), "1", 1, 1024, NULL,
+     "clients running the workload together, each with its own connection (cephfs)"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -292,6 +294,17 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 	}
 	if ((r = check_op(l, it, k, wwhere)) < 0)
 		return r;
+	uint64_t maxc = it->engine->max_clients ? it->engine->max_clients : 1;
+	if (it->wl.clients > maxc) {
+		const char *cw = wwhere;
+		for (size_t i = 0; i < k->n; i++)
+			if (strcmp(k->v[i].key, "clients") == 0)
+				cw = k->v[i].where;
+		return cb_err_usage(l->e,
+				    "%s: clients: %llu: layer %s runs one client per workload; use "
+				    "concurrency for more ops in flight",
+				    cw, (unsigned long long)it->wl.clients, it->engine->name);
+	}
 	if (!it->wl.duration_ns && !it->wl.ops && !it->wl.bytes)
 		it->wl.duration_ns = 10ULL * 1000000000ULL;
 	if (it->engine->check && it->engine->check(&it->wl, it->lopts, why, sizeof(why)) < 0)

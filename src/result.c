@@ -1,8 +1,16 @@
 /* Result record ownership and the figures derived from it. */
 #include "result.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+int cb_phase_init(struct cb_phase_result *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->hist = cb_hist_new();
+	return p->hist ? 0 : -ENOMEM;
+}
 
 struct cb_phase_result *cb_result_add_phase(struct cb_result *r)
 {
@@ -11,27 +19,99 @@ struct cb_phase_result *cb_result_add_phase(struct cb_result *r)
 		return NULL;
 	r->phases = p;
 	p = &r->phases[r->nphases];
-	memset(p, 0, sizeof(*p));
-	p->hist = cb_hist_new();
-	if (!p->hist)
+	if (cb_phase_init(p) < 0)
 		return NULL;
 	r->nphases++;
 	return p;
 }
 
-static void phase_release(struct cb_phase_result *p)
+void cb_phase_release(struct cb_phase_result *p)
 {
 	free(p->name);
 	free(p->layer);
 	free(p->op);
 	cb_hist_free(p->hist);
 	free(p->samples);
+	free(p->iter_rates);
+	memset(p, 0, sizeof(*p));
+}
+
+static int samples_grow(struct cb_phase_result *p, size_t n)
+{
+	if (n <= p->nsamples)
+		return 0;
+	struct cb_sample *s = realloc(p->samples, n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	memset(s + p->nsamples, 0, (n - p->nsamples) * sizeof(*s));
+	p->samples = s;
+	p->nsamples = n;
+	return 0;
+}
+
+/* Counts, histogram and flags; samples and time are the callers'. */
+static void merge_counts(struct cb_phase_result *dst, const struct cb_phase_result *src)
+{
+	dst->ops += src->ops;
+	dst->bytes += src->bytes;
+	dst->write_ops += src->write_ops;
+	dst->write_bytes += src->write_bytes;
+	dst->errors += src->errors;
+	cb_hist_merge(dst->hist, src->hist);
+	dst->interrupted |= src->interrupted;
+	dst->failed |= src->failed;
+	dst->ran |= src->ran;
+}
+
+static void sample_add(struct cb_sample *d, const struct cb_sample *s)
+{
+	d->ops += s->ops;
+	d->bytes += s->bytes;
+	d->lat_sum_ns += s->lat_sum_ns;
+	if (s->lat_max_ns > d->lat_max_ns)
+		d->lat_max_ns = s->lat_max_ns;
+}
+
+int cb_phase_merge_client(struct cb_phase_result *dst, const struct cb_phase_result *src)
+{
+	if (samples_grow(dst, src->nsamples) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < src->nsamples; i++)
+		sample_add(&dst->samples[i], &src->samples[i]);
+	merge_counts(dst, src);
+	if (src->elapsed_ns > dst->elapsed_ns)
+		dst->elapsed_ns = src->elapsed_ns;
+	return 0;
+}
+
+static int rate_add(struct cb_phase_result *p, double rate)
+{
+	double *r = realloc(p->iter_rates, (p->niters + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	p->iter_rates = r;
+	r[p->niters++] = rate;
+	return 0;
+}
+
+int cb_phase_merge_iteration(struct cb_phase_result *dst, const struct cb_phase_result *src)
+{
+	size_t at = dst->nsamples;
+	if (dst->niters == 0 && rate_add(dst, cb_phase_iops(dst)) < 0)
+		return -ENOMEM;
+	if (rate_add(dst, cb_phase_iops(src)) < 0 || samples_grow(dst, at + src->nsamples) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < src->nsamples; i++)
+		sample_add(&dst->samples[at + i], &src->samples[i]);
+	merge_counts(dst, src);
+	dst->elapsed_ns += src->elapsed_ns;
+	return 0;
 }
 
 void cb_result_drop_last(struct cb_result *r)
 {
 	if (r->nphases)
-		phase_release(&r->phases[--r->nphases]);
+		cb_phase_release(&r->phases[--r->nphases]);
 }
 
 double cb_phase_iops(const struct cb_phase_result *p)
@@ -47,7 +127,7 @@ double cb_phase_bw(const struct cb_phase_result *p)
 void cb_result_release(struct cb_result *r)
 {
 	for (size_t i = 0; i < r->nphases; i++)
-		phase_release(&r->phases[i]);
+		cb_phase_release(&r->phases[i]);
 	free(r->phases);
 	free(r->run_name);
 	free(r->profile_name);

@@ -38,6 +38,8 @@ struct cb_phase_result {
 	bool interrupted; /* ended early by a signal: partial */
 	bool failed;	  /* ended early by an error */
 	bool ran;	  /* setup succeeded and the loop started */
+	double *iter_rates; /* ops/s of each iteration, when the workload had several */
+	size_t niters;
 };
 
 struct cb_result {
@@ -55,6 +57,20 @@ struct cb_result {
 
 /* Append an empty phase result; returns it or NULL on ENOMEM. Owned by r. */
 struct cb_phase_result *cb_result_add_phase(struct cb_result *r);
+
+/* A phase result of its own (one client's, one iteration's), to be merged
+ * into a record's. 0 or -ENOMEM; release with cb_phase_release. */
+int cb_phase_init(struct cb_phase_result *p);
+void cb_phase_release(struct cb_phase_result *p);
+
+/* dst += src, a client that ran the same phase at the same time: counts add,
+ * histograms merge, samples add by second, the time is the slowest client's
+ * (mdtest's rate: all the work over the slowest's time). 0 or -ENOMEM. */
+int cb_phase_merge_client(struct cb_phase_result *dst, const struct cb_phase_result *src);
+
+/* dst += src, a later iteration of the same step: counts add, src's samples
+ * follow dst's, times add; each iteration's rate is kept. 0 or -ENOMEM. */
+int cb_phase_merge_iteration(struct cb_phase_result *dst, const struct cb_phase_result *src);
 
 /* Forget the last phase (one that failed before it measured anything). */
 void cb_result_drop_last(struct cb_result *r);

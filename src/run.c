@@ -53,7 +53,7 @@ static void cleanup_cmd(const struct cb_engine *eng, const char *target, const c
  * A cleanup failure after an earlier error still gets its own line: the
  * operator must learn that something was left behind. */
 static void cleanup_run(const struct cb_profile *p, const struct left *left, const char *run,
-			struct cb_conn *conn, bool quiet, struct cb_err *e)
+			const char *run_id, struct cb_conn *conn, bool quiet, struct cb_err *e)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		/* A second phase on the same target simply finds nothing left. */
@@ -61,7 +61,11 @@ static void cleanup_run(const struct cb_profile *p, const struct left *left, con
 			continue;
 		struct cb_err ce = {0};
 		struct cb_cleanup_req req = {
-		    .conn = conn, .lopts = p->items[i].lopts, .run_name = run, .err = &ce};
+		    .conn = conn,
+		    .lopts = p->items[i].lopts,
+		    .run_name = run,
+		    .run_id = run_id,
+		    .err = &ce};
 		int r = p->items[i].engine->cleanup(&req);
 		if (r == 0 && !quiet && req.removed)
 			fprintf(stderr, "cleanup: removed %llu %s %s of run '%s'\n",
@@ -95,43 +99,87 @@ struct run {
 	struct left *left;
 };
 
-/* Run workload i as one phase, or its fill pass when prefill. Returns 0,
- * -EINTR on a signal, or -errno with e set. */
-static int run_phase(struct run *rn, size_t i, bool prefill, struct cb_err *e)
+/* Run one step of workload i as a phase into pr. Returns 0, -EINTR on a
+ * signal, or -errno with e set. */
+static int run_step(struct run *rn, size_t i, const struct cb_step *st, unsigned iter,
+		    void **sessions, struct cb_phase_result *pr, struct cb_err *e)
 {
 	const struct cb_plan_item *it = &rn->p->items[i];
-	struct cb_workload fill;
+	struct cb_workload w = it->wl;
 	char name[96];
-	struct cb_phase ph = {.wl = &it->wl,
+	struct cb_phase ph = {.wl = &w,
 			      .lopts = it->lopts,
 			      .conn = rn->conn,
 			      .run_name = rn->name,
 			      .run_id = rn->id,
-			      .client = 0,
-			      .prefill = prefill,
+			      .clients = (unsigned)it->wl.clients,
+			      .step = st->id,
+			      .iteration = iter,
+			      .session = sessions,
 			      .allow_destructive = rn->o->allow_destructive,
 			      .err = e};
-	if (prefill) {
-		/* its own row, named after the workload it fills for; unmeasured
-		 * limits: the engine ends it when everything is written once */
-		snprintf(name, sizeof(name), "%s.prefill", it->wl.name);
-		fill = (struct cb_workload){.name = name,
-					    .layer = it->wl.layer,
-					    .op = "prefill",
-					    .block_size = it->wl.block_size, /* checked, not used */
-					    .concurrency = it->wl.concurrency};
-		ph.wl = &fill;
+	if (st->suffix) {
+		snprintf(name, sizeof(name), "%s.%s", it->wl.name, st->suffix);
+		w.name = name;
 	}
-	struct cb_phase_result *pr = cb_result_add_phase(&rn->res);
-	if (!pr)
-		return cb_err_usage(e, "out of memory");
+	if (st->op)
+		w.op = (char *)st->op;
+	if (st->own_limits) {
+		/* the engine ends it when its work is done, or the time limit */
+		w.ramp_ns = w.ops = w.bytes = 0;
+		w.duration_ns = st->duration_ns;
+	}
 	int r = cb_run_phase(&ph, it->engine, &rn->ro, pr);
 	rn->left[i].created |= ph.created;
 	rn->left[i].kept |= ph.kept;
 	cleanup_cmd(it->engine, ph.target, rn->name, &rn->co, rn->left[i].cmd,
 		    sizeof(rn->left[i].cmd));
-	if (!pr->ran)
-		cb_result_drop_last(&rn->res);
+	return r;
+}
+
+/* Run workload i: its steps in order, the list repeated for its iterations;
+ * one report row per step, later iterations merged into it. */
+static int run_workload(struct run *rn, size_t i, struct cb_err *e)
+{
+	const struct cb_plan_item *it = &rn->p->items[i];
+	struct cb_step steps[CB_MAX_STEPS] = {{.suffix = NULL}};
+	size_t nsteps = 1, row[CB_MAX_STEPS];
+	unsigned iters = 1;
+	if (it->engine->steps)
+		nsteps = it->engine->steps(&it->wl, it->lopts, steps, &iters);
+	void **sessions = calloc(it->wl.clients, sizeof(*sessions));
+	if (!sessions)
+		return cb_err_usage(e, "out of memory");
+	for (size_t s = 0; s < nsteps; s++)
+		row[s] = SIZE_MAX;
+	int r = 0;
+	for (unsigned k = 0; k < iters && r == 0; k++) {
+		for (size_t s = 0; s < nsteps && r == 0; s++) {
+			struct cb_phase_result one, *pr;
+			bool first = row[s] == SIZE_MAX;
+			/* the row's index, not a pointer: adding a row moves them */
+			pr = first ? cb_result_add_phase(&rn->res)
+				   : (cb_phase_init(&one) == 0 ? &one : NULL);
+			if (!pr) {
+				r = cb_err_usage(e, "out of memory");
+				break;
+			}
+			r = run_step(rn, i, &steps[s], k, sessions, pr, e);
+			if (first && pr->ran)
+				row[s] = rn->res.nphases - 1;
+			else if (first)
+				cb_result_drop_last(&rn->res);
+			else if (pr->ran &&
+				 cb_phase_merge_iteration(&rn->res.phases[row[s]], pr) < 0 && r == 0)
+				r = cb_err_usage(e, "out of memory");
+			if (!first)
+				cb_phase_release(&one);
+		}
+	}
+	for (uint64_t c = 0; c < it->wl.clients; c++)
+		if (sessions[c] && it->engine->release)
+			it->engine->release(sessions[c]);
+	free(sessions);
 	return r;
 }
 
@@ -148,14 +196,24 @@ static void make_run_id(char *id, size_t n)
 int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, struct cb_err *e)
 {
 	struct run rn = {.p = p, .o = o, .co = o->cluster};
-	struct cb_cq *cq = cb_cq_new();
 	bool interrupted = false;
 	int r = 0;
 
+	/* one completion queue per client of the widest workload */
+	size_t ncq = 1;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->items[i].wl.clients > ncq)
+			ncq = p->items[i].wl.clients;
+	struct cb_cq **cqs = calloc(ncq, sizeof(*cqs));
+	for (size_t k = 0; cqs && k < ncq; k++)
+		if (!(cqs[k] = cb_cq_new()))
+			r = -ENOMEM;
 	rn.left = calloc(p->n, sizeof(*rn.left));
-	if (!rn.left || !cq) {
+	if (!rn.left || !cqs || r < 0) {
 		free(rn.left);
-		cb_cq_free(cq);
+		for (size_t k = 0; cqs && k < ncq; k++)
+			cb_cq_free(cqs[k]);
+		free(cqs);
 		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
 	}
 	struct cb_cluster_opts *co = &rn.co;
@@ -179,14 +237,9 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 
 	bool progress = !o->quiet && o->format == CB_FORMAT_TEXT && isatty(STDOUT_FILENO);
 	rn.ro = (struct cb_runner_opts){
-	    .sigfd = o->sigfd, .progress = progress ? stdout : NULL, .cq = cq};
+	    .sigfd = o->sigfd, .progress = progress ? stdout : NULL, .cqs = cqs, .ncqs = ncq};
 	for (size_t i = 0; i < p->n && !interrupted; i++) {
-		const struct cb_plan_item *it = &p->items[i];
-		r = 0;
-		if (it->engine->prefill && it->engine->prefill(&it->wl, it->lopts))
-			r = run_phase(&rn, i, true, e);
-		if (r == 0)
-			r = run_phase(&rn, i, false, e);
+		r = run_workload(&rn, i, e);
 		if (r == -EINTR)
 			interrupted = true;
 		else if (r < 0)
@@ -219,7 +272,7 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		}
 	}
 	if (!o->no_cleanup)
-		cleanup_run(p, rn.left, rn.name, rn.conn, o->quiet, e);
+		cleanup_run(p, rn.left, rn.name, rn.id, rn.conn, o->quiet, e);
 	for (size_t i = 0; i < p->n && !o->quiet; i++) {
 		if (rn.left[i].kept || (o->no_cleanup && rn.left[i].created))
 			fprintf(stderr, "kept what workload '%s' wrote (%s); remove it with: %s\n",
@@ -228,7 +281,9 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	}
 out:
 	cb_conn_close(rn.conn); /* joins librados' threads: no cb_op_done after this */
-	cb_cq_free(cq);
+	for (size_t k = 0; k < ncq; k++)
+		cb_cq_free(cqs[k]);
+	free(cqs);
 	cb_result_release(&rn.res);
 	free(rn.left);
 	if (cb_err_isset(e))

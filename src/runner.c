@@ -8,6 +8,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,8 +89,67 @@ static struct cb_op *cq_wait(struct cb_cq *q, uint64_t timeout_ns)
 	return cq_take(q);
 }
 
+/* What the clients of one phase share: a start line (every client mounts or
+ * connects first, then all start together, as mdtest's ranks do at a
+ * barrier), and the reasons for all of them to stop. A client that failed
+ * to set up still arrives, so no client waits forever. */
+struct sync {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned arrived, n;
+	bool setup_failed;
+	bool first_done; /* client 0 has set up */
+	atomic_bool interrupted; /* a client read the signal */
+	atomic_bool failed;	 /* a client passed max_errors */
+};
+
+static void sync_arrive(struct sync *sy, bool setup_failed, unsigned count)
+{
+	pthread_mutex_lock(&sy->mu);
+	sy->setup_failed |= setup_failed;
+	sy->arrived += count;
+	if (sy->arrived >= sy->n)
+		pthread_cond_broadcast(&sy->cv);
+	pthread_mutex_unlock(&sy->mu);
+}
+
+/* Client 0 sets up alone before the others: it makes what they share (a
+ * run directory). sync_wait_first returns false when it failed. */
+static void sync_first_done(struct sync *sy, bool failed)
+{
+	pthread_mutex_lock(&sy->mu);
+	sy->first_done = true;
+	sy->setup_failed |= failed;
+	pthread_cond_broadcast(&sy->cv);
+	pthread_mutex_unlock(&sy->mu);
+}
+
+static bool sync_wait_first(struct sync *sy)
+{
+	pthread_mutex_lock(&sy->mu);
+	while (!sy->first_done)
+		pthread_cond_wait(&sy->cv, &sy->mu);
+	bool ok = !sy->setup_failed;
+	pthread_mutex_unlock(&sy->mu);
+	return ok;
+}
+
+/* Arrive, wait for the others; true when every client set up. */
+static bool sync_start(struct sync *sy, bool setup_failed)
+{
+	sync_arrive(sy, setup_failed, 1);
+	pthread_mutex_lock(&sy->mu);
+	while (sy->arrived < sy->n)
+		pthread_cond_wait(&sy->cv, &sy->mu);
+	bool ok = !sy->setup_failed;
+	pthread_mutex_unlock(&sy->mu);
+	return ok;
+}
+
 struct loop {
 	struct cb_phase *ph;
+	struct sync *sy; /* NULL with one client */
+	struct cb_cq *cq;
 	const struct cb_engine *eng;
 	void *st;
 	struct cb_phase_result *res;
@@ -280,9 +340,9 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 						     strerror(-r));
 				stopping = true;
 			}
-			done = cq_take(ro->cq);
+			done = cq_take(l->cq);
 		} else {
-			done = cq_wait(ro->cq, timeout);
+			done = cq_wait(l->cq, timeout);
 		}
 		while (done) {
 			struct cb_op *n = done->next;
@@ -297,11 +357,21 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 		if (l->res->errors > wl->max_errors && !l->res->failed) {
 			l->res->failed = true;
 			stopping = true;
+			if (l->sy)
+				atomic_store(&l->sy->failed, true);
 		}
 		now = cb_now_ns();
 		if (now >= next_sig) {
 			sig = cb_signal_pending(ro->sigfd);
 			next_sig = now + SIGNAL_CHECK_NS;
+			if (l->sy) {
+				/* one client reads the signal; all of them stop */
+				if (sig)
+					atomic_store(&l->sy->interrupted, true);
+				sig = atomic_load(&l->sy->interrupted);
+				if (atomic_load(&l->sy->failed))
+					stopping = true;
+			}
 		}
 		if (sig && !interrupted) {
 			interrupted = true;
@@ -325,48 +395,58 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 	return interrupted ? -EINTR : 0;
 }
 
-int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct cb_runner_opts *ro,
-		 struct cb_phase_result *res)
+/* One client's phase: setup, the start line, the loop, teardown. */
+static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
+		      const struct cb_runner_opts *ro, struct cb_cq *cq, struct sync *sy,
+		      struct cb_phase_result *res)
 {
 	const struct cb_workload *wl = ph->wl;
-	struct loop l = {.ph = ph, .eng = eng, .res = res};
+	uint64_t depth = eng->synchronous ? 1 : wl->concurrency;
+	struct loop l = {.ph = ph, .sy = sy, .cq = cq, .eng = eng, .res = res};
 	int r, tr;
 
-	res->name = strdup(wl->name);
-	res->layer = strdup(eng->name);
-	res->op = strdup(wl->op);
-	res->concurrency = wl->concurrency;
-	res->clients = 1;
-	if (!res->name || !res->layer || !res->op)
-		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
-
+	if (sy && ph->client != 0 && !sync_wait_first(sy)) {
+		sync_start(sy, true); /* client 0 failed and says why */
+		return -ECANCELED;
+	}
 	r = eng->setup(ph, &l.st);
+	if (sy && ph->client == 0)
+		sync_first_done(sy, r < 0);
 	snprintf(res->target, sizeof(res->target), "%s", ph->target);
 	res->block_size = ph->block_size;
+	if (sy && !sync_start(sy, r < 0) && r >= 0) {
+		/* another client failed to set up and says why */
+		r = -ECANCELED;
+		goto teardown;
+	}
 	if (r == CB_EOF) {
 		r = 0; /* nothing to do: res->ran stays false */
 		goto teardown;
 	}
 	if (r < 0)
 		goto teardown;
-	if (cb_signal_pending(ro->sigfd)) {
+	if (cb_signal_pending(ro->sigfd) || (sy && atomic_load(&sy->interrupted))) {
+		if (sy)
+			atomic_store(&sy->interrupted, true);
 		res->interrupted = true;
 		r = -EINTR;
 		goto teardown;
 	}
-	r = slots_alloc(&l, ro->cq, wl->concurrency, ph->block_size);
+	r = slots_alloc(&l, cq, depth, ph->block_size);
 	if (r < 0) {
 		cb_err_cluster(ph->err, r, "cannot allocate %llu buffers of %llu bytes",
-			       (unsigned long long)wl->concurrency,
-			       (unsigned long long)ph->block_size);
+			       (unsigned long long)depth, (unsigned long long)ph->block_size);
 		goto free_slots;
 	}
-	if (ro->progress)
+	if (ro->progress && !sy)
 		cb_report_progress_header(ro->progress, ph, eng->name);
 	res->ran = true;
 	l.t0 = cb_now_ns();
 	l.ramp_end = l.t0 + wl->ramp_ns;
-	r = run_loop(&l, ro);
+	struct cb_runner_opts cro = *ro;
+	if (sy)
+		cro.progress = NULL; /* one client's figures are not the phase's */
+	r = run_loop(&l, &cro);
 	res->elapsed_ns = l.last_end > l.ramp_end ? l.last_end - l.ramp_end : 0;
 	/* Samples beyond the last completion are the slack of the doubling array. */
 	if (res->nsamples && l.last_end > l.ramp_end)
@@ -374,10 +454,120 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 	else
 		res->nsamples = 0;
 free_slots:
-	slots_free(&l, wl->concurrency);
+	slots_free(&l, depth);
 teardown:
 	tr = eng->teardown(ph, l.st);
 	if (r == 0 && tr < 0)
 		r = tr;
+	return r;
+}
+
+struct client {
+	pthread_t tid;
+	bool started;
+	struct cb_phase ph;
+	struct cb_err err;
+	struct cb_phase_result res;
+	const struct cb_engine *eng;
+	const struct cb_runner_opts *ro;
+	struct sync *sy;
+	int r;
+};
+
+static void *client_main(void *arg)
+{
+	struct client *c = arg;
+	c->r = run_client(&c->ph, c->eng, c->ro, c->ro->cqs[c->ph.client], c->sy, &c->res);
+	return NULL;
+}
+
+/* The phase's figures and outcome from its clients': all the work over the
+ * slowest client's time; the first real error (not a client stopped because
+ * another failed) is the phase's. */
+static int merge_clients(struct cb_phase *ph, struct client *c, unsigned n,
+			 struct cb_phase_result *res)
+{
+	int r = 0;
+	for (unsigned k = 0; k < n; k++) {
+		if (k == 0 || !res->target[0]) {
+			snprintf(res->target, sizeof(res->target), "%s", c[k].res.target);
+			res->block_size = c[k].res.block_size;
+		}
+		snprintf(ph->target, sizeof(ph->target), "%s", c[k].ph.target);
+		ph->created |= c[k].ph.created;
+		ph->kept |= c[k].ph.kept;
+		if (cb_phase_merge_client(res, &c[k].res) < 0 && r == 0)
+			r = cb_err_cluster(ph->err, -ENOMEM, "out of memory for samples");
+		if (c[k].r < 0 && c[k].r != -ECANCELED && c[k].r != -EINTR && r == 0) {
+			r = c[k].r;
+			*ph->err = c[k].err;
+		}
+	}
+	for (unsigned k = 0; k < n && r == 0; k++)
+		if (c[k].r == -EINTR)
+			r = -EINTR;
+	return r;
+}
+
+int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct cb_runner_opts *ro,
+		 struct cb_phase_result *res)
+{
+	const struct cb_workload *wl = ph->wl;
+	unsigned n = ph->clients ? ph->clients : 1;
+
+	res->name = strdup(wl->name);
+	res->layer = strdup(eng->name);
+	res->op = strdup(wl->op);
+	res->concurrency = eng->synchronous ? 1 : wl->concurrency;
+	res->clients = n;
+	if (!res->name || !res->layer || !res->op)
+		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	if (n > ro->ncqs)
+		return cb_err_cluster(ph->err, -EINVAL, "internal error: %u clients, %zu queues", n,
+				      ro->ncqs);
+	if (n == 1) {
+		ph->client = 0;
+		return run_client(ph, eng, ro, ro->cqs[0], NULL, res);
+	}
+
+	struct client *c = calloc(n, sizeof(*c));
+	struct sync sy = {.n = n};
+	if (!c)
+		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	pthread_mutex_init(&sy.mu, NULL);
+	pthread_cond_init(&sy.cv, NULL);
+	int r = 0;
+	for (unsigned k = 0; k < n; k++) {
+		c[k].ph = *ph;
+		c[k].ph.client = k;
+		c[k].ph.session = ph->session ? ph->session + k : NULL;
+		c[k].ph.err = &c[k].err;
+		c[k].eng = eng;
+		c[k].ro = ro;
+		c[k].sy = &sy;
+		if (r == 0)
+			r = cb_phase_init(&c[k].res);
+		if (r == 0 && pthread_create(&c[k].tid, NULL, client_main, &c[k]) == 0) {
+			c[k].started = true;
+			continue;
+		}
+		/* the clients already started must not wait for this one */
+		if (r == 0)
+			r = cb_err_cluster(ph->err, -EAGAIN, "cannot start client %u of %u", k, n);
+		if (k == 0)
+			sync_first_done(&sy, true);
+		sync_arrive(&sy, true, 1);
+	}
+	for (unsigned k = 0; k < n; k++)
+		if (c[k].started)
+			pthread_join(c[k].tid, NULL);
+	int mr = merge_clients(ph, c, n, res);
+	if (r == 0)
+		r = mr;
+	for (unsigned k = 0; k < n; k++)
+		cb_phase_release(&c[k].res);
+	free(c);
+	pthread_cond_destroy(&sy.cv);
+	pthread_mutex_destroy(&sy.mu);
 	return r;
 }

@@ -13,7 +13,8 @@
 struct cb_runner_opts {
 	int sigfd;	  /* signalfd for SIGINT/SIGTERM, or -1 */
 	FILE *progress;	  /* per-second lines go here; NULL: none */
-	struct cb_cq *cq; /* from cb_cq_new */
+	struct cb_cq **cqs; /* one per client, from cb_cq_new */
+	size_t ncqs;
 };
 
 /* The completion queue ops report to. A library thread may still be inside
@@ -23,8 +24,10 @@ struct cb_runner_opts {
 struct cb_cq *cb_cq_new(void);
 void cb_cq_free(struct cb_cq *q);
 
-/* Run one phase: engine setup, the measured loop, teardown. res must come
- * from cb_result_add_phase; it is filled even when the phase ends early.
+/* Run one phase: engine setup, the measured loop, teardown; with
+ * ph->clients > 1, in that many threads that start together, each with its
+ * own setup (connection) and window, their figures merged into res. res must
+ * come from cb_result_add_phase; it is filled even when the phase ends early.
  * Returns 0, -EINTR when a signal stopped it (res->interrupted), or -errno
  * with ph->err set. */
 int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct cb_runner_opts *ro,

@@ -1,0 +1,149 @@
+/* Removing what runs made: the tree /cephbench/<run> of one run or of every
+ * run, also after a crash. Nothing outside /cephbench is looked at. A run
+ * directory whose owner mark names a live process on this host is kept. */
+#include "cephfs_priv.h"
+#include "owner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCH 256
+
+struct entry {
+	char name[256];
+	bool dir;
+};
+
+/* Up to BATCH entries of path (no . and ..); the directory is closed again
+ * before they are removed, so removal never disturbs a listing. */
+static int list_some(struct ceph_mount_info *cm, const char *path, struct entry *e, size_t *n)
+{
+	struct ceph_dir_result *d;
+	struct dirent de;
+	int r = ceph_opendir(cm, path, &d);
+	*n = 0;
+	if (r < 0)
+		return r;
+	while (*n < BATCH && (r = ceph_readdir_r(cm, d, &de)) == 1) {
+		if (strcmp(de.d_name, ".") == 0 || strcmp(de.d_name, "..") == 0)
+			continue;
+		snprintf(e[*n].name, sizeof(e[*n].name), "%s", de.d_name);
+		e[*n].dir = de.d_type == DT_DIR;
+		(*n)++;
+	}
+	ceph_closedir(cm, d);
+	return r < 0 ? r : 0;
+}
+
+/* path is a PATH_MAX buffer, extended and restored on the way down. */
+static int remove_below(struct ceph_mount_info *cm, char *path, uint64_t *removed)
+{
+	struct entry *e = malloc(BATCH * sizeof(*e));
+	size_t len = strlen(path), n;
+	int r;
+	if (!e)
+		return -ENOMEM;
+	while ((r = list_some(cm, path, e, &n)) == 0 && n > 0) {
+		for (size_t i = 0; i < n && r == 0; i++) {
+			if ((size_t)snprintf(path + len, PATH_MAX - len, "/%s", e[i].name) >=
+			    PATH_MAX - len) {
+				r = -ENAMETOOLONG;
+				break;
+			}
+			if (e[i].dir && (r = remove_below(cm, path, removed)) == 0)
+				r = ceph_rmdir(cm, path);
+			else if (!e[i].dir)
+				r = ceph_unlink(cm, path);
+			if (r == -ENOENT)
+				r = 0;
+			else if (r == 0)
+				(*removed)++;
+			path[len] = '\0';
+		}
+		if (r < 0)
+			break;
+	}
+	path[len] = '\0';
+	free(e);
+	return r;
+}
+
+int cfs_remove_tree(struct ceph_mount_info *cm, const char *path, uint64_t *removed)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s", path);
+	int r = remove_below(cm, p, removed);
+	if (r == 0)
+		r = ceph_rmdir(cm, p);
+	if (r == 0)
+		(*removed)++;
+	return r == -ENOENT ? 0 : r;
+}
+
+/* Remove /cephbench/<name> unless a live process other than this run owns
+ * it; *live is set when it was kept for that reason. */
+static int remove_run(struct ceph_mount_info *cm, const struct cb_cleanup_req *req,
+		      const char *name, uint64_t *removed, int *live)
+{
+	char dir[PATH_MAX], id[64] = "", owner[256] = "";
+	int pid = 0, r;
+	snprintf(dir, sizeof(dir), "%s/%s", CFS_ROOT, name);
+	r = ceph_getxattr(cm, dir, CFS_XATTR_RUN_ID, id, sizeof(id) - 1);
+	if (r == -ENOENT)
+		return 0;
+	bool mine = r > 0 && req->run_id && strcmp(id, req->run_id) == 0;
+	r = ceph_getxattr(cm, dir, CFS_XATTR_OWNER, owner, sizeof(owner) - 1);
+	if (!mine && r > 0 && cb_owner_state(owner, &pid) == CB_OWNER_ALIVE) {
+		*live = pid;
+		return 0;
+	}
+	return cfs_remove_tree(cm, dir, removed);
+}
+
+int cfs_cleanup(struct cb_cleanup_req *req)
+{
+	const char *fs = req->lopts ? ((const struct cfs_opts *)req->lopts)->fs : req->fs;
+	struct ceph_mount_info *cm;
+	int live = 0, r;
+	if (!fs)
+		return 0;
+	if ((r = cfs_mount(req->conn, fs, &cm, req->err)) < 0)
+		return r;
+	if (req->run_name) {
+		r = remove_run(cm, req, req->run_name, &req->removed, &live);
+	} else {
+		/* every run: list /cephbench until nothing removable is left */
+		struct entry *e = malloc(BATCH * sizeof(*e));
+		size_t n, kept = 0;
+		r = e ? 0 : -ENOMEM;
+		while (r == 0 && (r = list_some(cm, CFS_ROOT, e, &n)) == 0 && n > kept) {
+			kept = 0;
+			for (size_t i = 0; i < n && r == 0; i++) {
+				int l = 0;
+				r = remove_run(cm, req, e[i].name, &req->removed, &l);
+				if (l) {
+					live = l;
+					kept++;
+				}
+			}
+		}
+		free(e);
+		if (r == -ENOENT)
+			r = 0; /* no /cephbench: nothing to do */
+	}
+	if (r == 0)
+		ceph_rmdir(cm, CFS_ROOT); /* only when empty; other runs may be using it */
+	cfs_unmount(cm);
+	if (r < 0)
+		return cb_err_cluster(req->err, r, "removing %s%s%s in file system %s: %s", CFS_ROOT,
+				      req->run_name ? "/" : "", req->run_name ? req->run_name : "",
+				      fs, strerror(-r));
+	if (live)
+		return cb_err_cluster(req->err, -EBUSY,
+				      "kept %s/%s in file system %s: a live run (pid %d) uses it",
+				      CFS_ROOT, req->run_name ? req->run_name : "...", fs, live);
+	return 0;
+}

@@ -1,0 +1,305 @@
+/* The CephFS layer through libcephfs: mdtest's metadata tree test (op: tree)
+ * and file data I/O (read, write, randread, randwrite). libcephfs calls are
+ * synchronous, so each client is a thread with its own mount and one op in
+ * flight; the runner starts the clients together at every phase. */
+#include "cephfs_priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const cfs_ops[] = {"tree", "read", "write", "randread", "randwrite", NULL};
+
+const char *const cfs_phase_names[CFS_NSTEPS + 1] = {
+    [CFS_TREE_CREATE] = "tree-create", [CFS_DIR_CREATE] = "dir-create",
+    [CFS_DIR_STAT] = "dir-stat",       [CFS_DIR_RENAME] = "dir-rename",
+    [CFS_DIR_REMOVE] = "dir-remove",   [CFS_FILE_CREATE] = "file-create",
+    [CFS_FILE_STAT] = "file-stat",     [CFS_FILE_READ] = "file-read",
+    [CFS_FILE_REMOVE] = "file-remove", [CFS_TREE_REMOVE] = "tree-remove",
+};
+
+static const struct cb_option cfs_options[] = {
+    {"fs", CB_OPT_STR, offsetof(struct cfs_opts, fs), "cephfs", 0, 0, NULL,
+     "file system to mount (ceph fs ls)"},
+    {"depth", CB_OPT_UINT, offsetof(struct cfs_opts, depth), "0", 0, CFS_MAX_DEPTH, NULL,
+     "tree: levels below the root directory (mdtest -z)"},
+    {"branch", CB_OPT_UINT, offsetof(struct cfs_opts, branch), "1", 0, 1000000, NULL,
+     "tree: subdirectories of each tree directory (mdtest -b)"},
+    {"items", CB_OPT_UINT, offsetof(struct cfs_opts, items), "0", 0, 0, NULL,
+     "tree: items per directory, per client (mdtest -I)"},
+    {"total_items", CB_OPT_UINT, offsetof(struct cfs_opts, total_items), "0", 0, 0, NULL,
+     "tree: items per client, spread over the directories (mdtest -n)"},
+    {"files_only", CB_OPT_BOOL, offsetof(struct cfs_opts, files_only), "false", 0, 0, NULL,
+     "tree: only the file phases (mdtest -F)"},
+    {"dirs_only", CB_OPT_BOOL, offsetof(struct cfs_opts, dirs_only), "false", 0, 0, NULL,
+     "tree: only the directory phases (mdtest -D)"},
+    {"leaf_only", CB_OPT_BOOL, offsetof(struct cfs_opts, leaf_only), "false", 0, 0, NULL,
+     "tree: items in the leaf directories only (mdtest -L)"},
+    {"unique_dir", CB_OPT_BOOL, offsetof(struct cfs_opts, unique_dir), "false", 0, 0, NULL,
+     "tree: a tree per client instead of one shared (mdtest -u)"},
+    {"write_bytes", CB_OPT_SIZE, offsetof(struct cfs_opts, write_bytes), "0", 0, 1ULL << 30,
+     NULL, "tree: bytes written to each file at create (mdtest -w)"},
+    {"read_bytes", CB_OPT_SIZE, offsetof(struct cfs_opts, read_bytes), "0", 0, 1ULL << 30, NULL,
+     "tree: bytes read from each file in file-read (mdtest -e)"},
+    {"iterations", CB_OPT_UINT, offsetof(struct cfs_opts, iterations), "1", 1, 10000, NULL,
+     "tree: times the phases run; rows show the rate's spread (mdtest -i)"},
+    {"stonewall", CB_OPT_DURATION, offsetof(struct cfs_opts, stonewall_ns), "0", 0, 0, NULL,
+     "tree: time limit of each create phase; later phases use what was made (mdtest -W)"},
+    {"phases", CB_OPT_STR, offsetof(struct cfs_opts, phases), "all", 0, 0, NULL,
+     "tree: which phases run, 'all' or a comma list (tree-create,dir-create,...)"},
+    {"file_size", CB_OPT_SIZE, offsetof(struct cfs_opts, file_size), "256M", 1, 1ULL << 44, NULL,
+     "read/write: size of each file"},
+    {"files", CB_OPT_UINT, offsetof(struct cfs_opts, files), "1", 1, 1024, NULL,
+     "read/write: files per client"},
+    {"direct", CB_OPT_BOOL, offsetof(struct cfs_opts, direct), "true", 0, 0, NULL,
+     "read/write: O_DIRECT, past the client's cache (false: buffered)"},
+    {"prefill", CB_OPT_BOOL, offsetof(struct cfs_opts, prefill), "false", 0, 0, NULL,
+     "write, randwrite: write the files in full first (reads always do)"},
+    {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static bool is_tree(const struct cb_workload *wl)
+{
+	return strcmp(wl->op, "tree") == 0;
+}
+
+static bool io_reads(const struct cb_workload *wl)
+{
+	return strcmp(wl->op, "read") == 0 || strcmp(wl->op, "randread") == 0;
+}
+
+int cfs_phase_mask(const struct cfs_opts *o, unsigned *mask, char *why, size_t n)
+{
+	unsigned m = 0;
+	if (strcmp(o->phases, "all") == 0) {
+		for (int s = CFS_TREE_CREATE; s <= CFS_TREE_REMOVE; s++)
+			m |= 1u << s;
+	} else {
+		char buf[256];
+		snprintf(buf, sizeof(buf), "%s", o->phases);
+		for (char *save = NULL, *w = strtok_r(buf, ", ", &save); w;
+		     w = strtok_r(NULL, ", ", &save)) {
+			int s = CFS_TREE_CREATE;
+			while (s <= CFS_TREE_REMOVE && strcmp(cfs_phase_names[s], w) != 0)
+				s++;
+			if (s > CFS_TREE_REMOVE) {
+				const char *c = cb_closest(w, cfs_phase_names + CFS_TREE_CREATE);
+				snprintf(why, n, "phases: unknown phase '%s'%s%s%s", w,
+					 c ? " (did you mean '" : "", c ? c : "", c ? "'?)" : "");
+				return -EINVAL;
+			}
+			m |= 1u << s;
+		}
+	}
+	if (o->files_only)
+		m &= ~(1u << CFS_DIR_CREATE | 1u << CFS_DIR_STAT | 1u << CFS_DIR_RENAME |
+		       1u << CFS_DIR_REMOVE);
+	if (o->dirs_only)
+		m &= ~(1u << CFS_FILE_CREATE | 1u << CFS_FILE_STAT | 1u << CFS_FILE_READ |
+		       1u << CFS_FILE_REMOVE);
+	/* what each phase works on must have been made, and a tree that is
+	 * removed must be empty by then */
+	static const struct {
+		enum cfs_step s, needs;
+	} rules[] = {
+	    {CFS_DIR_CREATE, CFS_TREE_CREATE}, {CFS_FILE_CREATE, CFS_TREE_CREATE},
+	    {CFS_DIR_STAT, CFS_DIR_CREATE},    {CFS_DIR_RENAME, CFS_DIR_CREATE},
+	    {CFS_DIR_REMOVE, CFS_DIR_CREATE},  {CFS_FILE_STAT, CFS_FILE_CREATE},
+	    {CFS_FILE_READ, CFS_FILE_CREATE},  {CFS_FILE_REMOVE, CFS_FILE_CREATE},
+	    {CFS_TREE_REMOVE, CFS_TREE_CREATE},
+	};
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if ((m & 1u << rules[i].s) && !(m & 1u << rules[i].needs)) {
+			snprintf(why, n, "phases: %s needs %s", cfs_phase_names[rules[i].s],
+				 cfs_phase_names[rules[i].needs]);
+			return -EINVAL;
+		}
+	if ((m & 1u << CFS_TREE_REMOVE) &&
+	    (((m & 1u << CFS_DIR_CREATE) && !(m & 1u << CFS_DIR_REMOVE)) ||
+	     ((m & 1u << CFS_FILE_CREATE) && !(m & 1u << CFS_FILE_REMOVE)))) {
+		snprintf(why, n, "phases: tree-remove needs the tree empty: add dir-remove and "
+				 "file-remove for what is created");
+		return -EINVAL;
+	}
+	if (!m) {
+		snprintf(why, n, "phases: nothing to run");
+		return -EINVAL;
+	}
+	*mask = m;
+	return 0;
+}
+
+static int tree_check(const struct cfs_opts *o, uint64_t iterations, char *why, size_t n)
+{
+	struct cfs_tree t;
+	unsigned mask;
+	if (o->files_only && o->dirs_only) {
+		snprintf(why, n, "files_only and dirs_only exclude each other: drop one");
+		return -EINVAL;
+	}
+	if (cfs_tree_plan(o, &t, why, n) < 0 || cfs_phase_mask(o, &mask, why, n) < 0)
+		return -EINVAL;
+	if (iterations > 1 && !(mask & 1u << CFS_TREE_REMOVE)) {
+		snprintf(why, n, "iterations: %llu needs the tree removed between them: add "
+				 "tree-remove to phases",
+			 (unsigned long long)iterations);
+		return -EINVAL;
+	}
+	if (o->read_bytes > o->write_bytes) {
+		snprintf(why, n, "read_bytes (%llu) is more than write_bytes (%llu): files hold "
+				 "only what was written",
+			 (unsigned long long)o->read_bytes, (unsigned long long)o->write_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
+{
+	const struct cfs_opts *o = lopts;
+	if (!o->fs[0]) {
+		snprintf(why, n, "fs: empty: name a file system (ceph fs ls)");
+		return -EINVAL;
+	}
+	if (is_tree(wl))
+		return tree_check(o, o->iterations, why, n);
+	uint64_t bs = wl->block_size ? wl->block_size : CFS_DEFAULT_BS;
+	if (o->file_size % bs) {
+		snprintf(why, n, "file_size %llu is not a multiple of block_size %llu",
+			 (unsigned long long)o->file_size, (unsigned long long)bs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* op tree: mdtest's phases in its order; reads: a fill pass first (the run's
+ * files hold nothing else), writes too with prefill. */
+static size_t cfs_steps(const struct cb_workload *wl, const void *lopts, struct cb_step *out,
+			unsigned *iterations)
+{
+	const struct cfs_opts *o = lopts;
+	size_t n = 0;
+	if (!is_tree(wl)) {
+		if (io_reads(wl) || o->prefill)
+			out[n++] = (struct cb_step){
+			    .suffix = "prefill", .op = "prefill", .id = CFS_FILL, .own_limits = true};
+		out[n++] = (struct cb_step){.id = CFS_IO};
+		return n;
+	}
+	unsigned mask = 0;
+	char why[256];
+	if (cfs_phase_mask(o, &mask, why, sizeof(why)) < 0)
+		return 0; /* refused by check */
+	for (int s = CFS_TREE_CREATE; s <= CFS_TREE_REMOVE; s++)
+		if (mask & 1u << s)
+			out[n++] = (struct cb_step){
+			    .suffix = cfs_phase_names[s],
+			    .op = cfs_phase_names[s],
+			    .id = s,
+			    .own_limits = true,
+			    /* mdtest's stonewall bounds the create phases */
+			    .duration_ns = s == CFS_DIR_CREATE || s == CFS_FILE_CREATE
+					       ? o->stonewall_ns
+					       : 0,
+			};
+	*iterations = (unsigned)o->iterations;
+	return n;
+}
+
+static int cfs_setup(struct cb_phase *ph, void **state)
+{
+	const struct cfs_opts *o = ph->lopts;
+	struct cfs_state *s = calloc(1, sizeof(*s));
+	if (!s)
+		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	*state = s;
+	snprintf(ph->target, sizeof(ph->target), "%s", o->fs);
+	s->o = o;
+	s->step = (enum cfs_step)ph->step;
+	s->client = ph->client;
+	struct cfs_session **slot = (struct cfs_session **)ph->session;
+	if (!slot)
+		return cb_err_cluster(ph->err, -EINVAL, "internal error: no session slot");
+	if (!*slot) {
+		struct cfs_session *ss = calloc(1, sizeof(*ss));
+		if (!ss)
+			return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+		int r = cfs_mount(ph->conn, o->fs, &ss->cm, ph->err);
+		if (r < 0) {
+			free(ss);
+			return r;
+		}
+		*slot = ss;
+	}
+	s->ss = *slot;
+	int r = cfs_prepare_run(ph, s->ss);
+	if (r < 0)
+		return r;
+	if (s->step == CFS_IO || s->step == CFS_FILL)
+		return cfs_io_setup(ph, s);
+	return cfs_tree_setup(ph, s);
+}
+
+static int cfs_submit(void *state, struct cb_op *op)
+{
+	struct cfs_state *s = state;
+	if (s->next >= s->count)
+		return CB_EOF;
+	if (s->step == CFS_IO || s->step == CFS_FILL)
+		return cfs_io_submit(s, op);
+	return cfs_tree_submit(s, op);
+}
+
+static void cfs_describe(void *state, const struct cb_op *op, char *buf, size_t n)
+{
+	const struct cfs_state *s = state;
+	if (s->step == CFS_IO || s->step == CFS_FILL)
+		snprintf(buf, n, "file %s/c%u.%llu offset %llu", s->ss->base, s->client,
+			 (unsigned long long)(op->where >> 48),
+			 (unsigned long long)((op->where & ((1ULL << 48) - 1)) * s->bs));
+	else /* ops are synchronous: the last path built is the failed op's */
+		snprintf(buf, n, "%s", s->path[0] ? s->path : "op");
+}
+
+static int cfs_teardown(struct cb_phase *ph, void *state)
+{
+	struct cfs_state *s = state;
+	(void)ph;
+	if (!s)
+		return 0;
+	if (s->ss) {
+		if (s->step == CFS_IO || s->step == CFS_FILL)
+			cfs_io_teardown(s);
+		else
+			cfs_tree_teardown(s);
+	}
+	free(s);
+	return 0;
+}
+
+static void cfs_release(void *session)
+{
+	struct cfs_session *ss = session;
+	cfs_unmount(ss->cm);
+	free(ss);
+}
+
+const struct cb_engine cb_engine_cephfs = {
+    .name = "cephfs",
+    .ops = cfs_ops,
+    .options = cfs_options,
+    .cleanup_flag = "--fs",
+    .removes = "files and directories",
+    .options_size = sizeof(struct cfs_opts),
+    .synchronous = true,
+    .max_clients = 1024,
+    .check = cfs_check,
+    .steps = cfs_steps,
+    .setup = cfs_setup,
+    .submit = cfs_submit,
+    .describe = cfs_describe,
+    .teardown = cfs_teardown,
+    .release = cfs_release,
+    .cleanup = cfs_cleanup,
+};

@@ -1,0 +1,79 @@
+/* File data I/O through libcephfs: each client reads or writes its own files
+ * ("c<client>.<n>" in the workload's directory) in block_size ops, O_DIRECT
+ * by default so every op reaches the OSDs, as with the RBD layer's cache off
+ * and fio's direct=1. Sequential ops walk the files' blocks interleaved. */
+#include "cephfs_priv.h"
+#include "rng.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
+{
+	const struct cfs_opts *o = s->o;
+	const char *op = ph->wl->op;
+	bool fill = s->step == CFS_FILL;
+	s->bs = fill ? CFS_FILL_BS : (ph->wl->block_size ? ph->wl->block_size : CFS_DEFAULT_BS);
+	if (s->bs > o->file_size)
+		s->bs = o->file_size;
+	ph->block_size = s->bs;
+	s->writes = fill || strstr(op, "write") != NULL;
+	s->rand = !fill && strncmp(op, "rand", 4) == 0;
+	s->blocks = (o->file_size + s->bs - 1) / s->bs;
+	/* a fill pass ends when every block of every file is written once */
+	s->count = fill ? s->blocks * o->files : UINT64_MAX;
+	s->rng = cb_splitmix64(0x6a09e667f3bcc908ULL ^ ((uint64_t)getpid() << 20) ^ s->client);
+	s->fds = malloc(o->files * sizeof(*s->fds));
+	if (!s->fds)
+		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	int flags = (s->writes ? O_RDWR | O_CREAT : O_RDONLY) | (o->direct ? O_DIRECT : 0);
+	for (; s->nfds < o->files; s->nfds++) {
+		if ((size_t)snprintf(s->path, sizeof(s->path), "%s/c%u.%llu", s->ss->base,
+				     s->client,
+				     (unsigned long long)s->nfds) >= sizeof(s->path))
+			return cb_err_cluster(ph->err, -ENAMETOOLONG, "path too long: %s",
+					      s->ss->base);
+		int fd = ceph_open(s->ss->cm, s->path, flags, 0644);
+		if (fd < 0)
+			return cb_err_cluster(ph->err, fd, "cannot open %s in file system %s: %s",
+					      s->path, o->fs, strerror(-fd));
+		s->fds[s->nfds] = fd;
+	}
+	return 0;
+}
+
+int cfs_io_submit(struct cfs_state *s, struct cb_op *op)
+{
+	uint64_t j = s->next++, file, block;
+	if (s->rand) {
+		uint64_t x = cb_rng_next(&s->rng);
+		file = x % s->nfds;
+		block = (x / s->nfds) % s->blocks;
+	} else {
+		file = j % s->nfds;
+		block = (j / s->nfds) % s->blocks;
+	}
+	uint64_t off = block * s->bs;
+	uint64_t left = s->o->file_size - off;
+	op->len = left < s->bs ? left : s->bs;
+	op->is_write = s->writes;
+	op->where = file << 48 | block;
+	int fd = s->fds[file];
+	int64_t r = s->writes ? ceph_write(s->ss->cm, fd, op->buf, (int64_t)op->len, (int64_t)off)
+			      : ceph_read(s->ss->cm, fd, op->buf, (int64_t)op->len, (int64_t)off);
+	if (r >= 0 && s->writes && (uint64_t)r != op->len)
+		r = -EIO; /* a short write */
+	cb_op_done(op, r);
+	return 0;
+}
+
+void cfs_io_teardown(struct cfs_state *s)
+{
+	for (uint64_t i = 0; i < s->nfds; i++)
+		ceph_close(s->ss->cm, s->fds[i]);
+	free(s->fds);
+}

@@ -1,0 +1,168 @@
+/* Mounts and the run's directories. A mount is made through the run's
+ * librados connection (ceph_create_from_rados), so it has the same conf,
+ * client, keyring, CEPH_ARGS and timeouts, but a session of its own: each
+ * client is a client of the MDS like a separate host's would be. */
+#include "cephfs_priv.h"
+#include "conn.h"
+#include "owner.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **out,
+	      struct cb_err *e)
+{
+	struct ceph_mount_info *cm;
+	int r = ceph_create_from_rados(&cm, cb_conn_rados(conn));
+	if (r < 0)
+		return cb_err_cluster(e, r, "cannot create a CephFS client: %s", strerror(-r));
+	r = ceph_select_filesystem(cm, fs);
+	if (r == 0)
+		r = ceph_mount(cm, "/");
+	if (r == 0) {
+		*out = cm;
+		return 0;
+	}
+	ceph_release(cm);
+	if (r == -ENOENT)
+		return cb_err_cluster(e, r, "file system '%s' not found: name one with fs: (ceph fs ls)",
+				      fs);
+	if (r == -EPERM || r == -EACCES)
+		return cb_err_cluster(e, r,
+				      "mount of file system '%s' refused: %s (the client's mds caps "
+				      "must allow it: ceph auth get)",
+				      fs, strerror(-r));
+	if (r == -ETIMEDOUT)
+		return cb_err_cluster(e, r,
+				      "mount of file system '%s' timed out: is an MDS active? (ceph "
+				      "fs status)",
+				      fs);
+	return cb_err_cluster(e, r, "cannot mount file system '%s': %s", fs, strerror(-r));
+}
+
+void cfs_unmount(struct ceph_mount_info *cm)
+{
+	if (!cm)
+		return;
+	ceph_unmount(cm);
+	ceph_release(cm);
+}
+
+static int xattr_get(struct ceph_mount_info *cm, const char *path, const char *name, char *buf,
+		     size_t n)
+{
+	int r = ceph_getxattr(cm, path, name, buf, n - 1);
+	buf[r > 0 ? r : 0] = '\0';
+	return r < 0 ? r : 0;
+}
+
+/* /cephbench/<run> exists and is not this run's: a killed run's leftovers
+ * are removed; a live run's, or one whose owner this host cannot check, are
+ * refused. Returns 0 when it is gone, or -errno with e set. */
+static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char *dir,
+		     const char *fs)
+{
+	char owner[256] = "";
+	int pid = 0;
+	xattr_get(cm, dir, CFS_XATTR_OWNER, owner, sizeof(owner));
+	switch (owner[0] ? cb_owner_state(owner, &pid) : CB_OWNER_ELSEWHERE) {
+	case CB_OWNER_ALIVE:
+		return cb_err_cluster(ph->err, -EBUSY,
+				      "%s in file system %s belongs to a live run (pid %d): give "
+				      "this run another --run-name",
+				      dir, fs, pid);
+	case CB_OWNER_ELSEWHERE:
+		return cb_err_cluster(ph->err, -EBUSY,
+				      "%s in file system %s was left by a run on another host or "
+				      "boot; if it is gone, remove it with: cephbench cleanup --fs "
+				      "%s --run-name %s",
+				      dir, fs, fs, ph->run_name);
+	default:
+		break;
+	}
+	uint64_t n = 0;
+	int r = cfs_remove_tree(cm, dir, &n);
+	if (r < 0)
+		return cb_err_cluster(ph->err, r, "cannot remove %s, left by a killed run: %s", dir,
+				      strerror(-r));
+	return 0;
+}
+
+/* mkdir that accepts an existing directory. */
+static int mkdir_ok(struct ceph_mount_info *cm, const char *path)
+{
+	int r = ceph_mkdir(cm, path, 0755);
+	return r == -EEXIST ? 0 : r;
+}
+
+static int make_run_dir(struct cb_phase *ph, struct ceph_mount_info *cm, const char *dir,
+			const char *fs)
+{
+	char id[64], mark[256];
+	for (int attempt = 0; attempt < 3; attempt++) {
+		int r = mkdir_ok(cm, CFS_ROOT);
+		if (r == 0)
+			r = ceph_mkdir(cm, dir, 0755);
+		if (r == 0) {
+			ph->created = true;
+			cb_owner_mark(mark, sizeof(mark));
+			r = ceph_setxattr(cm, dir, CFS_XATTR_RUN_ID, ph->run_id, strlen(ph->run_id),
+					  0);
+			if (r == 0)
+				r = ceph_setxattr(cm, dir, CFS_XATTR_OWNER, mark, strlen(mark), 0);
+			if (r < 0)
+				return cb_err_cluster(ph->err, r, "cannot mark %s as this run's: %s",
+						      dir, strerror(-r));
+			return 0;
+		}
+		if (r == -ENOENT)
+			continue; /* a cleanup removed the empty /cephbench meanwhile */
+		if (r != -EEXIST)
+			return cb_err_cluster(ph->err, r, "cannot create %s in file system %s: %s",
+					      dir, fs, strerror(-r));
+		if (xattr_get(cm, dir, CFS_XATTR_RUN_ID, id, sizeof(id)) == 0 &&
+		    strcmp(id, ph->run_id) == 0) {
+			ph->created = true; /* an earlier workload of this run made it */
+			return 0;
+		}
+		if ((r = take_over(ph, cm, dir, fs)) < 0)
+			return r;
+	}
+	return cb_err_cluster(ph->err, -EAGAIN, "cannot create %s: it keeps changing", dir);
+}
+
+int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss)
+{
+	const struct cfs_opts *o = ph->lopts;
+	char wl[80], dir[PATH_MAX - 32];
+	if (ss->prepared)
+		return 0;
+	/* the workload's own name, without a step's ".<phase>" */
+	snprintf(wl, sizeof(wl), "%.*s", (int)strcspn(ph->wl->name, "."), ph->wl->name);
+	snprintf(dir, sizeof(dir), "%s/%s/%s", CFS_ROOT, ph->run_name, wl);
+	if (o->unique_dir)
+		snprintf(ss->base, sizeof(ss->base), "%s/c%u", dir, ph->client);
+	else
+		snprintf(ss->base, sizeof(ss->base), "%s", dir);
+	/* client 0 sets up alone, before the others: it makes what they share */
+	if (ph->client == 0) {
+		char run[PATH_MAX];
+		snprintf(run, sizeof(run), "%s/%s", CFS_ROOT, ph->run_name);
+		int r = make_run_dir(ph, ss->cm, run, o->fs);
+		if (r == 0)
+			r = mkdir_ok(ss->cm, dir);
+		for (unsigned k = 0; r == 0 && o->unique_dir && k < ph->clients; k++) {
+			char c[PATH_MAX + 16];
+			snprintf(c, sizeof(c), "%s/c%u", dir, k);
+			r = mkdir_ok(ss->cm, c);
+		}
+		if (r < 0)
+			return cb_err_isset(ph->err)
+				   ? r
+				   : cb_err_cluster(ph->err, r, "cannot create %s in file system %s: %s",
+						    dir, o->fs, strerror(-r));
+	}
+	ss->prepared = true;
+	return 0;
+}

@@ -1,0 +1,124 @@
+/* The CephFS layer's private parts: options, the mdtest-like tree, the
+ * per-client session kept across a workload's steps, and the phase state. */
+#ifndef CB_CEPHFS_PRIV_H
+#define CB_CEPHFS_PRIV_H
+
+#include "engine.h"
+
+#include <cephfs/libcephfs.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Everything the layer makes lives below this directory. */
+#define CFS_ROOT	    "/cephbench"
+#define CFS_XATTR_RUN_ID "user.cephbench.run_id" /* the run that made a run directory */
+#define CFS_XATTR_OWNER	    "user.cephbench.owner"  /* src/owner.h mark of that run */
+#define CFS_DEFAULT_BS	    4096
+#define CFS_FILL_BS	    (4ULL << 20)
+#define CFS_MAX_DEPTH	    32
+#define CFS_MAX_NODES	    10000000ULL
+
+struct cfs_opts {
+	char *fs;
+	/* the tree test (op: tree), mdtest's parameters */
+	uint64_t depth, branch, items, total_items;
+	bool files_only, dirs_only, leaf_only, unique_dir;
+	uint64_t write_bytes, read_bytes;
+	uint64_t iterations;
+	uint64_t stonewall_ns;
+	char *phases;
+	/* file data I/O (op: read, write, randread, randwrite) */
+	uint64_t file_size, files;
+	bool direct, prefill;
+};
+
+/* Step ids (struct cb_step); 0 is an I/O workload itself. */
+enum cfs_step {
+	CFS_IO = 0,
+	CFS_FILL,
+	CFS_TREE_CREATE,
+	CFS_DIR_CREATE,
+	CFS_DIR_STAT,
+	CFS_DIR_RENAME,
+	CFS_DIR_REMOVE,
+	CFS_FILE_CREATE,
+	CFS_FILE_STAT,
+	CFS_FILE_READ,
+	CFS_FILE_REMOVE,
+	CFS_TREE_REMOVE,
+	CFS_NSTEPS
+};
+
+/* The phases' names, indexed by enum cfs_step (NULL below CFS_TREE_CREATE), NULL-terminated. */
+extern const char *const cfs_phase_names[CFS_NSTEPS + 1];
+
+/* Parse `phases:` ("all" or a comma list) into a mask of 1 << step, with
+ * the checks that keep a tree removable; 0 or -EINVAL with why. */
+int cfs_phase_mask(const struct cfs_opts *o, unsigned *mask, char *why, size_t n);
+
+/* mdtest's tree: node 0 is the root, node m's children are m*branch+1 ..
+ * m*branch+branch, in breadth-first order; items go in every node, or in
+ * the leaves only. */
+struct cfs_tree {
+	uint64_t depth, branch;
+	uint64_t nodes;	    /* in the whole tree */
+	uint64_t first_dir; /* first node holding items */
+	uint64_t ndirs;	    /* nodes holding items */
+	uint64_t per_dir;   /* items in each (the first rem get one more) */
+	uint64_t rem;
+	uint64_t items; /* per client */
+};
+
+/* The geometry, or -EINVAL/-ERANGE with why. */
+int cfs_tree_plan(const struct cfs_opts *o, struct cfs_tree *t, char *why, size_t n);
+
+/* One client's mount and what its earlier steps did, kept across steps. */
+struct cfs_session {
+	struct ceph_mount_info *cm;
+	bool prepared;	   /* the run's directories exist */
+	char base[PATH_MAX]; /* where this client's tree or files go */
+	uint64_t made[CFS_NSTEPS]; /* ops done by each step of this iteration */
+};
+
+/* One client's state for one step. */
+struct cfs_state {
+	struct cfs_session *ss;
+	const struct cfs_opts *o;
+	enum cfs_step step;
+	unsigned client;
+	uint64_t next, count; /* ops started, ops to do */
+	struct cfs_tree t;
+	/* file data I/O */
+	int *fds;
+	uint64_t nfds, bs, blocks;
+	bool rand, writes;
+	uint64_t rng;
+	char path[PATH_MAX];
+};
+
+/* cephfs_mount.c: mount for a client through the run's connection (its
+ * conf, client and keyring), on the workload's file system. */
+int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **cm,
+	      struct cb_err *e);
+void cfs_unmount(struct ceph_mount_info *cm);
+/* Make /cephbench/<run>[/<workload>[/c<k>...]], taking over a dead
+ * namesake's leftovers; marks the run directory as this run's. */
+int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss);
+
+/* cephfs_tree.c: the metadata ops. */
+int cfs_tree_setup(struct cb_phase *ph, struct cfs_state *s);
+int cfs_tree_submit(struct cfs_state *s, struct cb_op *op);
+void cfs_tree_teardown(struct cfs_state *s);
+
+/* cephfs_io.c: file data I/O. */
+int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s);
+int cfs_io_submit(struct cfs_state *s, struct cb_op *op);
+void cfs_io_teardown(struct cfs_state *s);
+
+/* cephfs_clean.c */
+/* Remove path and everything below it; counts what it removed. */
+int cfs_remove_tree(struct ceph_mount_info *cm, const char *path, uint64_t *removed);
+int cfs_cleanup(struct cb_cleanup_req *req);
+
+#endif

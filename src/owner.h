@@ -1,0 +1,24 @@
+/* Which process made something: a mark stored with what a run creates (RBD
+ * image metadata, a CephFS directory's xattr) so that a later run or a
+ * cleanup can tell a killed run's leftovers from a live run's. A process
+ * counts as gone only when the mark names this very boot of this machine and
+ * that pid, with the same start time, no longer exists. */
+#ifndef CB_OWNER_H
+#define CB_OWNER_H
+
+#include <stddef.h>
+
+enum cb_owner_state {
+	CB_OWNER_ALIVE,	    /* this boot, the process still runs */
+	CB_OWNER_GONE,	    /* this boot, the process is gone */
+	CB_OWNER_ELSEWHERE, /* another machine or boot, or no readable mark */
+};
+
+/* "<machine-id>/<boot-id> <pid> <start time>" of this process. */
+void cb_owner_mark(char *buf, size_t n);
+
+/* The state of the process a mark names (extra fields after the third are
+ * ignored); *pid gets its pid, 0 when unreadable. */
+enum cb_owner_state cb_owner_state(const char *mark, int *pid);
+
+#endif
