@@ -20,7 +20,8 @@ struct cb_progress {
 	bool ramping;
 };
 
-void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer);
+void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer,
+			       uint64_t depth);
 void cb_report_progress(FILE *out, const struct cb_progress *p);
 
 /* The end-of-run table. */

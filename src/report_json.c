@@ -62,6 +62,17 @@ static json_t *phase_json(const struct cb_phase_result *p)
 	json_object_set_new(o, "read_bytes", json_integer((json_int_t)(p->bytes - p->write_bytes)));
 	json_object_set_new(o, "write_ops", json_integer((json_int_t)p->write_ops));
 	json_object_set_new(o, "write_bytes", json_integer((json_int_t)p->write_bytes));
+	struct cb_rate_stats st;
+	if (cb_phase_rate_stats(p, &st)) {
+		json_t *rates = json_array();
+		for (size_t i = 0; i < p->niters; i++)
+			json_array_append_new(rates, json_real(p->iter_rates[i]));
+		json_object_set_new(o, "iterations",
+				    json_pack("{s:I, s:f, s:f, s:f, s:f, s:o}", "count",
+					      (json_int_t)p->niters, "iops_max", st.max, "iops_min",
+					      st.min, "iops_mean", st.mean, "iops_stddev", st.stddev,
+					      "iops", rates));
+	}
 	return o;
 }
 

@@ -5,7 +5,8 @@
 
 #include <string.h>
 
-void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer)
+void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer,
+			       uint64_t depth)
 {
 	char bs[32], dur[32], ramp[32];
 	const struct cb_workload *wl = ph->wl;
@@ -13,7 +14,7 @@ void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char 
 	cb_format_duration(wl->duration_ns, dur, sizeof(dur));
 	cb_format_duration(wl->ramp_ns, ramp, sizeof(ramp));
 	fprintf(out, "== %s: %s %s %s on %s, %llu in flight, ramp %s, duration %s\n", wl->name,
-		layer, wl->op, bs, ph->target, (unsigned long long)wl->concurrency, ramp,
+		layer, wl->op, bs, ph->target, (unsigned long long)depth, ramp,
 		wl->duration_ns ? dur : "unlimited");
 	fprintf(out, "%5s %7s %9s %9s %9s %9s %11s %11s\n", "sec", "Cur ops", "started", "finished",
 		"avg MB/s", "cur MB/s", "last lat(s)", "avg lat(s)");
@@ -39,7 +40,7 @@ static double ms(uint64_t ns)
 
 void cb_report_text(FILE *out, const struct cb_result *r)
 {
-	int w = 5;
+	int w = 5, ow = 9;
 	char ts[32];
 	struct tm tm;
 
@@ -51,23 +52,29 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		CB_VERSION, r->run_name, r->profile_name, r->profile_sha256, r->fsid,
 		r->ceph_version, r->host, ts, r->interrupted ? " (interrupted: partial)" : "");
 	for (size_t i = 0; i < r->nphases; i++) {
-		int n = (int)strlen(r->phases[i].name);
-		if (n > w)
-			w = n;
+		int n = (int)strlen(r->phases[i].name), o = (int)strlen(r->phases[i].op);
+		w = n > w ? n : w;
+		ow = o > ow ? o : ow;
 	}
-	fprintf(out, "%-*s %-6s %-9s %-10s %6s %5s %10s %10s %9s | %9s %9s %9s %9s %9s | %6s\n", w,
-		"phase", "layer", "op", "target", "bs", "qd", "ops", "IOPS", "MiB/s", "mean ms",
+	fprintf(out, "%-*s %-6s %-*s %-10s %6s %7s %10s %10s %9s | %9s %9s %9s %9s %9s | %6s\n",
+		w, "phase", "layer", ow, "op", "target", "bs", "qd", "ops", "IOPS", "MiB/s", "mean ms",
 		"p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors");
 	for (size_t i = 0; i < r->nphases; i++) {
 		const struct cb_phase_result *p = &r->phases[i];
 		const struct cb_hist *h = p->hist;
-		char bs[32];
+		char bs[32], qd[48];
 		cb_format_size(p->block_size, bs, sizeof(bs));
+		/* clients x in flight each, as "4x1" */
+		if (p->clients > 1)
+			snprintf(qd, sizeof(qd), "%llux%llu", (unsigned long long)p->clients,
+				 (unsigned long long)p->concurrency);
+		else
+			snprintf(qd, sizeof(qd), "%llu", (unsigned long long)p->concurrency);
 		fprintf(
 		    out,
-		    "%-*s %-6s %-9s %-10s %6s %5llu %10llu %10.1f %9.2f | %9.3f %9.3f %9.3f %9.3f "
+		    "%-*s %-6s %-*s %-10s %6s %7s %10llu %10.1f %9.2f | %9.3f %9.3f %9.3f %9.3f "
 		    "%9.3f | %6llu%s\n",
-		    w, p->name, p->layer, p->op, p->target, bs, (unsigned long long)p->concurrency,
+		    w, p->name, p->layer, ow, p->op, p->target, bs, qd,
 		    (unsigned long long)p->ops, cb_phase_iops(p), cb_phase_bw(p) / 1048576.0,
 		    cb_hist_mean(h) / 1e6, ms(cb_hist_percentile(h, 50)),
 		    ms(cb_hist_percentile(h, 99)), ms(cb_hist_percentile(h, 99.9)),
@@ -82,5 +89,14 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		fprintf(out, "%s: reads %.1f %% of ops (%llu reads, %llu writes)\n", p->name,
 			100.0 * (double)rd / (double)p->ops, (unsigned long long)rd,
 			(unsigned long long)p->write_ops);
+	}
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct cb_phase_result *p = &r->phases[i];
+		struct cb_rate_stats st;
+		if (!cb_phase_rate_stats(p, &st))
+			continue;
+		fprintf(out,
+			"%s: %zu iterations, ops/s max %.1f min %.1f mean %.1f stddev %.1f\n",
+			p->name, p->niters, st.max, st.min, st.mean, st.stddev);
 	}
 }

@@ -2,6 +2,7 @@
 #include "result.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,25 @@ static int rate_add(struct cb_phase_result *p, double rate)
 	p->iter_rates = r;
 	r[p->niters++] = rate;
 	return 0;
+}
+
+bool cb_phase_rate_stats(const struct cb_phase_result *p, struct cb_rate_stats *st)
+{
+	if (p->niters < 2)
+		return false;
+	double sum = 0, sq = 0;
+	st->max = st->min = p->iter_rates[0];
+	for (size_t i = 0; i < p->niters; i++) {
+		double x = p->iter_rates[i];
+		st->max = x > st->max ? x : st->max;
+		st->min = x < st->min ? x : st->min;
+		sum += x;
+	}
+	st->mean = sum / (double)p->niters;
+	for (size_t i = 0; i < p->niters; i++)
+		sq += (p->iter_rates[i] - st->mean) * (p->iter_rates[i] - st->mean);
+	st->stddev = sqrt(sq / (double)p->niters);
+	return true;
 }
 
 int cb_phase_merge_iteration(struct cb_phase_result *dst, const struct cb_phase_result *src)

@@ -72,6 +72,13 @@ int cb_phase_merge_client(struct cb_phase_result *dst, const struct cb_phase_res
  * follow dst's, times add; each iteration's rate is kept. 0 or -ENOMEM. */
 int cb_phase_merge_iteration(struct cb_phase_result *dst, const struct cb_phase_result *src);
 
+/* The spread of a phase's rate over its iterations (mdtest's SUMMARY;
+ * stddev is the population's). False when it had fewer than two. */
+struct cb_rate_stats {
+	double max, min, mean, stddev;
+};
+bool cb_phase_rate_stats(const struct cb_phase_result *p, struct cb_rate_stats *st);
+
 /* Forget the last phase (one that failed before it measured anything). */
 void cb_result_drop_last(struct cb_result *r);
 

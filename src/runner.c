@@ -439,7 +439,7 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 		goto free_slots;
 	}
 	if (ro->progress && !sy)
-		cb_report_progress_header(ro->progress, ph, eng->name);
+		cb_report_progress_header(ro->progress, ph, eng->name, depth);
 	res->ran = true;
 	l.t0 = cb_now_ns();
 	l.ramp_end = l.t0 + wl->ramp_ns;
