@@ -107,6 +107,7 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 {
 	const char *fs = req->lopts ? ((const struct cfs_opts *)req->lopts)->fs : req->fs;
 	struct ceph_mount_info *cm;
+	char kept[256] = "";
 	int live = 0, r;
 	if (!fs)
 		return 0;
@@ -117,16 +118,17 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 	} else {
 		/* every run: list /cephbench until nothing removable is left */
 		struct entry *e = malloc(BATCH * sizeof(*e));
-		size_t n, kept = 0;
+		size_t n, kept_n = 0;
 		r = e ? 0 : -ENOMEM;
-		while (r == 0 && (r = list_some(cm, CFS_ROOT, e, &n)) == 0 && n > kept) {
-			kept = 0;
+		while (r == 0 && (r = list_some(cm, CFS_ROOT, e, &n)) == 0 && n > kept_n) {
+			kept_n = 0;
 			for (size_t i = 0; i < n && r == 0; i++) {
 				int l = 0;
 				r = remove_run(cm, req, e[i].name, &req->removed, &l);
 				if (l) {
 					live = l;
-					kept++;
+					kept_n++;
+					snprintf(kept, sizeof(kept), "%s", e[i].name);
 				}
 			}
 		}
@@ -138,12 +140,12 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 		ceph_rmdir(cm, CFS_ROOT); /* only when empty; other runs may be using it */
 	cfs_unmount(cm);
 	if (r < 0)
-		return cb_err_cluster(req->err, r, "removing %s%s%s in file system %s: %s", CFS_ROOT,
-				      req->run_name ? "/" : "", req->run_name ? req->run_name : "",
-				      fs, strerror(-r));
+		return cb_err_cluster(req->err, r, "removing %s%s%s in file system %s: %s",
+				      CFS_ROOT, req->run_name ? "/" : "",
+				      req->run_name ? req->run_name : "", fs, strerror(-r));
 	if (live)
 		return cb_err_cluster(req->err, -EBUSY,
 				      "kept %s/%s in file system %s: a live run (pid %d) uses it",
-				      CFS_ROOT, req->run_name ? req->run_name : "...", fs, live);
+				      CFS_ROOT, req->run_name ? req->run_name : kept, fs, live);
 	return 0;
 }

@@ -38,8 +38,8 @@ static const struct cb_option cfs_options[] = {
      "tree: items in the leaf directories only (mdtest -L)"},
     {"unique_dir", CB_OPT_BOOL, offsetof(struct cfs_opts, unique_dir), "false", 0, 0, NULL,
      "tree: a tree per client instead of one shared (mdtest -u)"},
-    {"write_bytes", CB_OPT_SIZE, offsetof(struct cfs_opts, write_bytes), "0", 0, 1ULL << 30,
-     NULL, "tree: bytes written to each file at create (mdtest -w)"},
+    {"write_bytes", CB_OPT_SIZE, offsetof(struct cfs_opts, write_bytes), "0", 0, 1ULL << 30, NULL,
+     "tree: bytes written to each file at create (mdtest -w)"},
     {"read_bytes", CB_OPT_SIZE, offsetof(struct cfs_opts, read_bytes), "0", 0, 1ULL << 30, NULL,
      "tree: bytes read from each file in file-read (mdtest -e)"},
     {"iterations", CB_OPT_UINT, offsetof(struct cfs_opts, iterations), "1", 1, 10000, NULL,
@@ -103,10 +103,10 @@ int cfs_phase_mask(const struct cfs_opts *o, unsigned *mask, char *why, size_t n
 	static const struct {
 		enum cfs_step s, needs;
 	} rules[] = {
-	    {CFS_DIR_CREATE, CFS_TREE_CREATE}, {CFS_FILE_CREATE, CFS_TREE_CREATE},
-	    {CFS_DIR_STAT, CFS_DIR_CREATE},    {CFS_DIR_RENAME, CFS_DIR_CREATE},
-	    {CFS_DIR_REMOVE, CFS_DIR_CREATE},  {CFS_FILE_STAT, CFS_FILE_CREATE},
-	    {CFS_FILE_READ, CFS_FILE_CREATE},  {CFS_FILE_REMOVE, CFS_FILE_CREATE},
+	    {CFS_DIR_CREATE, CFS_TREE_CREATE},	{CFS_FILE_CREATE, CFS_TREE_CREATE},
+	    {CFS_DIR_STAT, CFS_DIR_CREATE},	{CFS_DIR_RENAME, CFS_DIR_CREATE},
+	    {CFS_DIR_REMOVE, CFS_DIR_CREATE},	{CFS_FILE_STAT, CFS_FILE_CREATE},
+	    {CFS_FILE_READ, CFS_FILE_CREATE},	{CFS_FILE_REMOVE, CFS_FILE_CREATE},
 	    {CFS_TREE_REMOVE, CFS_TREE_CREATE},
 	};
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
@@ -118,8 +118,9 @@ int cfs_phase_mask(const struct cfs_opts *o, unsigned *mask, char *why, size_t n
 	if ((m & 1u << CFS_TREE_REMOVE) &&
 	    (((m & 1u << CFS_DIR_CREATE) && !(m & 1u << CFS_DIR_REMOVE)) ||
 	     ((m & 1u << CFS_FILE_CREATE) && !(m & 1u << CFS_FILE_REMOVE)))) {
-		snprintf(why, n, "phases: tree-remove needs the tree empty: add dir-remove and "
-				 "file-remove for what is created");
+		snprintf(why, n,
+			 "phases: tree-remove needs the tree empty: add dir-remove and "
+			 "file-remove for what is created");
 		return -EINVAL;
 	}
 	if (!m) {
@@ -134,6 +135,11 @@ static int tree_check(const struct cfs_opts *o, uint64_t iterations, char *why, 
 {
 	struct cfs_tree t;
 	unsigned mask;
+	if (o->files > 1 || o->prefill) {
+		snprintf(why, n, "%s is a key of file I/O (op: read, write, ...), not of op tree",
+			 o->files > 1 ? "files" : "prefill");
+		return -EINVAL;
+	}
 	if (o->files_only && o->dirs_only) {
 		snprintf(why, n, "files_only and dirs_only exclude each other: drop one");
 		return -EINVAL;
@@ -141,14 +147,16 @@ static int tree_check(const struct cfs_opts *o, uint64_t iterations, char *why, 
 	if (cfs_tree_plan(o, &t, why, n) < 0 || cfs_phase_mask(o, &mask, why, n) < 0)
 		return -EINVAL;
 	if (iterations > 1 && !(mask & 1u << CFS_TREE_REMOVE)) {
-		snprintf(why, n, "iterations: %llu needs the tree removed between them: add "
-				 "tree-remove to phases",
+		snprintf(why, n,
+			 "iterations: %llu needs the tree removed between them: add "
+			 "tree-remove to phases",
 			 (unsigned long long)iterations);
 		return -EINVAL;
 	}
 	if (o->read_bytes > o->write_bytes) {
-		snprintf(why, n, "read_bytes (%llu) is more than write_bytes (%llu): files hold "
-				 "only what was written",
+		snprintf(why, n,
+			 "read_bytes (%llu) is more than write_bytes (%llu): files hold "
+			 "only what was written",
 			 (unsigned long long)o->read_bytes, (unsigned long long)o->write_bytes);
 		return -EINVAL;
 	}
@@ -164,6 +172,21 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 	}
 	if (is_tree(wl))
 		return tree_check(o, o->iterations, why, n);
+	/* tree keys on a file I/O workload would be silently ignored */
+	const char *tree_key = o->depth			  ? "depth"
+			       : o->items		  ? "items"
+			       : o->total_items		  ? "total_items"
+			       : o->write_bytes		  ? "write_bytes"
+			       : o->read_bytes		  ? "read_bytes"
+			       : o->iterations > 1	  ? "iterations"
+			       : o->stonewall_ns	  ? "stonewall"
+			       : strcmp(o->phases, "all") ? "phases"
+							  : NULL;
+	if (tree_key) {
+		snprintf(why, n, "%s is a key of the tree test (op: tree), not of op %s", tree_key,
+			 wl->op);
+		return -EINVAL;
+	}
 	uint64_t bs = wl->block_size ? wl->block_size : CFS_DEFAULT_BS;
 	if (o->file_size % bs) {
 		snprintf(why, n, "file_size %llu is not a multiple of block_size %llu",
@@ -182,8 +205,10 @@ static size_t cfs_steps(const struct cb_workload *wl, const void *lopts, struct 
 	size_t n = 0;
 	if (!is_tree(wl)) {
 		if (io_reads(wl) || o->prefill)
-			out[n++] = (struct cb_step){
-			    .suffix = "prefill", .op = "prefill", .id = CFS_FILL, .own_limits = true};
+			out[n++] = (struct cb_step){.suffix = "prefill",
+						    .op = "prefill",
+						    .id = CFS_FILL,
+						    .own_limits = true};
 		out[n++] = (struct cb_step){.id = CFS_IO};
 		return n;
 	}
@@ -199,9 +224,8 @@ static size_t cfs_steps(const struct cb_workload *wl, const void *lopts, struct 
 			    .id = s,
 			    .own_limits = true,
 			    /* mdtest's stonewall bounds the create phases */
-			    .duration_ns = s == CFS_DIR_CREATE || s == CFS_FILE_CREATE
-					       ? o->stonewall_ns
-					       : 0,
+			    .duration_ns =
+				s == CFS_DIR_CREATE || s == CFS_FILE_CREATE ? o->stonewall_ns : 0,
 			};
 	*iterations = (unsigned)o->iterations;
 	return n;

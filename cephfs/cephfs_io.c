@@ -33,8 +33,7 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 	int flags = (s->writes ? O_RDWR | O_CREAT : O_RDONLY) | (o->direct ? O_DIRECT : 0);
 	for (; s->nfds < o->files; s->nfds++) {
 		if ((size_t)snprintf(s->path, sizeof(s->path), "%s/c%u.%llu", s->ss->base,
-				     s->client,
-				     (unsigned long long)s->nfds) >= sizeof(s->path))
+				     s->client, (unsigned long long)s->nfds) >= sizeof(s->path))
 			return cb_err_cluster(ph->err, -ENAMETOOLONG, "path too long: %s",
 					      s->ss->base);
 		int fd = ceph_open(s->ss->cm, s->path, flags, 0644);

@@ -10,8 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **out,
-	      struct cb_err *e)
+int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **out, struct cb_err *e)
 {
 	struct ceph_mount_info *cm;
 	int r = ceph_create_from_rados(&cm, cb_conn_rados(conn));
@@ -26,18 +25,20 @@ int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **out
 	}
 	ceph_release(cm);
 	if (r == -ENOENT)
-		return cb_err_cluster(e, r, "file system '%s' not found: name one with fs: (ceph fs ls)",
-				      fs);
+		return cb_err_cluster(
+		    e, r, "file system '%s' not found: name one with fs: (ceph fs ls)", fs);
 	if (r == -EPERM || r == -EACCES)
-		return cb_err_cluster(e, r,
-				      "mount of file system '%s' refused: %s (the client's mds caps "
-				      "must allow it: ceph auth get)",
-				      fs, strerror(-r));
+		return cb_err_cluster(
+		    e, r,
+		    "mount of file system '%s' refused: %s (the client's mds caps "
+		    "must allow it: ceph auth get)",
+		    fs, strerror(-r));
 	if (r == -ETIMEDOUT)
-		return cb_err_cluster(e, r,
-				      "mount of file system '%s' timed out: is an MDS active? (ceph "
-				      "fs status)",
-				      fs);
+		return cb_err_cluster(
+		    e, r,
+		    "mount of file system '%s' timed out: is an MDS active? (ceph "
+		    "fs status)",
+		    fs);
 	return cb_err_cluster(e, r, "cannot mount file system '%s': %s", fs, strerror(-r));
 }
 
@@ -112,8 +113,9 @@ static int make_run_dir(struct cb_phase *ph, struct ceph_mount_info *cm, const c
 			if (r == 0)
 				r = ceph_setxattr(cm, dir, CFS_XATTR_OWNER, mark, strlen(mark), 0);
 			if (r < 0)
-				return cb_err_cluster(ph->err, r, "cannot mark %s as this run's: %s",
-						      dir, strerror(-r));
+				return cb_err_cluster(ph->err, r,
+						      "cannot mark %s as this run's: %s", dir,
+						      strerror(-r));
 			return 0;
 		}
 		if (r == -ENOENT)
@@ -160,8 +162,9 @@ int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss)
 		if (r < 0)
 			return cb_err_isset(ph->err)
 				   ? r
-				   : cb_err_cluster(ph->err, r, "cannot create %s in file system %s: %s",
-						    dir, o->fs, strerror(-r));
+				   : cb_err_cluster(ph->err, r,
+						    "cannot create %s in file system %s: %s", dir,
+						    o->fs, strerror(-r));
 	}
 	ss->prepared = true;
 	return 0;

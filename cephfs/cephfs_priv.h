@@ -11,13 +11,13 @@
 #include <stdint.h>
 
 /* Everything the layer makes lives below this directory. */
-#define CFS_ROOT	    "/cephbench"
+#define CFS_ROOT	 "/cephbench"
 #define CFS_XATTR_RUN_ID "user.cephbench.run_id" /* the run that made a run directory */
-#define CFS_XATTR_OWNER	    "user.cephbench.owner"  /* src/owner.h mark of that run */
-#define CFS_DEFAULT_BS	    4096
-#define CFS_FILL_BS	    (4ULL << 20)
-#define CFS_MAX_DEPTH	    32
-#define CFS_MAX_NODES	    10000000ULL
+#define CFS_XATTR_OWNER	 "user.cephbench.owner"	 /* src/owner.h mark of that run */
+#define CFS_DEFAULT_BS	 4096
+#define CFS_FILL_BS	 (4ULL << 20)
+#define CFS_MAX_DEPTH	 32
+#define CFS_MAX_NODES	 10000000ULL
 
 struct cfs_opts {
 	char *fs;
@@ -76,8 +76,8 @@ int cfs_tree_plan(const struct cfs_opts *o, struct cfs_tree *t, char *why, size_
 /* One client's mount and what its earlier steps did, kept across steps. */
 struct cfs_session {
 	struct ceph_mount_info *cm;
-	bool prepared;	   /* the run's directories exist */
-	char base[PATH_MAX]; /* where this client's tree or files go */
+	bool prepared;		   /* the run's directories exist */
+	char base[PATH_MAX];	   /* where this client's tree or files go */
 	uint64_t made[CFS_NSTEPS]; /* ops done by each step of this iteration */
 };
 
@@ -99,8 +99,7 @@ struct cfs_state {
 
 /* cephfs_mount.c: mount for a client through the run's connection (its
  * conf, client and keyring), on the workload's file system. */
-int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **cm,
-	      struct cb_err *e);
+int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **cm, struct cb_err *e);
 void cfs_unmount(struct ceph_mount_info *cm);
 /* Make /cephbench/<run>[/<workload>[/c<k>...]], taking over a dead
  * namesake's leftovers; marks the run directory as this run's. */

@@ -13,12 +13,14 @@ int cfs_tree_plan(const struct cfs_opts *o, struct cfs_tree *t, char *why, size_
 {
 	memset(t, 0, sizeof(*t));
 	if (o->branch == 0) {
-		snprintf(why, n, "branch: 0 makes no tree: give 1 or more subdirectories per level");
+		snprintf(why, n,
+			 "branch: 0 makes no tree: give 1 or more subdirectories per level");
 		return -EINVAL;
 	}
 	if (o->leaf_only && o->depth == 0) {
-		snprintf(why, n, "leaf_only needs depth 1 or more: a tree of depth 0 is one "
-				 "directory with no leaves below it");
+		snprintf(why, n,
+			 "leaf_only needs depth 1 or more: a tree of depth 0 is one "
+			 "directory with no leaves below it");
 		return -EINVAL;
 	}
 	if ((o->items != 0) == (o->total_items != 0)) {
@@ -31,11 +33,12 @@ int cfs_tree_plan(const struct cfs_opts *o, struct cfs_tree *t, char *why, size_
 	for (uint64_t l = 0; l <= o->depth; l++) {
 		t->nodes += level;
 		if (t->nodes > CFS_MAX_NODES) {
-			snprintf(why, n,
-				 "depth %llu with branch %llu makes more than %llu directories: use a "
-				 "smaller tree",
-				 (unsigned long long)o->depth, (unsigned long long)o->branch,
-				 CFS_MAX_NODES);
+			snprintf(
+			    why, n,
+			    "depth %llu with branch %llu makes more than %llu directories: use a "
+			    "smaller tree",
+			    (unsigned long long)o->depth, (unsigned long long)o->branch,
+			    CFS_MAX_NODES);
 			return -ERANGE;
 		}
 		if (l < o->depth)
@@ -82,7 +85,8 @@ static int node_path(const struct cfs_state *s, uint64_t m, char *buf, size_t n)
 	}
 	size_t len = (size_t)snprintf(buf, n, "%s", s->ss->base);
 	while (k-- > 0 && len < n)
-		len += (size_t)snprintf(buf + len, n - len, "/t.%llu", (unsigned long long)chain[k]);
+		len +=
+		    (size_t)snprintf(buf + len, n - len, "/t.%llu", (unsigned long long)chain[k]);
 	return len < n ? 0 : -ENAMETOOLONG;
 }
 
@@ -91,8 +95,7 @@ static int item_path(struct cfs_state *s, char kind, uint64_t j)
 	int r = node_path(s, dir_of(&s->t, j), s->path, sizeof(s->path));
 	size_t len = strlen(s->path);
 	if (r == 0 && (size_t)snprintf(s->path + len, sizeof(s->path) - len, "/%c.%u.%llu", kind,
-				       s->client, (unsigned long long)j) >=
-			  sizeof(s->path) - len)
+				       s->client, (unsigned long long)j) >= sizeof(s->path) - len)
 		r = -ENAMETOOLONG;
 	return r;
 }
@@ -114,7 +117,7 @@ int cfs_tree_setup(struct cb_phase *ph, struct cfs_state *s)
 	switch (s->step) {
 	case CFS_TREE_CREATE:
 		memset(made, 0, sizeof(s->ss->made)); /* a new iteration */
-		/* fall through */
+						      /* fall through */
 	case CFS_TREE_REMOVE:
 		s->count = builds_tree(s) ? s->t.nodes : 0;
 		break;
@@ -131,7 +134,8 @@ int cfs_tree_setup(struct cb_phase *ph, struct cfs_state *s)
 		s->count = made[CFS_FILE_CREATE];
 		break;
 	}
-	ph->block_size = s->o->write_bytes > s->o->read_bytes ? s->o->write_bytes : s->o->read_bytes;
+	ph->block_size =
+	    s->o->write_bytes > s->o->read_bytes ? s->o->write_bytes : s->o->read_bytes;
 	return s->count ? 0 : CB_EOF;
 }
 
@@ -213,8 +217,8 @@ int cfs_tree_submit(struct cfs_state *s, struct cb_op *op)
 {
 	uint64_t j = s->next++;
 	op->where = j;
-	op->is_write = s->step != CFS_DIR_STAT && s->step != CFS_FILE_STAT &&
-		       s->step != CFS_FILE_READ;
+	op->is_write =
+	    s->step != CFS_DIR_STAT && s->step != CFS_FILE_STAT && s->step != CFS_FILE_READ;
 	op->len = s->step == CFS_FILE_CREATE ? s->o->write_bytes
 		  : s->step == CFS_FILE_READ ? s->o->read_bytes
 					     : 0;

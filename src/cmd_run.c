@@ -31,11 +31,16 @@ static void print_plan(const struct cb_profile *p)
 		size_t n = eng->steps ? eng->steps(w, p->items[i].lopts, st, &iters) : 1;
 		/* a fill pass then the workload: the common case gets a short note */
 		bool fill = n == 2 && st[0].suffix && strcmp(st[0].suffix, "prefill") == 0;
+		/* steps that end on their own have no duration but their time limit */
+		bool own = n > 0 && st[n - 1].own_limits;
+		uint64_t dur = own ? st[0].duration_ns : w->duration_ns;
+		for (size_t k = 1; own && k < n; k++)
+			dur = st[k].duration_ns > dur ? st[k].duration_ns : dur;
 		printf("  %-20s %-6s %-9s bs %-7s concurrency %-4llu duration %s%s\n", w->name,
 		       eng->name, w->op,
 		       w->block_size ? cb_format_size(w->block_size, bs, sizeof(bs)) : "default",
 		       (unsigned long long)(eng->synchronous ? 1 : w->concurrency),
-		       w->duration_ns ? cb_format_duration(w->duration_ns, d, sizeof(d)) : "-",
+		       dur ? cb_format_duration(dur, d, sizeof(d)) : "-",
 		       fill ? ", after a prefill" : "");
 		if (w->clients > 1)
 			printf("    %llu clients\n", (unsigned long long)w->clients);

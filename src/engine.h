@@ -28,7 +28,7 @@ struct cb_workload {
 	uint64_t ops;	      /* 0: no op limit */
 	uint64_t bytes;	      /* 0: no byte limit */
 	uint64_t max_errors;  /* op errors tolerated before the phase fails */
-	uint64_t clients;     /* clients running it together, each with its own connection */
+	uint64_t clients;     /* clients running it together, each with its own session */
 };
 
 /* One phase as handed to an engine's setup. */
@@ -89,11 +89,11 @@ struct cb_cleanup_req {
  * RBD prefill adds a fill pass before it, the CephFS tree test has mdtest's
  * ten phases. Each step is a report row of its own. */
 struct cb_step {
-	const char *suffix; /* row name: "<workload>.<suffix>"; NULL: the workload's name */
-	const char *op;	    /* the row's op; NULL: the workload's */
-	int id;		    /* handed to the engine in ph->step */
-	bool own_limits;    /* ends when the engine says so (CB_EOF) or after duration_ns;
-			       the workload's ramp and limits do not apply */
+	const char *suffix;   /* row name: "<workload>.<suffix>"; NULL: the workload's name */
+	const char *op;	      /* the row's op; NULL: the workload's */
+	int id;		      /* handed to the engine in ph->step */
+	bool own_limits;      /* ends when the engine says so (CB_EOF) or after duration_ns;
+				 the workload's ramp and limits do not apply */
 	uint64_t duration_ns; /* with own_limits: a time limit (mdtest's stonewall), 0 none */
 };
 

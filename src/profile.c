@@ -39,7 +39,7 @@ const struct cb_option cb_workload_options[] = {
     {"max_errors", CB_OPT_UINT, offsetof(struct cb_workload, max_errors), "0", 0, 0, NULL,
      "op errors tolerated before the phase fails"},
     {"clients", CB_OPT_UINT, offsetof(struct cb_workload, clients), "1", 1, 1024, NULL,
-     "clients running the workload together, each with its own connection (cephfs)"},
+     "clients running the workload together, each with its own session (cephfs: mount)"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 

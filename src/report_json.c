@@ -70,8 +70,8 @@ static json_t *phase_json(const struct cb_phase_result *p)
 		json_object_set_new(o, "iterations",
 				    json_pack("{s:I, s:f, s:f, s:f, s:f, s:o}", "count",
 					      (json_int_t)p->niters, "iops_max", st.max, "iops_min",
-					      st.min, "iops_mean", st.mean, "iops_stddev", st.stddev,
-					      "iops", rates));
+					      st.min, "iops_mean", st.mean, "iops_stddev",
+					      st.stddev, "iops", rates));
 	}
 	return o;
 }

@@ -56,8 +56,8 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		w = n > w ? n : w;
 		ow = o > ow ? o : ow;
 	}
-	fprintf(out, "%-*s %-6s %-*s %-10s %6s %7s %10s %10s %9s | %9s %9s %9s %9s %9s | %6s\n",
-		w, "phase", "layer", ow, "op", "target", "bs", "qd", "ops", "IOPS", "MiB/s", "mean ms",
+	fprintf(out, "%-*s %-6s %-*s %-10s %6s %7s %10s %10s %9s | %9s %9s %9s %9s %9s | %6s\n", w,
+		"phase", "layer", ow, "op", "target", "bs", "qd", "ops", "IOPS", "MiB/s", "mean ms",
 		"p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors");
 	for (size_t i = 0; i < r->nphases; i++) {
 		const struct cb_phase_result *p = &r->phases[i];
@@ -74,11 +74,11 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		    out,
 		    "%-*s %-6s %-*s %-10s %6s %7s %10llu %10.1f %9.2f | %9.3f %9.3f %9.3f %9.3f "
 		    "%9.3f | %6llu%s\n",
-		    w, p->name, p->layer, ow, p->op, p->target, bs, qd,
-		    (unsigned long long)p->ops, cb_phase_iops(p), cb_phase_bw(p) / 1048576.0,
-		    cb_hist_mean(h) / 1e6, ms(cb_hist_percentile(h, 50)),
-		    ms(cb_hist_percentile(h, 99)), ms(cb_hist_percentile(h, 99.9)),
-		    ms(h->count ? h->max : 0), (unsigned long long)p->errors,
+		    w, p->name, p->layer, ow, p->op, p->target, bs, qd, (unsigned long long)p->ops,
+		    cb_phase_iops(p), cb_phase_bw(p) / 1048576.0, cb_hist_mean(h) / 1e6,
+		    ms(cb_hist_percentile(h, 50)), ms(cb_hist_percentile(h, 99)),
+		    ms(cb_hist_percentile(h, 99.9)), ms(h->count ? h->max : 0),
+		    (unsigned long long)p->errors,
 		    p->failed ? " failed" : (p->interrupted ? " partial" : ""));
 	}
 	for (size_t i = 0; i < r->nphases; i++) {
@@ -95,8 +95,7 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		struct cb_rate_stats st;
 		if (!cb_phase_rate_stats(p, &st))
 			continue;
-		fprintf(out,
-			"%s: %zu iterations, ops/s max %.1f min %.1f mean %.1f stddev %.1f\n",
+		fprintf(out, "%s: %zu iterations, ops/s max %.1f min %.1f mean %.1f stddev %.1f\n",
 			p->name, p->niters, st.max, st.min, st.mean, st.stddev);
 	}
 }

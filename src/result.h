@@ -35,9 +35,9 @@ struct cb_phase_result {
 	struct cb_hist *hist;
 	struct cb_sample *samples;
 	size_t nsamples;
-	bool interrupted; /* ended early by a signal: partial */
-	bool failed;	  /* ended early by an error */
-	bool ran;	  /* setup succeeded and the loop started */
+	bool interrupted;   /* ended early by a signal: partial */
+	bool failed;	    /* ended early by an error */
+	bool ran;	    /* setup succeeded and the loop started */
 	double *iter_rates; /* ops/s of each iteration, when the workload had several */
 	size_t niters;
 };

@@ -60,12 +60,11 @@ static void cleanup_run(const struct cb_profile *p, const struct left *left, con
 		if (!left[i].created)
 			continue;
 		struct cb_err ce = {0};
-		struct cb_cleanup_req req = {
-		    .conn = conn,
-		    .lopts = p->items[i].lopts,
-		    .run_name = run,
-		    .run_id = run_id,
-		    .err = &ce};
+		struct cb_cleanup_req req = {.conn = conn,
+					     .lopts = p->items[i].lopts,
+					     .run_name = run,
+					     .run_id = run_id,
+					     .err = &ce};
 		int r = p->items[i].engine->cleanup(&req);
 		if (r == 0 && !quiet && req.removed)
 			fprintf(stderr, "cleanup: removed %llu %s %s of run '%s'\n",
@@ -170,7 +169,8 @@ static int run_workload(struct run *rn, size_t i, struct cb_err *e)
 			else if (first)
 				cb_result_drop_last(&rn->res);
 			else if (pr->ran &&
-				 cb_phase_merge_iteration(&rn->res.phases[row[s]], pr) < 0 && r == 0)
+				 cb_phase_merge_iteration(&rn->res.phases[row[s]], pr) < 0 &&
+				 r == 0)
 				r = cb_err_usage(e, "out of memory");
 			if (!first)
 				cb_phase_release(&one);

@@ -98,9 +98,10 @@ struct sync {
 	pthread_cond_t cv;
 	unsigned arrived, n;
 	bool setup_failed;
-	bool first_done; /* client 0 has set up */
+	bool first_done;	 /* client 0 has set up */
 	atomic_bool interrupted; /* a client read the signal */
-	atomic_bool failed;	 /* a client passed max_errors */
+	atomic_bool failed;	 /* the clients together passed max_errors */
+	atomic_uint_fast64_t errors;
 };
 
 static void sync_arrive(struct sync *sy, bool setup_failed, unsigned count)
@@ -187,6 +188,8 @@ static void note_error(struct loop *l, struct cb_op *op, int64_t r)
 {
 	char what[256] = "op";
 	l->res->errors++;
+	if (l->sy)
+		atomic_fetch_add(&l->sy->errors, 1);
 	if (l->first_error[0])
 		return;
 	if (l->eng->describe)
@@ -196,9 +199,12 @@ static void note_error(struct loop *l, struct cb_op *op, int64_t r)
 	else if (r == CB_EVERIFY)
 		snprintf(l->first_error, sizeof(l->first_error),
 			 "%s: verify failed: the data read is not what was written", what);
-	else
+	else /* an op that moves no bytes is a metadata op: named by its phase */
 		snprintf(l->first_error, sizeof(l->first_error), "%s %s failed: %s", what,
-			 op->is_write ? "write" : "read", strerror((int)-r));
+			 op->len == 0	? l->ph->wl->op
+			 : op->is_write ? "write"
+					: "read",
+			 strerror((int)-r));
 }
 
 /* Account one finished op and give its slot back. */
@@ -354,7 +360,9 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			}
 			done = n;
 		}
-		if (l->res->errors > wl->max_errors && !l->res->failed) {
+		/* max_errors is the phase's, whichever clients made them */
+		uint64_t errors = l->sy ? atomic_load(&l->sy->errors) : l->res->errors;
+		if (errors > wl->max_errors && !l->res->failed && l->res->errors) {
 			l->res->failed = true;
 			stopping = true;
 			if (l->sy)
@@ -388,10 +396,11 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 	if (ret < 0)
 		return ret;
 	if (l->res->failed)
-		return cb_err_cluster(l->ph->err, -EIO,
-				      "workload '%s': %s (%llu errors, max_errors %llu)", wl->name,
-				      l->first_error, (unsigned long long)l->res->errors,
-				      (unsigned long long)wl->max_errors);
+		return cb_err_cluster(
+		    l->ph->err, -EIO, "workload '%s': %s (%llu errors, max_errors %llu)", wl->name,
+		    l->first_error,
+		    (unsigned long long)(l->sy ? atomic_load(&l->sy->errors) : l->res->errors),
+		    (unsigned long long)wl->max_errors);
 	return interrupted ? -EINTR : 0;
 }
 

@@ -11,8 +11,8 @@
 #include <stdio.h>
 
 struct cb_runner_opts {
-	int sigfd;	  /* signalfd for SIGINT/SIGTERM, or -1 */
-	FILE *progress;	  /* per-second lines go here; NULL: none */
+	int sigfd;	    /* signalfd for SIGINT/SIGTERM, or -1 */
+	FILE *progress;	    /* per-second lines go here; NULL: none */
 	struct cb_cq **cqs; /* one per client, from cb_cq_new */
 	size_t ncqs;
 };
