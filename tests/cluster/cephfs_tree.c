@@ -97,6 +97,8 @@ static int walk(char *path, size_t rel, struct walk *w, int remove)
 				r = file_hash(path, &h);
 			}
 			w->sum += h;
+			if (r == -ENOENT)
+				r = 0; /* removed while we looked: a run is going */
 		}
 		path[len] = '\0';
 		if (r < 0)
