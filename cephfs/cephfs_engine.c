@@ -283,7 +283,7 @@ static void cfs_describe(void *state, const struct cb_op *op, char *buf, size_t 
 			 (unsigned long long)(op->where >> 48),
 			 (unsigned long long)((op->where & ((1ULL << 48) - 1)) * s->bs));
 	else /* ops are synchronous: the last path built is the failed op's */
-		snprintf(buf, n, "%s", s->path[0] ? s->path : "op");
+		snprintf(buf, n, "%s/%s", s->ss->base, s->path);
 }
 
 static int cfs_teardown(struct cb_phase *ph, void *state)

@@ -166,6 +166,12 @@ int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss)
 						    "cannot create %s in file system %s: %s", dir,
 						    o->fs, strerror(-r));
 	}
+	/* ops name their items relative to the base: the client resolves the
+	 * prefix once, not for every op (measured: a third of a cached stat) */
+	int r = ceph_chdir(ss->cm, ss->base);
+	if (r < 0)
+		return cb_err_cluster(ph->err, r, "cannot enter %s in file system %s: %s", ss->base,
+				      o->fs, strerror(-r));
 	ss->prepared = true;
 	return 0;
 }

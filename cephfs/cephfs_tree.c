@@ -72,7 +72,8 @@ static uint64_t dir_of(const struct cfs_tree *t, uint64_t j)
 	return t->first_dir + t->rem + (j - big) / t->per_dir;
 }
 
-/* "<base>/t.0/t.2/t.9" for node m: the chain of parents, root first. */
+/* "t.0/t.2/t.9" for node m, relative to the base (the mount's working
+ * directory): the chain of parents, root first. */
 static int node_path(const struct cfs_state *s, uint64_t m, char *buf, size_t n)
 {
 	uint64_t chain[CFS_MAX_DEPTH + 1];
@@ -83,10 +84,10 @@ static int node_path(const struct cfs_state *s, uint64_t m, char *buf, size_t n)
 			break;
 		m = (m - 1) / s->t.branch;
 	}
-	size_t len = (size_t)snprintf(buf, n, "%s", s->ss->base);
+	size_t len = 0;
 	while (k-- > 0 && len < n)
-		len +=
-		    (size_t)snprintf(buf + len, n - len, "/t.%llu", (unsigned long long)chain[k]);
+		len += (size_t)snprintf(buf + len, n - len, "%st.%llu", len ? "/" : "",
+					(unsigned long long)chain[k]);
 	return len < n ? 0 : -ENAMETOOLONG;
 }
 
