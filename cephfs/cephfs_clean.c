@@ -2,6 +2,7 @@
  * run, also after a crash. Nothing outside /cephbench is looked at. A run
  * directory whose owner mark names a live process on this host is kept. */
 #include "cephfs_priv.h"
+#include "conn.h"
 #include "owner.h"
 
 #include <dirent.h>
@@ -36,6 +37,28 @@ static int list_some(struct ceph_mount_info *cm, const char *path, struct entry 
 	}
 	ceph_closedir(cm, d);
 	return r < 0 ? r : 0;
+}
+
+void cfs_evict_mounts(struct cb_conn *conn, struct ceph_mount_info *cm, const char *dir)
+{
+	char names[8192], addrs[512];
+	int n = ceph_listxattr(cm, dir, names, sizeof(names));
+	/* a list longer than the buffer: the listing waits for the MDS instead */
+	for (int i = 0; n > 0 && i < n; i += (int)strlen(names + i) + 1) {
+		const char *name = names + i;
+		if (strncmp(name, CFS_XATTR_ADDR, strlen(CFS_XATTR_ADDR)) != 0)
+			continue;
+		int len = ceph_getxattr(cm, dir, name, addrs, sizeof(addrs) - 1);
+		if (len <= 0)
+			continue;
+		addrs[len] = '\0';
+		/* "a" or "[v2:a,v1:b]" */
+		for (char *save = NULL, *a = strtok_r(addrs, "[],", &save); a;
+		     a = strtok_r(NULL, "[],", &save)) {
+			struct cb_err ignored = {0};
+			cb_conn_blocklist(conn, a, CFS_BLOCKLIST_SECS, &ignored);
+		}
+	}
 }
 
 /* path is a PATH_MAX buffer, extended and restored on the way down. */
@@ -96,10 +119,13 @@ static int remove_run(struct ceph_mount_info *cm, const struct cb_cleanup_req *r
 		return 0;
 	bool mine = r > 0 && req->run_id && strcmp(id, req->run_id) == 0;
 	r = ceph_getxattr(cm, dir, CFS_XATTR_OWNER, owner, sizeof(owner) - 1);
-	if (!mine && r > 0 && cb_owner_state(owner, &pid) == CB_OWNER_ALIVE) {
+	enum cb_owner_state st = r > 0 ? cb_owner_state(owner, &pid) : CB_OWNER_ELSEWHERE;
+	if (!mine && st == CB_OWNER_ALIVE) {
 		*live = pid;
 		return 0;
 	}
+	if (!mine && st == CB_OWNER_GONE) /* only a run known dead: never a live client */
+		cfs_evict_mounts(req->conn, cm, dir);
 	return cfs_remove_tree(cm, dir, removed);
 }
 

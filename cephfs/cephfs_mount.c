@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **out, struct cb_err *e)
@@ -83,6 +84,7 @@ static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char
 		break;
 	}
 	uint64_t n = 0;
+	cfs_evict_mounts(ph->conn, cm, dir);
 	int r = cfs_remove_tree(cm, dir, &n);
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "cannot remove %s, left by a killed run: %s", dir,
@@ -172,6 +174,15 @@ int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss)
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "cannot enter %s in file system %s: %s", ss->base,
 				      o->fs, strerror(-r));
+	/* where a takeover or cleanup finds this mount should the run be killed */
+	char name[128], *addrs = NULL;
+	snprintf(name, sizeof(name), "%s%s.%u", CFS_XATTR_ADDR, wl, ph->client);
+	snprintf(dir, sizeof(dir), "%s/%s", CFS_ROOT, ph->run_name);
+	if (ceph_getaddrs(ss->cm, &addrs) == 0 && addrs)
+		r = ceph_setxattr(ss->cm, dir, name, addrs, strlen(addrs), 0);
+	free(addrs);
+	if (r < 0)
+		return cb_err_cluster(ph->err, r, "cannot mark %s: %s", dir, strerror(-r));
 	ss->prepared = true;
 	return 0;
 }

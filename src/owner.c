@@ -32,7 +32,8 @@ static void boot_key(char *buf, size_t n)
 }
 
 /* Field 22 of /proc/PID/stat (start time in clock ticks since boot); 0 when
- * the process is gone. */
+ * the process is gone, or a zombie (killed, not yet reaped: its mounts and
+ * watches are already dead). */
 static unsigned long long start_time(int pid)
 {
 	char path[64], buf[1024];
@@ -40,12 +41,13 @@ static unsigned long long start_time(int pid)
 	read_line(path, buf, sizeof(buf));
 	const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
 	unsigned long long t = 0;
+	char state = 0;
 	if (p && sscanf(p + 1,
-			" %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+			" %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
 			"%*d %*d %*d %*d %llu",
-			&t) != 1)
+			&state, &t) != 2)
 		t = 0;
-	return t;
+	return state == 'Z' || state == 'X' ? 0 : t;
 }
 
 void cb_owner_mark(char *buf, size_t n)
