@@ -2,10 +2,10 @@
  * run, also after a crash. Nothing outside /cephbench is looked at. A run
  * directory whose owner mark names a live process on this host is kept. */
 #include "cephfs_priv.h"
-#include "conn.h"
 #include "owner.h"
 
 #include <dirent.h>
+#include <jansson.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,26 +39,49 @@ static int list_some(struct ceph_mount_info *cm, const char *path, struct entry 
 	return r < 0 ? r : 0;
 }
 
-void cfs_evict_mounts(struct cb_conn *conn, struct ceph_mount_info *cm, const char *dir)
+/* One MDS command to every active MDS; its output is the caller's
+ * (ceph_buffer_free), NULL on error. */
+static char *mds_command(struct ceph_mount_info *cm, const char *json, size_t *len)
 {
-	char names[8192], addrs[512];
-	int n = ceph_listxattr(cm, dir, names, sizeof(names));
-	/* a list longer than the buffer: the listing waits for the MDS instead */
-	for (int i = 0; n > 0 && i < n; i += (int)strlen(names + i) + 1) {
-		const char *name = names + i;
-		if (strncmp(name, CFS_XATTR_ADDR, strlen(CFS_XATTR_ADDR)) != 0)
-			continue;
-		int len = ceph_getxattr(cm, dir, name, addrs, sizeof(addrs) - 1);
-		if (len <= 0)
-			continue;
-		addrs[len] = '\0';
-		/* "a" or "[v2:a,v1:b]" */
-		for (char *save = NULL, *a = strtok_r(addrs, "[],", &save); a;
-		     a = strtok_r(NULL, "[],", &save)) {
-			struct cb_err ignored = {0};
-			cb_conn_blocklist(conn, a, CFS_BLOCKLIST_SECS, &ignored);
-		}
+	const char *cmd[] = {json};
+	char *out = NULL, *outs = NULL;
+	int r = ceph_mds_command(cm, "*", cmd, 1, "", 0, &out, len, &outs, &(size_t){0});
+	ceph_buffer_free(outs);
+	if (r < 0) {
+		ceph_buffer_free(out);
+		return NULL;
 	}
+	return out;
+}
+
+void cfs_evict_dead(struct ceph_mount_info *cm)
+{
+	size_t len = 0;
+	char *out = mds_command(cm, "{\"prefix\": \"session ls\"}", &len);
+	json_t *ls = out ? json_loadb(out, len, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+	ceph_buffer_free(out);
+	size_t i;
+	json_t *s;
+	json_array_foreach(ls, i, s)
+	{
+		const char *mark = json_string_value(
+		    json_object_get(json_object_get(s, "client_metadata"), CB_OWNER_META_KEY));
+		json_int_t id = json_integer_value(json_object_get(s, "id"));
+		char m[256], cmd[128];
+		int pid;
+		if (!mark || id <= 0)
+			continue;
+		snprintf(m, sizeof(m), "%s", mark);
+		for (char *c = m; *c; c++)
+			*c = *c == '_' ? ' ' : *c;
+		if (cb_owner_state(m, &pid) != CB_OWNER_GONE)
+			continue;
+		snprintf(cmd, sizeof(cmd),
+			 "{\"prefix\": \"session evict\", \"filters\": [\"id=%lld\"]}",
+			 (long long)id);
+		ceph_buffer_free(mds_command(cm, cmd, &len));
+	}
+	json_decref(ls);
 }
 
 /* path is a PATH_MAX buffer, extended and restored on the way down. */
@@ -124,8 +147,6 @@ static int remove_run(struct ceph_mount_info *cm, const struct cb_cleanup_req *r
 		*live = pid;
 		return 0;
 	}
-	if (!mine && st == CB_OWNER_GONE) /* only a run known dead: never a live client */
-		cfs_evict_mounts(req->conn, cm, dir);
 	return cfs_remove_tree(cm, dir, removed);
 }
 
@@ -139,6 +160,7 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 		return 0;
 	if ((r = cfs_mount(req->conn, fs, &cm, req->err)) < 0)
 		return r;
+	cfs_evict_dead(cm); /* before anything a killed run's caps would stall */
 	if (req->run_name) {
 		r = remove_run(cm, req, req->run_name, &req->removed, &live);
 	} else {

@@ -17,6 +17,7 @@ int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **out
 	int r = ceph_create_from_rados(&cm, cb_conn_rados(conn));
 	if (r < 0)
 		return cb_err_cluster(e, r, "cannot create a CephFS client: %s", strerror(-r));
+	/* the session carries the owner mark in its metadata (conn.c) */
 	r = ceph_select_filesystem(cm, fs);
 	if (r == 0)
 		r = ceph_mount(cm, "/");
@@ -84,7 +85,6 @@ static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char
 		break;
 	}
 	uint64_t n = 0;
-	cfs_evict_mounts(ph->conn, cm, dir);
 	int r = cfs_remove_tree(cm, dir, &n);
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "cannot remove %s, left by a killed run: %s", dir,
@@ -103,6 +103,11 @@ static int make_run_dir(struct cb_phase *ph, struct ceph_mount_info *cm, const c
 			const char *fs)
 {
 	char id[64], mark[256];
+	struct ceph_statx stx;
+	/* a namesake's directory: evict the sessions a killed one left before
+	 * touching it (their caps stall /cephbench's and its changes) */
+	if (ceph_statx(cm, dir, &stx, 0, 0) == 0)
+		cfs_evict_dead(cm);
 	for (int attempt = 0; attempt < 3; attempt++) {
 		int r = mkdir_ok(cm, CFS_ROOT);
 		if (r == 0)
@@ -174,15 +179,6 @@ int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss)
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "cannot enter %s in file system %s: %s", ss->base,
 				      o->fs, strerror(-r));
-	/* where a takeover or cleanup finds this mount should the run be killed */
-	char name[128], *addrs = NULL;
-	snprintf(name, sizeof(name), "%s%s.%u", CFS_XATTR_ADDR, wl, ph->client);
-	snprintf(dir, sizeof(dir), "%s/%s", CFS_ROOT, ph->run_name);
-	if (ceph_getaddrs(ss->cm, &addrs) == 0 && addrs)
-		r = ceph_setxattr(ss->cm, dir, name, addrs, strlen(addrs), 0);
-	free(addrs);
-	if (r < 0)
-		return cb_err_cluster(ph->err, r, "cannot mark %s: %s", dir, strerror(-r));
 	ss->prepared = true;
 	return 0;
 }

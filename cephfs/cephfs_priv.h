@@ -14,15 +14,10 @@
 #define CFS_ROOT	 "/cephbench"
 #define CFS_XATTR_RUN_ID "user.cephbench.run_id" /* the run that made a run directory */
 #define CFS_XATTR_OWNER	 "user.cephbench.owner"	 /* src/owner.h mark of that run */
-/* + "<workload>.<client>": the address of each mount the run made */
-#define CFS_XATTR_ADDR "user.cephbench.addr."
-/* Longer than the MDS takes to drop a blocklisted session, short enough
- * that an address recycled later is not refused for long (as RBD's). */
-#define CFS_BLOCKLIST_SECS 120
-#define CFS_DEFAULT_BS	   4096
-#define CFS_FILL_BS	   (4ULL << 20)
-#define CFS_MAX_DEPTH	   32
-#define CFS_MAX_NODES	   10000000ULL
+#define CFS_DEFAULT_BS	 4096
+#define CFS_FILL_BS	 (4ULL << 20)
+#define CFS_MAX_DEPTH	 32
+#define CFS_MAX_NODES	 10000000ULL
 
 struct cfs_opts {
 	char *fs;
@@ -121,11 +116,12 @@ int cfs_io_submit(struct cfs_state *s, struct cb_op *op);
 void cfs_io_teardown(struct cfs_state *s);
 
 /* cephfs_clean.c */
-/* Blocklist the mounts a killed run left, as recorded on its directory dir:
- * their MDS sessions hold caps that stall any listing of the tree until the
- * MDS evicts them (about 70 s); the MDS evicts blocklisted clients at once.
- * Best effort: without the caps to blocklist, the listing just waits. */
-void cfs_evict_mounts(struct cb_conn *conn, struct ceph_mount_info *cm, const char *dir);
+/* Evict the MDS sessions of killed cephbench processes of this boot of this
+ * machine (by the owner mark in their client metadata): they hold caps that
+ * stall the removal or listing of what they made, even of /cephbench, until
+ * the MDS drops them (session_timeout, 60 s and more). Best effort: without
+ * the caps for MDS commands, that wait stays. */
+void cfs_evict_dead(struct ceph_mount_info *cm);
 /* Remove path and everything below it; counts what it removed. */
 int cfs_remove_tree(struct ceph_mount_info *cm, const char *path, uint64_t *removed);
 int cfs_cleanup(struct cb_cleanup_req *req);

@@ -1,5 +1,6 @@
 /* Cluster connection shared by the runner and the layers (one per run). */
 #include "conn.h"
+#include "owner.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -48,6 +49,21 @@ static int conf_set_timeouts(rados_t r, uint64_t timeout_ns, bool mon_ops)
 	if (ret == 0)
 		ret = rados_conf_set(r, "rados_osd_op_timeout", secs);
 	return ret;
+}
+
+/* CephFS mounts made from this handle (ceph_create_from_rados) share its
+ * config, which can be changed only before connecting: the owner mark in
+ * their sessions' metadata ("machine/boot_pid_start", no spaces) lets a later
+ * run or cleanup find and evict the sessions of a killed run, whose caps
+ * would stall it for a minute. librados ignores the option. */
+static int set_owner_meta(rados_t r)
+{
+	char mark[256], meta[300];
+	cb_owner_mark(mark, sizeof(mark));
+	for (char *c = mark; *c; c++)
+		*c = *c == ' ' ? '_' : *c;
+	snprintf(meta, sizeof(meta), "%s=%s", CB_OWNER_META_KEY, mark);
+	return rados_conf_set(r, "client_metadata", meta);
 }
 
 /* librados applies CEPH_ARGS only after the client is created, so the two
@@ -118,6 +134,8 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, rados_t *
 		goto fail;
 	}
 	r = conf_set_timeouts(rados, timeout, mon_ops);
+	if (r == 0)
+		r = set_owner_meta(rados);
 	if (r < 0) {
 		cb_err_cluster(e, r, "cannot set client timeouts: %s", strerror(-r));
 		goto fail;

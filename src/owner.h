@@ -14,6 +14,10 @@ enum cb_owner_state {
 	CB_OWNER_ELSEWHERE, /* another machine or boot, or no readable mark */
 };
 
+/* The key of the mark in a CephFS session's client metadata, where its
+ * spaces are '_' (see conn.c). */
+#define CB_OWNER_META_KEY "cephbench_owner"
+
 /* "<machine-id>/<boot-id> <pid> <start time>" of this process. */
 void cb_owner_mark(char *buf, size_t n);
 
