@@ -37,7 +37,7 @@ void cb_phase_release(struct cb_phase_result *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int samples_grow(struct cb_phase_result *p, size_t n)
+int cb_phase_samples_grow(struct cb_phase_result *p, size_t n)
 {
 	if (n <= p->nsamples)
 		return 0;
@@ -75,7 +75,7 @@ static void sample_add(struct cb_sample *d, const struct cb_sample *s)
 
 int cb_phase_merge_client(struct cb_phase_result *dst, const struct cb_phase_result *src)
 {
-	if (samples_grow(dst, src->nsamples) < 0)
+	if (cb_phase_samples_grow(dst, src->nsamples) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < src->nsamples; i++)
 		sample_add(&dst->samples[i], &src->samples[i]);
@@ -119,7 +119,8 @@ int cb_phase_merge_iteration(struct cb_phase_result *dst, const struct cb_phase_
 	size_t at = dst->nsamples;
 	if (dst->niters == 0 && rate_add(dst, cb_phase_iops(dst)) < 0)
 		return -ENOMEM;
-	if (rate_add(dst, cb_phase_iops(src)) < 0 || samples_grow(dst, at + src->nsamples) < 0)
+	if (rate_add(dst, cb_phase_iops(src)) < 0 ||
+	    cb_phase_samples_grow(dst, at + src->nsamples) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < src->nsamples; i++)
 		sample_add(&dst->samples[at + i], &src->samples[i]);

@@ -63,6 +63,9 @@ struct cb_phase_result *cb_result_add_phase(struct cb_result *r);
 int cb_phase_init(struct cb_phase_result *p);
 void cb_phase_release(struct cb_phase_result *p);
 
+/* Grow p's samples to at least n seconds, the new ones zero. 0 or -ENOMEM. */
+int cb_phase_samples_grow(struct cb_phase_result *p, size_t n);
+
 /* dst += src, a client that ran the same phase at the same time: counts add,
  * histograms merge, samples add by second, the time is the slowest client's
  * (mdtest's rate: all the work over the slowest's time). 0 or -ENOMEM. */

@@ -166,15 +166,11 @@ struct loop {
 
 static int sample_add(struct cb_phase_result *res, uint64_t sec, uint64_t bytes, uint64_t lat)
 {
-	if (sec >= res->nsamples) {
-		size_t n = sec + 1 > res->nsamples * 2 ? sec + 1 : res->nsamples * 2;
-		struct cb_sample *s = realloc(res->samples, n * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		memset(s + res->nsamples, 0, (n - res->nsamples) * sizeof(*s));
-		res->samples = s;
-		res->nsamples = n;
-	}
+	/* doubling: a long phase grows its samples a few times, not every second */
+	if (sec >= res->nsamples &&
+	    cb_phase_samples_grow(res, sec + 1 > res->nsamples * 2 ? sec + 1 : res->nsamples * 2) <
+		0)
+		return -ENOMEM;
 	struct cb_sample *s = &res->samples[sec];
 	s->ops++;
 	s->bytes += bytes;

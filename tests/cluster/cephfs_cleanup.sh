@@ -32,13 +32,6 @@ bg_run() { # RUN-NAME ARGS...
 	bg=$!
 }
 
-wait_bg() {
-	set +e
-	wait "$1"
-	rc=$?
-	set -e
-}
-
 # Wait until the run has made files in its tree (more than the tree).
 wait_for_files() { # RUN-NAME
 	wait_for_path "/cephbench/$1/wl/t.0"

@@ -10,18 +10,14 @@ n=0
 expect() { # CODE WHAT KEYS [ARGS...] -- STRINGS...
 	local code=$1 what=$2 keys=$3 run=cfs-err-$((++n))
 	shift 3
-	local args=()
-	while [ "$1" != -- ]; do
-		args+=("$1")
-		shift
-	done
-	shift
+	args_until_dashes "$@"
+	shift $((${#ARGS[@]} + 1))
 	profile bad <<YAML >/dev/null
 name: bad
 workloads:
   - { name: wl, $keys }
 YAML
-	cb run "$T/bad.yaml" --conf "$CONF" --run-name "$run" --quiet "${args[@]}"
+	cb run "$T/bad.yaml" --conf "$CONF" --run-name "$run" --quiet "${ARGS[@]}"
 	assert_rc "$code" "$what"
 	one_line "$what" "$@"
 	[ ! -s "$T/out" ] || fail "$what: stdout not empty: $(cat "$T/out")"

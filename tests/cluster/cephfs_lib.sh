@@ -83,12 +83,3 @@ workloads:
 YAML
 }
 
-# One line on stderr, holding every given fixed string.
-one_line() {
-	local what=$1
-	shift
-	[ "$(wc -l <"$T/err")" -eq 1 ] || fail "$what: expected one line on stderr, got: $(cat "$T/err")"
-	for s in "$@"; do
-		grep -qF -- "$s" "$T/err" || fail "$what: stderr lacks '$s': $(cat "$T/err")"
-	done
-}

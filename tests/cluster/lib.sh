@@ -78,3 +78,31 @@ profile() {
 	cat >"$T/$1.yaml"
 	echo "$T/$1.yaml"
 }
+
+# One line on stderr, holding every given fixed string.
+one_line() {
+	local what=$1
+	shift
+	[ "$(wc -l <"$T/err")" -eq 1 ] || fail "$what: expected one line on stderr, got: $(cat "$T/err")"
+	for s in "$@"; do
+		grep -qF -- "$s" "$T/err" || fail "$what: stderr lacks '$s': $(cat "$T/err")"
+	done
+}
+
+# Wait for a background run; its exit code in $rc.
+wait_bg() {
+	set +e
+	wait "$1"
+	rc=$?
+	set -e
+}
+
+# The arguments before "--" into the array ARGS; the caller drops them and
+# the "--" with: shift $((${#ARGS[@]} + 1))
+args_until_dashes() {
+	ARGS=()
+	while [ "$1" != -- ]; do
+		ARGS+=("$1")
+		shift
+	done
+}

@@ -15,13 +15,6 @@ bg_rbd() {
 	bg=$!
 }
 
-wait_bg() {
-	set +e
-	wait "$1"
-	rc=$?
-	set -e
-}
-
 # 1. A normal run: the image exists while it runs and is gone after.
 bg_rbd normal --duration 3 --quiet
 wait_for_watcher cephbench.normal.0

@@ -14,13 +14,9 @@ assert_no_images "before the test"
 expect() {
 	local code=$1 what=$2
 	shift 2
-	local args=()
-	while [ "$1" != -- ]; do
-		args+=("$1")
-		shift
-	done
-	shift
-	cb "${args[@]}"
+	args_until_dashes "$@"
+	shift $((${#ARGS[@]} + 1))
+	cb "${ARGS[@]}"
 	assert_rc "$code" "$what"
 	one_line "$what" "$@"
 	[ ! -s "$T/out" ] || fail "$what: stdout not empty: $(cat "$T/out")"
