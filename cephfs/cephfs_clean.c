@@ -10,12 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define BATCH 256
 
 struct entry {
 	char name[256];
-	bool dir;
+	bool dir, unknown;
 };
 
 /* Up to BATCH entries of path (no . and ..); the directory is closed again
@@ -33,19 +34,21 @@ static int list_some(struct ceph_mount_info *cm, const char *path, struct entry 
 			continue;
 		snprintf(e[*n].name, sizeof(e[*n].name), "%s", de.d_name);
 		e[*n].dir = de.d_type == DT_DIR;
+		e[*n].unknown = de.d_type == DT_UNKNOWN;
 		(*n)++;
 	}
 	ceph_closedir(cm, d);
 	return r < 0 ? r : 0;
 }
 
-/* One MDS command to every active MDS; its output is the caller's
- * (ceph_buffer_free), NULL on error. */
-static char *mds_command(struct ceph_mount_info *cm, const char *json, size_t *len)
+/* One MDS command to the MDS of rank spec; its output is the caller's
+ * (ceph_buffer_free), NULL on error (as for a rank that is not active). */
+static char *mds_command(struct ceph_mount_info *cm, const char *spec, const char *json,
+			 size_t *len)
 {
 	const char *cmd[] = {json};
 	char *out = NULL, *outs = NULL;
-	int r = ceph_mds_command(cm, "*", cmd, 1, "", 0, &out, len, &outs, &(size_t){0});
+	int r = ceph_mds_command(cm, spec, cmd, 1, "", 0, &out, len, &outs, &(size_t){0});
 	ceph_buffer_free(outs);
 	if (r < 0) {
 		ceph_buffer_free(out);
@@ -54,11 +57,14 @@ static char *mds_command(struct ceph_mount_info *cm, const char *json, size_t *l
 	return out;
 }
 
-void cfs_evict_dead(struct ceph_mount_info *cm)
+/* Evict the dead sessions one rank lists; false when the rank answers not. */
+static bool evict_dead_on(struct ceph_mount_info *cm, const char *rank)
 {
 	size_t len = 0;
-	char *out = mds_command(cm, "{\"prefix\": \"session ls\"}", &len);
-	json_t *ls = out ? json_loadb(out, len, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+	char *out = mds_command(cm, rank, "{\"prefix\": \"session ls\"}", &len);
+	if (!out)
+		return false;
+	json_t *ls = json_loadb(out, len, JSON_DISABLE_EOF_CHECK, NULL);
 	ceph_buffer_free(out);
 	size_t i;
 	json_t *s;
@@ -79,9 +85,28 @@ void cfs_evict_dead(struct ceph_mount_info *cm)
 		snprintf(cmd, sizeof(cmd),
 			 "{\"prefix\": \"session evict\", \"filters\": [\"id=%lld\"]}",
 			 (long long)id);
-		ceph_buffer_free(mds_command(cm, cmd, &len));
+		ceph_buffer_free(mds_command(cm, rank, cmd, &len));
 	}
 	json_decref(ls);
+	return true;
+}
+
+void cfs_evict_dead(struct ceph_mount_info *cm)
+{
+	/* rank by rank: a session lives on the ranks its client talked to */
+	for (int rank = 0; rank < CFS_MAX_RANKS; rank++) {
+		char spec[16];
+		snprintf(spec, sizeof(spec), "%d", rank);
+		if (!evict_dead_on(cm, spec))
+			break;
+	}
+}
+
+int cfs_real_dir(struct ceph_mount_info *cm, const char *path)
+{
+	struct ceph_statx stx;
+	int r = ceph_statx(cm, path, &stx, CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW);
+	return r < 0 ? r : S_ISDIR(stx.stx_mode) ? 0 : -ENOTDIR;
 }
 
 /* path is a PATH_MAX buffer, extended and restored on the way down. */
@@ -99,6 +124,9 @@ static int remove_below(struct ceph_mount_info *cm, char *path, uint64_t *remove
 				r = -ENAMETOOLONG;
 				break;
 			}
+			/* the entry's type as listed, never a symlink's target */
+			if (e[i].unknown)
+				e[i].dir = cfs_real_dir(cm, path) == 0;
 			if (e[i].dir && (r = remove_below(cm, path, removed)) == 0)
 				r = ceph_rmdir(cm, path);
 			else if (!e[i].dir)
@@ -121,7 +149,10 @@ int cfs_remove_tree(struct ceph_mount_info *cm, const char *path, uint64_t *remo
 {
 	char p[PATH_MAX];
 	snprintf(p, sizeof(p), "%s", path);
-	int r = remove_below(cm, p, removed);
+	/* a symlink planted in its place would lead the removal elsewhere */
+	int r = cfs_real_dir(cm, p);
+	if (r == 0)
+		r = remove_below(cm, p, removed);
 	if (r == 0)
 		r = ceph_rmdir(cm, p);
 	if (r == 0)
@@ -130,13 +161,16 @@ int cfs_remove_tree(struct ceph_mount_info *cm, const char *path, uint64_t *remo
 }
 
 /* Remove /cephbench/<name> unless a live process other than this run owns
- * it; *live is set when it was kept for that reason. */
+ * it; *live is set when it was kept for that reason. Anything but a real
+ * directory there is no run's: -ENOTDIR, not followed. */
 static int remove_run(struct ceph_mount_info *cm, const struct cb_cleanup_req *req,
 		      const char *name, uint64_t *removed, int *live)
 {
 	char dir[PATH_MAX], id[64] = "", owner[256] = "";
 	int pid = 0, r;
 	snprintf(dir, sizeof(dir), "%s/%s", CFS_ROOT, name);
+	if ((r = cfs_real_dir(cm, dir)) < 0)
+		return r == -ENOENT ? 0 : r;
 	r = ceph_getxattr(cm, dir, CFS_XATTR_RUN_ID, id, sizeof(id) - 1);
 	if (r == -ENOENT)
 		return 0;
@@ -161,6 +195,18 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 	if ((r = cfs_mount(req->conn, fs, &cm, req->err)) < 0)
 		return r;
 	cfs_evict_dead(cm); /* before anything a killed run's caps would stall */
+	r = cfs_real_dir(cm, CFS_ROOT);
+	if (r == -ENOENT) {
+		cfs_unmount(cm);
+		return 0; /* no run ever made anything here */
+	}
+	if (r < 0) {
+		cfs_unmount(cm);
+		return cb_err_cluster(req->err, r,
+				      "%s in file system %s is not a directory (a symlink?): not "
+				      "touched; remove it by hand",
+				      CFS_ROOT, fs);
+	}
 	if (req->run_name) {
 		r = remove_run(cm, req, req->run_name, &req->removed, &live);
 	} else {
@@ -172,7 +218,16 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 			kept_n = 0;
 			for (size_t i = 0; i < n && r == 0; i++) {
 				int l = 0;
+				if (!e[i].dir && !e[i].unknown) {
+					kept_n++; /* not a run's directory: left alone */
+					continue;
+				}
 				r = remove_run(cm, req, e[i].name, &req->removed, &l);
+				if (r == -ENOTDIR) {
+					r = 0;
+					kept_n++;
+					continue;
+				}
 				if (l) {
 					live = l;
 					kept_n++;
@@ -187,6 +242,12 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 	if (r == 0)
 		ceph_rmdir(cm, CFS_ROOT); /* only when empty; other runs may be using it */
 	cfs_unmount(cm);
+	if (r == -ENOTDIR)
+		return cb_err_cluster(
+		    req->err, r,
+		    "%s/%s in file system %s is not a directory (a symlink?): not "
+		    "touched",
+		    CFS_ROOT, req->run_name, fs);
 	if (r < 0)
 		return cb_err_cluster(req->err, r, "removing %s%s%s in file system %s: %s",
 				      CFS_ROOT, req->run_name ? "/" : "",

@@ -181,6 +181,10 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 			       : o->iterations > 1	  ? "iterations"
 			       : o->stonewall_ns	  ? "stonewall"
 			       : strcmp(o->phases, "all") ? "phases"
+			       : o->branch != 1		  ? "branch"
+			       : o->leaf_only		  ? "leaf_only"
+			       : o->files_only		  ? "files_only"
+			       : o->dirs_only		  ? "dirs_only"
 							  : NULL;
 	if (tree_key) {
 		snprintf(why, n, "%s is a key of the tree test (op: tree), not of op %s", tree_key,

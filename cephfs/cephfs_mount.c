@@ -110,6 +110,12 @@ static int make_run_dir(struct cb_phase *ph, struct ceph_mount_info *cm, const c
 		cfs_evict_dead(cm);
 	for (int attempt = 0; attempt < 3; attempt++) {
 		int r = mkdir_ok(cm, CFS_ROOT);
+		if (r == 0 && cfs_real_dir(cm, CFS_ROOT) < 0)
+			return cb_err_cluster(
+			    ph->err, -ENOTDIR,
+			    "%s in file system %s is not a directory (a symlink?): "
+			    "refused; remove it by hand",
+			    CFS_ROOT, fs);
 		if (r == 0)
 			r = ceph_mkdir(cm, dir, 0755);
 		if (r == 0) {

@@ -18,6 +18,7 @@
 #define CFS_FILL_BS	 (4ULL << 20)
 #define CFS_MAX_DEPTH	 32
 #define CFS_MAX_NODES	 10000000ULL
+#define CFS_MAX_RANKS	 256 /* active MDS ranks looked at for dead sessions */
 
 struct cfs_opts {
 	char *fs;
@@ -122,6 +123,9 @@ void cfs_io_teardown(struct cfs_state *s);
  * the MDS drops them (session_timeout, 60 s and more). Best effort: without
  * the caps for MDS commands, that wait stays. */
 void cfs_evict_dead(struct ceph_mount_info *cm);
+/* 0 when path is a directory itself (not a symlink to one), else -ENOTDIR
+ * or the lookup's error. */
+int cfs_real_dir(struct ceph_mount_info *cm, const char *path);
 /* Remove path and everything below it; counts what it removed. */
 int cfs_remove_tree(struct ceph_mount_info *cm, const char *path, uint64_t *removed);
 int cfs_cleanup(struct cb_cleanup_req *req);

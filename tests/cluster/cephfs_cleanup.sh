@@ -108,6 +108,21 @@ wait_bg $bg
 grep -q "file-create" "$T/live.out" || fail "SIGINT: no report: $(cat "$T/live.out")"
 assert_gone /cephbench/live "after SIGINT"
 
+# 5. A symlink planted in /cephbench (to the user's data) is never followed:
+#    cleanup --all leaves it and what it points to; --run-name refuses it.
+cb run "$(cfs_profile small "op: tree, depth: 1, branch: 2, items: 4")" --conf "$CONF" \
+	--run-name sl --no-cleanup --quiet
+assert_rc 0 "a run kept for the symlink case"
+ftree symlink /cephbench/evil "$user" || fail "cannot plant /cephbench/evil"
+cb cleanup --fs "$FS" --all --conf "$CONF"
+assert_rc 0 "cleanup --all beside a symlink"
+assert_gone /cephbench/sl "cleanup --all beside a symlink"
+fs_exists /cephbench/evil || fail "cleanup --all removed the symlink /cephbench/evil"
+cb cleanup --fs "$FS" --run-name evil --conf "$CONF"
+assert_rc 3 "cleanup --run-name of a symlink"
+one_line "cleanup --run-name of a symlink" "/cephbench/evil" "not a directory"
+ftree unlink /cephbench/evil || fail "cannot remove /cephbench/evil"
+
 # The user's data outside /cephbench: untouched by all of it.
 [ "$(ftree sum "$user")" = "$before" ] || fail "$user changed: $before, now $(ftree sum "$user")"
 echo "cephfs_cleanup: ok"

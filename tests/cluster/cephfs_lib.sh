@@ -16,8 +16,10 @@ cephfs_at_exit() {
 trap cephfs_at_exit EXIT
 
 # The helper on the sandbox file system: ftree count|exists|seed|sum|rm PATH.
-ftree() {
-	"$CEPHFS_TREE" "$1" "$CONF" "$FS" "$2"
+ftree() { # COMMAND PATH [TARGET]
+	local cmd=$1
+	shift
+	"$CEPHFS_TREE" "$cmd" "$CONF" "$FS" "$@"
 }
 
 fs_exists() {

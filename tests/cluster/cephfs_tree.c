@@ -8,6 +8,8 @@
  *   cephfs_tree sum CONF FS PATH     a checksum of the names, types and contents
  *                                    of everything below PATH
  *   cephfs_tree rm CONF FS PATH      remove PATH and everything below it
+ *   cephfs_tree symlink CONF FS PATH TARGET   make PATH a symlink to TARGET
+ *   cephfs_tree unlink CONF FS PATH  remove the name PATH (a symlink itself)
  *
  * Exit 0 ok, 1 PATH missing (or present, for seed), 2 usage, 3 cluster error. */
 #include <cephfs/libcephfs.h>
@@ -152,13 +154,14 @@ static int seed(const char *path)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: cephfs_tree count|exists|seed|sum|rm CONF FS PATH\n");
+	fprintf(stderr, "usage: cephfs_tree count|exists|seed|sum|rm|unlink CONF FS PATH\n"
+			"       cephfs_tree symlink CONF FS PATH TARGET\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 5)
+	if (argc != 5 && !(argc == 6 && strcmp(argv[1], "symlink") == 0))
 		return usage();
 	const char *cmd = argv[1], *conf = argv[2], *fs = argv[3], *path = argv[4];
 	int r = ceph_create(&cm, NULL);
@@ -178,8 +181,15 @@ int main(int argc, char **argv)
 	char p[PATH_MAX];
 	int code = 0;
 	snprintf(p, sizeof(p), "%s", path);
-	r = ceph_statx(cm, path, &stx, CEPH_STATX_MODE, 0);
-	if (strcmp(cmd, "exists") == 0) {
+	r = ceph_statx(cm, path, &stx, CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW);
+	if (strcmp(cmd, "symlink") == 0) {
+		if ((r = ceph_symlink(cm, argv[5], path)) < 0)
+			code = fail(3, "cannot make the symlink", path, r);
+	} else if (strcmp(cmd, "unlink") == 0) {
+		/* the name itself, never what a symlink points to */
+		if ((r = ceph_unlink(cm, path)) < 0)
+			code = fail(r == -ENOENT ? 1 : 3, "cannot unlink", path, r);
+	} else if (strcmp(cmd, "exists") == 0) {
 		code = r == 0 ? 0 : r == -ENOENT ? 1 : fail(3, "cannot stat", path, r);
 	} else if (strcmp(cmd, "seed") == 0) {
 		if (r == 0)
