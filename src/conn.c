@@ -58,11 +58,14 @@ static int conf_set_timeouts(rados_t r, uint64_t timeout_ns, bool mon_ops)
  * would stall it for a minute. librados ignores the option. */
 static int set_owner_meta(rados_t r)
 {
-	char mark[256], meta[300];
+	char mark[256], user[1024] = "", meta[1400];
 	cb_owner_mark(mark, sizeof(mark));
 	for (char *c = mark; *c; c++)
 		*c = *c == ' ' ? '_' : *c;
-	snprintf(meta, sizeof(meta), "%s=%s", CB_OWNER_META_KEY, mark);
+	/* added to what the conf or CEPH_ARGS set, not instead of it */
+	rados_conf_get(r, "client_metadata", user, sizeof(user));
+	snprintf(meta, sizeof(meta), "%s%s%s=%s", user, user[0] ? "," : "", CB_OWNER_META_KEY,
+		 mark);
 	return rados_conf_set(r, "client_metadata", meta);
 }
 
@@ -134,8 +137,10 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, rados_t *
 		goto fail;
 	}
 	r = conf_set_timeouts(rados, timeout, mon_ops);
-	if (r == 0)
-		r = set_owner_meta(rados);
+	if (r == 0 && (r = set_owner_meta(rados)) < 0) {
+		cb_err_cluster(e, r, "cannot set client_metadata: %s", strerror(-r));
+		goto fail;
+	}
 	if (r < 0) {
 		cb_err_cluster(e, r, "cannot set client timeouts: %s", strerror(-r));
 		goto fail;

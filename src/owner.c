@@ -3,6 +3,9 @@
  * has another start time. */
 #include "owner.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,25 +22,36 @@ static void read_line(const char *path, char *buf, size_t n)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* "<machine-id>/<boot-id>"; empty when unknown. */
+/* "<machine-id>/<boot-id>/<pid namespace>"; empty when unknown. Containers
+ * on one host share the boot and often the machine-id, not the pid
+ * namespace: a pid is checked only in the namespace it belongs to. */
 static void boot_key(char *buf, size_t n)
 {
-	char machine[64], boot[64];
+	char machine[64], boot[64], ns[64] = "";
 	read_line("/etc/machine-id", machine, sizeof(machine));
 	read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
-	if (machine[0] && boot[0])
-		snprintf(buf, n, "%s/%s", machine, boot);
+	ssize_t l = readlink("/proc/self/ns/pid", ns, sizeof(ns) - 1); /* "pid:[4026531836]" */
+	ns[l > 0 ? l : 0] = '\0';
+	const char *id = strchr(ns, '[');
+	if (machine[0] && boot[0] && id)
+		snprintf(buf, n, "%s/%s/%.*s", machine, boot, (int)strcspn(id + 1, "]"), id + 1);
 	else
 		buf[0] = '\0';
 }
 
 /* Field 22 of /proc/PID/stat (start time in clock ticks since boot); 0 when
- * the process is gone, or a zombie (killed, not yet reaped: its mounts and
- * watches are already dead). */
+ * the process is provably gone: no such pid, or a zombie (killed, not yet
+ * reaped: its mounts and watches are already dead). UNKNOWN_START when it
+ * cannot be told (e.g. /proc mounted with hidepid): never taken for gone. */
+#define UNKNOWN_START ULLONG_MAX
 static unsigned long long start_time(int pid)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT && kill(pid, 0) < 0 && errno == ESRCH ? 0 : UNKNOWN_START;
+	fclose(f);
 	read_line(path, buf, sizeof(buf));
 	const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
 	unsigned long long t = 0;
@@ -47,6 +61,8 @@ static unsigned long long start_time(int pid)
 			"%*d %*d %*d %*d %llu",
 			&state, &t) != 2)
 		t = 0;
+	if (!p || !t)
+		return UNKNOWN_START;
 	return state == 'Z' || state == 'X' ? 0 : t;
 }
 
@@ -67,5 +83,7 @@ enum cb_owner_state cb_owner_state(const char *mark, int *pid)
 	if (!key[0] || sscanf(mark, "%159s %d %llu", okey, pid, &t) != 3 || *pid <= 0 ||
 	    strcmp(okey, key) != 0)
 		return CB_OWNER_ELSEWHERE;
-	return start_time(*pid) == t ? CB_OWNER_ALIVE : CB_OWNER_GONE;
+	unsigned long long now = start_time(*pid);
+	/* a pid with another start time is a new process: the marked one is gone */
+	return now == UNKNOWN_START || now == t ? CB_OWNER_ALIVE : CB_OWNER_GONE;
 }

@@ -119,8 +119,10 @@ int cb_phase_merge_iteration(struct cb_phase_result *dst, const struct cb_phase_
 	size_t at = dst->nsamples;
 	if (dst->niters == 0 && rate_add(dst, cb_phase_iops(dst)) < 0)
 		return -ENOMEM;
-	if (rate_add(dst, cb_phase_iops(src)) < 0 ||
-	    cb_phase_samples_grow(dst, at + src->nsamples) < 0)
+	/* a cut iteration's rate is not one of the iterations' */
+	if (!src->interrupted && !src->failed && rate_add(dst, cb_phase_iops(src)) < 0)
+		return -ENOMEM;
+	if (cb_phase_samples_grow(dst, at + src->nsamples) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < src->nsamples; i++)
 		sample_add(&dst->samples[at + i], &src->samples[i]);

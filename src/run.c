@@ -131,8 +131,9 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, unsigned
 	int r = cb_run_phase(&ph, it->engine, &rn->ro, pr);
 	rn->left[i].created |= ph.created;
 	rn->left[i].kept |= ph.kept;
-	cleanup_cmd(it->engine, ph.target, rn->name, &rn->co, rn->left[i].cmd,
-		    sizeof(rn->left[i].cmd));
+	if (ph.target[0]) /* a step that failed before its setup names no target */
+		cleanup_cmd(it->engine, ph.target, rn->name, &rn->co, rn->left[i].cmd,
+			    sizeof(rn->left[i].cmd));
 	return r;
 }
 
@@ -172,6 +173,10 @@ static int run_workload(struct run *rn, size_t i, struct cb_err *e)
 				 cb_phase_merge_iteration(&rn->res.phases[row[s]], pr) < 0 &&
 				 r == 0)
 				r = cb_err_usage(e, "out of memory");
+			else if (!pr->ran) { /* the row still says its last iteration was cut */
+				rn->res.phases[row[s]].interrupted |= pr->interrupted;
+				rn->res.phases[row[s]].failed |= pr->failed;
+			}
 			if (!first)
 				cb_phase_release(&one);
 		}

@@ -494,14 +494,16 @@ static int merge_clients(struct cb_phase *ph, struct client *c, unsigned n,
 {
 	int r = 0;
 	for (unsigned k = 0; k < n; k++) {
-		if (k == 0 || !res->target[0]) {
+		/* a client that never set up has no target of its own */
+		if (!res->target[0] && c[k].res.target[0]) {
 			snprintf(res->target, sizeof(res->target), "%s", c[k].res.target);
 			res->block_size = c[k].res.block_size;
 		}
-		snprintf(ph->target, sizeof(ph->target), "%s", c[k].ph.target);
+		if (!ph->target[0] && c[k].ph.target[0])
+			snprintf(ph->target, sizeof(ph->target), "%s", c[k].ph.target);
 		ph->created |= c[k].ph.created;
 		ph->kept |= c[k].ph.kept;
-		if (cb_phase_merge_client(res, &c[k].res) < 0 && r == 0)
+		if (c[k].res.hist && cb_phase_merge_client(res, &c[k].res) < 0 && r == 0)
 			r = cb_err_cluster(ph->err, -ENOMEM, "out of memory for samples");
 		if (c[k].r < 0 && c[k].r != -ECANCELED && c[k].r != -EINTR && r == 0) {
 			r = c[k].r;
@@ -542,6 +544,9 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 	pthread_mutex_init(&sy.mu, NULL);
 	pthread_cond_init(&sy.cv, NULL);
 	int r = 0;
+	for (unsigned k = 0; k < n && r == 0; k++)
+		if (cb_phase_init(&c[k].res) < 0)
+			r = cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	for (unsigned k = 0; k < n; k++) {
 		c[k].ph = *ph;
 		c[k].ph.client = k;
@@ -550,8 +555,6 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 		c[k].eng = eng;
 		c[k].ro = ro;
 		c[k].sy = &sy;
-		if (r == 0)
-			r = cb_phase_init(&c[k].res);
 		if (r == 0 && pthread_create(&c[k].tid, NULL, client_main, &c[k]) == 0) {
 			c[k].started = true;
 			continue;
