@@ -73,14 +73,9 @@ static bool evict_dead_on(struct ceph_mount_info *cm, const char *rank)
 		const char *mark = json_string_value(
 		    json_object_get(json_object_get(s, "client_metadata"), CB_OWNER_META_KEY));
 		json_int_t id = json_integer_value(json_object_get(s, "id"));
-		char m[256], cmd[128];
+		char cmd[128];
 		int pid;
-		if (!mark || id <= 0)
-			continue;
-		snprintf(m, sizeof(m), "%s", mark);
-		for (char *c = m; *c; c++)
-			*c = *c == '_' ? ' ' : *c;
-		if (cb_owner_state(m, &pid) != CB_OWNER_GONE)
+		if (!mark || id <= 0 || cb_owner_state(mark, &pid) != CB_OWNER_GONE)
 			continue;
 		snprintf(cmd, sizeof(cmd),
 			 "{\"prefix\": \"session evict\", \"filters\": [\"id=%lld\"]}",
@@ -166,18 +161,13 @@ int cfs_remove_tree(struct ceph_mount_info *cm, const char *path, uint64_t *remo
 static int remove_run(struct ceph_mount_info *cm, const struct cb_cleanup_req *req,
 		      const char *name, uint64_t *removed, int *live)
 {
-	char dir[PATH_MAX], id[64] = "", owner[256] = "";
-	int pid = 0, r;
+	char dir[PATH_MAX];
+	enum cb_owner_state st;
+	int pid, r;
 	snprintf(dir, sizeof(dir), "%s/%s", CFS_ROOT, name);
 	if ((r = cfs_real_dir(cm, dir)) < 0)
 		return r == -ENOENT ? 0 : r;
-	r = ceph_getxattr(cm, dir, CFS_XATTR_RUN_ID, id, sizeof(id) - 1);
-	if (r == -ENOENT)
-		return 0;
-	bool mine = r > 0 && req->run_id && strcmp(id, req->run_id) == 0;
-	r = ceph_getxattr(cm, dir, CFS_XATTR_OWNER, owner, sizeof(owner) - 1);
-	enum cb_owner_state st = r > 0 ? cb_owner_state(owner, &pid) : CB_OWNER_ELSEWHERE;
-	if (!mine && st == CB_OWNER_ALIVE) {
+	if (!cfs_run_dir_mine(cm, dir, req->run_id, &st, &pid) && st == CB_OWNER_ALIVE) {
 		*live = pid;
 		return 0;
 	}

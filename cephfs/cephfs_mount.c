@@ -60,16 +60,28 @@ static int xattr_get(struct ceph_mount_info *cm, const char *path, const char *n
 	return r < 0 ? r : 0;
 }
 
-/* /cephbench/<run> exists and is not this run's: a killed run's leftovers
- * are removed; a live run's, or one whose owner this host cannot check, are
- * refused. Returns 0 when it is gone, or -errno with e set. */
-static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char *dir,
-		     const char *fs)
+bool cfs_run_dir_mine(struct ceph_mount_info *cm, const char *dir, const char *run_id,
+		      enum cb_owner_state *st, int *pid)
 {
-	char owner[256] = "";
-	int pid = 0;
-	xattr_get(cm, dir, CFS_XATTR_OWNER, owner, sizeof(owner));
-	switch (owner[0] ? cb_owner_state(owner, &pid) : CB_OWNER_ELSEWHERE) {
+	char id[64], owner[256];
+	*pid = 0;
+	if (run_id && xattr_get(cm, dir, CFS_XATTR_RUN_ID, id, sizeof(id)) == 0 &&
+	    strcmp(id, run_id) == 0)
+		return true;
+	*st = xattr_get(cm, dir, CFS_XATTR_OWNER, owner, sizeof(owner)) == 0 && owner[0]
+		  ? cb_owner_state(owner, pid)
+		  : CB_OWNER_ELSEWHERE;
+	return false;
+}
+
+/* /cephbench/<run> exists and is not this run's (its owner is in st, pid):
+ * a killed run's leftovers are removed; a live run's, or one whose owner
+ * this host cannot check, are refused. Returns 0 when it is gone, or -errno
+ * with e set. */
+static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char *dir,
+		     const char *fs, enum cb_owner_state st, int pid)
+{
+	switch (st) {
 	case CB_OWNER_ALIVE:
 		return cb_err_cluster(ph->err, -EBUSY,
 				      "%s in file system %s belongs to a live run (pid %d): give "
@@ -102,8 +114,10 @@ static int mkdir_ok(struct ceph_mount_info *cm, const char *path)
 static int make_run_dir(struct cb_phase *ph, struct ceph_mount_info *cm, const char *dir,
 			const char *fs)
 {
-	char id[64], mark[256];
+	char mark[256];
 	struct ceph_statx stx;
+	enum cb_owner_state st;
+	int pid;
 	/* a namesake's directory: evict the sessions a killed one left before
 	 * touching it (their caps stall /cephbench's and its changes) */
 	if (ceph_statx(cm, dir, &stx, 0, 0) == 0)
@@ -120,7 +134,7 @@ static int make_run_dir(struct cb_phase *ph, struct ceph_mount_info *cm, const c
 			r = ceph_mkdir(cm, dir, 0755);
 		if (r == 0) {
 			ph->created = true;
-			cb_owner_mark(mark, sizeof(mark));
+			cb_owner_mark(mark, sizeof(mark), ' ');
 			r = ceph_setxattr(cm, dir, CFS_XATTR_RUN_ID, ph->run_id, strlen(ph->run_id),
 					  0);
 			if (r == 0)
@@ -136,12 +150,11 @@ static int make_run_dir(struct cb_phase *ph, struct ceph_mount_info *cm, const c
 		if (r != -EEXIST)
 			return cb_err_cluster(ph->err, r, "cannot create %s in file system %s: %s",
 					      dir, fs, strerror(-r));
-		if (xattr_get(cm, dir, CFS_XATTR_RUN_ID, id, sizeof(id)) == 0 &&
-		    strcmp(id, ph->run_id) == 0) {
+		if (cfs_run_dir_mine(cm, dir, ph->run_id, &st, &pid)) {
 			ph->created = true; /* an earlier workload of this run made it */
 			return 0;
 		}
-		if ((r = take_over(ph, cm, dir, fs)) < 0)
+		if ((r = take_over(ph, cm, dir, fs, st, pid)) < 0)
 			return r;
 	}
 	return cb_err_cluster(ph->err, -EAGAIN, "cannot create %s: it keeps changing", dir);

@@ -4,6 +4,7 @@
 #define CB_CEPHFS_PRIV_H
 
 #include "engine.h"
+#include "owner.h"
 
 #include <cephfs/libcephfs.h>
 #include <limits.h>
@@ -102,6 +103,11 @@ struct cfs_state {
  * conf, client and keyring), on the workload's file system. */
 int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **cm, struct cb_err *e);
 void cfs_unmount(struct ceph_mount_info *cm);
+/* Whose the run directory dir is: true when its run_id mark is run_id
+ * (NULL: never); else *st is the state of the process its owner mark names
+ * (ELSEWHERE without one) and *pid that process. */
+bool cfs_run_dir_mine(struct ceph_mount_info *cm, const char *dir, const char *run_id,
+		      enum cb_owner_state *st, int *pid);
 /* Make /cephbench/<run>[/<workload>[/c<k>...]], taking over a dead
  * namesake's leftovers; marks the run directory as this run's. */
 int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss);

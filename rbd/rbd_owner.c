@@ -18,7 +18,7 @@
 int cb_rbd_mark_owner(struct cb_conn *conn, rbd_image_t img)
 {
 	char mark[256], v[320];
-	cb_owner_mark(mark, sizeof(mark));
+	cb_owner_mark(mark, sizeof(mark), ' ');
 	snprintf(v, sizeof(v), "%s %llu", mark,
 		 (unsigned long long)rados_get_instance_id(cb_conn_rados(conn)));
 	return rbd_metadata_set(img, CB_RBD_KEY_OWNER, v);

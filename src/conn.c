@@ -53,15 +53,13 @@ static int conf_set_timeouts(rados_t r, uint64_t timeout_ns, bool mon_ops)
 
 /* CephFS mounts made from this handle (ceph_create_from_rados) share its
  * config, which can be changed only before connecting: the owner mark in
- * their sessions' metadata ("machine/boot_pid_start", no spaces) lets a later
+ * their sessions' metadata (fields separated by '_', no spaces) lets a later
  * run or cleanup find and evict the sessions of a killed run, whose caps
  * would stall it for a minute. librados ignores the option. */
 static int set_owner_meta(rados_t r)
 {
 	char mark[256], user[1024] = "", meta[1400];
-	cb_owner_mark(mark, sizeof(mark));
-	for (char *c = mark; *c; c++)
-		*c = *c == ' ' ? '_' : *c;
+	cb_owner_mark(mark, sizeof(mark), '_');
 	/* added to what the conf or CEPH_ARGS set, not instead of it */
 	rados_conf_get(r, "client_metadata", user, sizeof(user));
 	snprintf(meta, sizeof(meta), "%s%s%s=%s", user, user[0] ? "," : "", CB_OWNER_META_KEY,

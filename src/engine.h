@@ -41,7 +41,6 @@ struct cb_phase {
 	unsigned client;    /* client index within this process */
 	unsigned clients;   /* how many run this phase together */
 	int step;	    /* the engine's id of this step (struct cb_step); 0 for wl itself */
-	unsigned iteration; /* of the workload's steps, from 0 */
 	void **session;	    /* this client's slot, kept across the workload's steps and
 			       iterations; engine->release frees what it holds */
 	bool allow_destructive; /* --allow-destructive: writes to things the run did not make */

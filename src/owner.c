@@ -66,11 +66,11 @@ static unsigned long long start_time(int pid)
 	return state == 'Z' || state == 'X' ? 0 : t;
 }
 
-void cb_owner_mark(char *buf, size_t n)
+void cb_owner_mark(char *buf, size_t n, char sep)
 {
 	char key[160];
 	boot_key(key, sizeof(key));
-	snprintf(buf, n, "%s %d %llu", key[0] ? key : "-", (int)getpid(),
+	snprintf(buf, n, "%s%c%d%c%llu", key[0] ? key : "-", sep, (int)getpid(), sep,
 		 start_time((int)getpid()));
 }
 
@@ -80,8 +80,9 @@ enum cb_owner_state cb_owner_state(const char *mark, int *pid)
 	unsigned long long t;
 	*pid = 0;
 	boot_key(key, sizeof(key));
-	if (!key[0] || sscanf(mark, "%159s %d %llu", okey, pid, &t) != 3 || *pid <= 0 ||
-	    strcmp(okey, key) != 0)
+	/* the key holds neither separator: machine-id, boot-id, namespace */
+	if (!key[0] || sscanf(mark, "%159[^ _]%*1[ _]%d%*1[ _]%llu", okey, pid, &t) != 3 ||
+	    *pid <= 0 || strcmp(okey, key) != 0)
 		return CB_OWNER_ELSEWHERE;
 	unsigned long long now = start_time(*pid);
 	/* a pid with another start time is a new process: the marked one is gone */

@@ -14,15 +14,17 @@ enum cb_owner_state {
 	CB_OWNER_ELSEWHERE, /* another machine or boot, or no readable mark */
 };
 
-/* The key of the mark in a CephFS session's client metadata, where its
- * spaces are '_' (see conn.c). */
+/* The key of the mark in a CephFS session's client metadata (see conn.c),
+ * where its fields are separated by '_', not spaces. */
 #define CB_OWNER_META_KEY "cephbench_owner"
 
-/* "<machine-id>/<boot-id> <pid> <start time>" of this process. */
-void cb_owner_mark(char *buf, size_t n);
+/* "<machine-id>/<boot-id>/<pid namespace> <pid> <start time>" of this
+ * process, the fields separated by sep (' ', or '_' in client metadata). */
+void cb_owner_mark(char *buf, size_t n, char sep);
 
-/* The state of the process a mark names (extra fields after the third are
- * ignored); *pid gets its pid, 0 when unreadable. */
+/* The state of the process a mark names, its fields separated by ' ' or '_'
+ * (extra fields after the third are ignored); *pid gets its pid, 0 when
+ * unreadable. */
 enum cb_owner_state cb_owner_state(const char *mark, int *pid);
 
 #endif

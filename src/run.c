@@ -100,8 +100,8 @@ struct run {
 
 /* Run one step of workload i as a phase into pr. Returns 0, -EINTR on a
  * signal, or -errno with e set. */
-static int run_step(struct run *rn, size_t i, const struct cb_step *st, unsigned iter,
-		    void **sessions, struct cb_phase_result *pr, struct cb_err *e)
+static int run_step(struct run *rn, size_t i, const struct cb_step *st, void **sessions,
+		    struct cb_phase_result *pr, struct cb_err *e)
 {
 	const struct cb_plan_item *it = &rn->p->items[i];
 	struct cb_workload w = it->wl;
@@ -113,7 +113,6 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, unsigned
 			      .run_id = rn->id,
 			      .clients = (unsigned)it->wl.clients,
 			      .step = st->id,
-			      .iteration = iter,
 			      .session = sessions,
 			      .allow_destructive = rn->o->allow_destructive,
 			      .err = e};
@@ -164,7 +163,7 @@ static int run_workload(struct run *rn, size_t i, struct cb_err *e)
 				r = cb_err_usage(e, "out of memory");
 				break;
 			}
-			r = run_step(rn, i, &steps[s], k, sessions, pr, e);
+			r = run_step(rn, i, &steps[s], sessions, pr, e);
 			if (first && pr->ran)
 				row[s] = rn->res.nphases - 1;
 			else if (first)

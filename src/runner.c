@@ -114,8 +114,20 @@ static void sync_arrive(struct sync *sy, bool setup_failed, unsigned count)
 	pthread_mutex_unlock(&sy->mu);
 }
 
+/* Wait until client 0 has set up (first) or every client has arrived;
+ * true when none failed. */
+static bool sync_wait(struct sync *sy, bool first)
+{
+	pthread_mutex_lock(&sy->mu);
+	while (first ? !sy->first_done : sy->arrived < sy->n)
+		pthread_cond_wait(&sy->cv, &sy->mu);
+	bool ok = !sy->setup_failed;
+	pthread_mutex_unlock(&sy->mu);
+	return ok;
+}
+
 /* Client 0 sets up alone before the others: it makes what they share (a
- * run directory). sync_wait_first returns false when it failed. */
+ * run directory). */
 static void sync_first_done(struct sync *sy, bool failed)
 {
 	pthread_mutex_lock(&sy->mu);
@@ -125,26 +137,11 @@ static void sync_first_done(struct sync *sy, bool failed)
 	pthread_mutex_unlock(&sy->mu);
 }
 
-static bool sync_wait_first(struct sync *sy)
-{
-	pthread_mutex_lock(&sy->mu);
-	while (!sy->first_done)
-		pthread_cond_wait(&sy->cv, &sy->mu);
-	bool ok = !sy->setup_failed;
-	pthread_mutex_unlock(&sy->mu);
-	return ok;
-}
-
 /* Arrive, wait for the others; true when every client set up. */
 static bool sync_start(struct sync *sy, bool setup_failed)
 {
 	sync_arrive(sy, setup_failed, 1);
-	pthread_mutex_lock(&sy->mu);
-	while (sy->arrived < sy->n)
-		pthread_cond_wait(&sy->cv, &sy->mu);
-	bool ok = !sy->setup_failed;
-	pthread_mutex_unlock(&sy->mu);
-	return ok;
+	return sync_wait(sy, false);
 }
 
 struct loop {
@@ -410,7 +407,7 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 	struct loop l = {.ph = ph, .sy = sy, .cq = cq, .eng = eng, .res = res};
 	int r, tr;
 
-	if (sy && ph->client != 0 && !sync_wait_first(sy)) {
+	if (sy && ph->client != 0 && !sync_wait(sy, true)) {
 		sync_start(sy, true); /* client 0 failed and says why */
 		return -ECANCELED;
 	}
@@ -443,14 +440,14 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 			       (unsigned long long)depth, (unsigned long long)ph->block_size);
 		goto free_slots;
 	}
-	if (ro->progress && !sy)
-		cb_report_progress_header(ro->progress, ph, eng->name, depth);
-	res->ran = true;
-	l.t0 = cb_now_ns();
-	l.ramp_end = l.t0 + wl->ramp_ns;
 	struct cb_runner_opts cro = *ro;
 	if (sy)
 		cro.progress = NULL; /* one client's figures are not the phase's */
+	if (cro.progress)
+		cb_report_progress_header(cro.progress, ph, eng->name, depth);
+	res->ran = true;
+	l.t0 = cb_now_ns();
+	l.ramp_end = l.t0 + wl->ramp_ns;
 	r = run_loop(&l, &cro);
 	res->elapsed_ns = l.last_end > l.ramp_end ? l.last_end - l.ramp_end : 0;
 	/* Samples beyond the last completion are the slack of the doubling array. */
