@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "conn.h"
 #include "options.h"
+#include "rbd_features.h"
 #include "rbd_priv.h"
 #include "units.h"
 

@@ -3,36 +3,14 @@
  * runner from librbd's callback thread (no eventfd, no lock per op). */
 #include "rbd_priv.h"
 
+#include "pattern.h"
 #include "rng.h"
 
 #include <stdio.h>
 
 /* Images are at most CB_RBD_MAX_IMAGES, offsets below 2^48: op->where
- * carries both. */
-#define WHERE_SHIFT 48
-
-/* The prefill pattern: each 8-byte word is a function of its image and
- * offset only, so any later read of any block can be checked. */
-static uint64_t pattern_word(unsigned img, uint64_t off)
-{
-	return cb_splitmix64(((uint64_t)img << WHERE_SHIFT) ^ (off >> 3));
-}
-
-static void pattern_fill(void *buf, unsigned img, uint64_t off, uint64_t len)
-{
-	uint64_t *w = buf;
-	for (uint64_t k = 0; k < len / 8; k++)
-		w[k] = pattern_word(img, off + 8 * k);
-}
-
-static bool pattern_ok(const void *buf, unsigned img, uint64_t off, uint64_t len)
-{
-	const uint64_t *w = buf;
-	for (uint64_t k = 0; k < len / 8; k++)
-		if (w[k] != pattern_word(img, off + 8 * k))
-			return false;
-	return true;
-}
+ * carries both, as the pattern does. */
+#define WHERE_SHIFT CB_PATTERN_SHIFT
 
 /* Runs on librbd's callback thread; releasing here is safe, librbd holds
  * its own reference until the callback returns. */
@@ -43,8 +21,8 @@ static void rbd_done(rbd_completion_t c, void *arg)
 	int64_t r = rbd_aio_get_return_value(c);
 	rbd_aio_release(c);
 	if (r == (int64_t)op->len && s->verify && !op->is_write &&
-	    !pattern_ok(op->buf, (unsigned)(op->where >> WHERE_SHIFT),
-			op->where & ((1ULL << WHERE_SHIFT) - 1), op->len))
+	    !cb_pattern_ok(op->buf, (unsigned)(op->where >> WHERE_SHIFT),
+			   op->where & ((1ULL << WHERE_SHIFT) - 1), op->len))
 		r = CB_EVERIFY;
 	if (r < 0)
 		atomic_fetch_add(&s->failed, 1);
@@ -79,7 +57,7 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	op->where = ((uint64_t)img << WHERE_SHIFT) | off;
 	op->priv = s;
 	if (s->op == RBD_PREFILL)
-		pattern_fill(op->buf, img, off, op->len);
+		cb_pattern_fill(op->buf, img, off, op->len);
 
 	r = rbd_aio_create_completion(op, rbd_done, &c);
 	if (r < 0) {

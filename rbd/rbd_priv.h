@@ -72,9 +72,6 @@ struct rbd_state {
 	uint64_t rng;
 };
 
-/* "layering,exclusive-lock" into a feature mask; -EINVAL with a reason. */
-int cb_rbd_features(const char *list, uint64_t *mask, char *why, size_t n);
-
 /* "cephbench.<run>.<idx>" into buf. */
 void cb_rbd_image_name(char *buf, size_t n, const char *run, uint64_t idx);
 

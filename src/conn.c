@@ -34,6 +34,11 @@ const char *cb_conn_fsid(const struct cb_conn *c)
 	return c->fsid;
 }
 
+const struct cb_cluster_opts *cb_conn_options(const struct cb_conn *c)
+{
+	return &c->o;
+}
+
 static int conf_set_timeouts(rados_t r, uint64_t timeout_ns, bool mon_ops)
 {
 	/* librados takes whole seconds: round up, at least 1. */

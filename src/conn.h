@@ -26,6 +26,9 @@ void cb_conn_close(struct cb_conn *c);
 /* The I/O session. Never send monitor commands through it (see conn.c). */
 rados_t cb_conn_rados(struct cb_conn *c);
 const char *cb_conn_fsid(const struct cb_conn *c);
+/* The options it was opened with, for the ceph CLIs a layer runs (rbd device
+ * map): the same conf, client and keyring. */
+const struct cb_cluster_opts *cb_conn_options(const struct cb_conn *c);
 /* The monitors' version, "16.2.15" or "unknown"; asked on first call,
  * through the session for monitor commands. */
 const char *cb_conn_version(struct cb_conn *c);

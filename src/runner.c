@@ -325,6 +325,16 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 				measured_bytes += op->len;
 			}
 		}
+		/* also when nothing was submitted: an engine may have requeued the
+		 * rest of a short transfer */
+		if (l->eng->commit) {
+			int r = l->eng->commit(l->st);
+			if (r < 0 && ret == 0) {
+				ret = cb_err_cluster(l->ph->err, r, "submitting ops: %s",
+						     strerror(-r));
+				stopping = true;
+			}
+		}
 		if (stopping && l->inflight == 0)
 			break;
 		now = cb_now_ns();

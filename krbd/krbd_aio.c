@@ -1,0 +1,189 @@
+/* The krbd layer's I/O path: Linux native AIO through libaio. submit picks a
+ * device and offset and queues an iocb; commit hands every queued iocb to the
+ * kernel in one io_submit; poll reaps completions in batches with
+ * io_getevents. A short transfer is resubmitted for its remainder (one op,
+ * one latency), -EAGAIN is retried: neither counts as a success until every
+ * byte moved. */
+#include "krbd_priv.h"
+#include "pattern.h"
+#include "rng.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define WHERE_SHIFT  CB_PATTERN_SHIFT
+#define WHERE_OFF(w) ((w) & ((1ULL << WHERE_SHIFT) - 1))
+#define WHERE_DEV(w) ((unsigned)((w) >> WHERE_SHIFT))
+
+int krbd_aio_init(struct krbd_state *s, unsigned depth)
+{
+	s->depth = depth;
+	s->slots = calloc(depth, sizeof(*s->slots));
+	s->pending = calloc(depth, sizeof(*s->pending));
+	s->events = calloc(depth, sizeof(*s->events));
+	if (!s->slots || !s->pending || !s->events)
+		return -ENOMEM;
+	return io_setup((int)depth, &s->ctx);
+}
+
+void krbd_aio_free(struct krbd_state *s)
+{
+	if (s->ctx)
+		io_destroy(s->ctx); /* no op is in flight at teardown */
+	free(s->slots);
+	free(s->pending);
+	free(s->events);
+}
+
+static bool is_random(enum krbd_op op)
+{
+	return op == KRBD_RANDREAD || op == KRBD_RANDWRITE || op == KRBD_RANDRW;
+}
+
+/* Sequential ops go round the devices, each from its own cursor; the
+ * prefill pass visits every block of every device once, the others wrap. */
+static int next_seq(struct krbd_state *s, unsigned *dev, uint64_t *blk)
+{
+	unsigned n = s->ss->ndev;
+	for (unsigned tries = 0; tries < n; tries++) {
+		unsigned d = s->rr;
+		s->rr = (s->rr + 1) % n;
+		if (s->cursor[d] >= s->blocks[d]) {
+			if (s->op == KRBD_PREFILL)
+				continue;
+			s->cursor[d] = 0;
+		}
+		*dev = d;
+		*blk = s->cursor[d]++;
+		return 0;
+	}
+	return CB_EOF;
+}
+
+static void prep(struct krbd_slot *sl, int fd)
+{
+	struct cb_op *op = sl->op;
+	char *buf = (char *)op->buf + sl->done;
+	size_t len = op->len - sl->done;
+	long long off = (long long)(WHERE_OFF(op->where) + sl->done);
+	if (op->is_write)
+		io_prep_pwrite(&sl->cb, fd, buf, len, off);
+	else
+		io_prep_pread(&sl->cb, fd, buf, len, off);
+	sl->cb.data = sl;
+}
+
+int krbd_submit(void *state, struct cb_op *op)
+{
+	struct krbd_state *s = state;
+	struct krbd_slot *sl = op->priv;
+	unsigned dev;
+	uint64_t blk;
+
+	if (!sl) {
+		if (s->nslots == s->depth)
+			return -EOVERFLOW; /* the runner has more slots than the window */
+		sl = &s->slots[s->nslots++];
+		sl->op = op;
+		op->priv = sl;
+	}
+	if (is_random(s->op)) {
+		dev = s->ss->ndev > 1 ? (unsigned)(cb_rng_next(&s->rng) % s->ss->ndev) : 0;
+		blk = cb_rng_next(&s->rng) % s->blocks[dev];
+	} else if (next_seq(s, &dev, &blk) == CB_EOF) {
+		return CB_EOF;
+	}
+	uint64_t off = blk * s->bs, size = s->ss->dev[dev].size;
+	op->len = size - off < s->bs ? size - off : s->bs;
+	if (s->op == KRBD_RW || s->op == KRBD_RANDRW)
+		op->is_write = cb_rng_next(&s->rng) % 100 >= s->mix;
+	else
+		op->is_write =
+		    s->op == KRBD_WRITE || s->op == KRBD_RANDWRITE || s->op == KRBD_PREFILL;
+	op->where = ((uint64_t)dev << WHERE_SHIFT) | off;
+	if (op->is_write && s->fill)
+		cb_pattern_fill(op->buf, dev, off, op->len);
+	sl->done = 0;
+	prep(sl, s->ss->dev[dev].fd);
+	s->pending[s->npending++] = &sl->cb;
+	return 0;
+}
+
+static void fail(struct krbd_slot *sl, int64_t r)
+{
+	cb_op_done(sl->op, r);
+}
+
+/* io_submit the pending iocbs. -EAGAIN (the kernel's queue is full) waits
+ * for a completion and tries again; an iocb the kernel refuses fails its
+ * op, and the ones after it are still started. */
+static int start_pending(struct krbd_state *s)
+{
+	unsigned first = 0;
+	while (first < s->npending) {
+		int r = io_submit(s->ctx, (long)(s->npending - first), s->pending + first);
+		if (r > 0) {
+			first += (unsigned)r;
+		} else if (r == -EAGAIN || r == 0) {
+			int p = krbd_poll(s, 1, 1000);
+			if (p < 0 && p != -EINTR)
+				return p;
+		} else if (r == -EINTR) {
+			continue;
+		} else {
+			fail(s->pending[first]->data, r);
+			first++;
+		}
+	}
+	s->npending = 0;
+	return 0;
+}
+
+int krbd_commit(void *state)
+{
+	return start_pending(state);
+}
+
+/* One completion: whole (checked when verifying), short (the rest is queued
+ * for the next commit), or failed. Returns 1 when the op is done. */
+static int complete(struct krbd_state *s, struct krbd_slot *sl, long res)
+{
+	struct cb_op *op = sl->op;
+	if (res == -EAGAIN || (res > 0 && sl->done + (uint64_t)res < op->len)) {
+		if (res > 0)
+			sl->done += (uint64_t)res;
+		prep(sl, sl->cb.aio_fildes);
+		s->pending[s->npending++] = &sl->cb;
+		return 0;
+	}
+	if (res == 0)
+		res = -ENODATA; /* nothing moved: the end of the device or file */
+	if (res > 0 && s->verify && !op->is_write &&
+	    !cb_pattern_ok(op->buf, WHERE_DEV(op->where), WHERE_OFF(op->where), op->len))
+		res = CB_EVERIFY;
+	cb_op_done(op, res < 0 ? res : (int64_t)op->len);
+	return 1;
+}
+
+int krbd_poll(void *state, unsigned min, int timeout_ms)
+{
+	struct krbd_state *s = state;
+	struct timespec ts = {.tv_sec = timeout_ms / 1000,
+			      .tv_nsec = (timeout_ms % 1000) * 1000000L};
+	int n = io_getevents(s->ctx, (long)min, (long)s->depth, s->events, &ts);
+	if (n < 0)
+		return n;
+	int done = 0;
+	for (int i = 0; i < n; i++)
+		done += complete(s, s->events[i].data, (long)s->events[i].res);
+	return done;
+}
+
+void krbd_describe(void *state, const struct cb_op *op, char *buf, size_t n)
+{
+	struct krbd_state *s = state;
+	snprintf(buf, n, "%s offset %llu", s->ss->dev[WHERE_DEV(op->where)].path,
+		 (unsigned long long)WHERE_OFF(op->where));
+}
