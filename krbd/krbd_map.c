@@ -172,9 +172,10 @@ int krbd_unmap(struct cb_conn *conn, const char *pool, const char *image, struct
 				       : "rbd device unmap failed");
 }
 
+/* wl is the phase's row name: the workload's, or "<workload>.prefill". */
 static void image_name(char *buf, size_t n, const char *run, const char *wl, unsigned i)
 {
-	snprintf(buf, n, "cephbench.%s.%s.%u", run, wl, i);
+	snprintf(buf, n, "cephbench.%s.%.*s.%u", run, (int)strcspn(wl, "."), wl, i);
 }
 
 /* True when name is cephbench.<run>.<workload>.<n> of run (of any run when
