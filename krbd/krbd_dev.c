@@ -54,15 +54,16 @@ static int find_signature(const char *path, char *what, size_t n)
 static int refuse_write(struct cb_phase *ph, const char *path)
 {
 	if (ph->step == KRBD_STEP_FILL)
-		return cb_err_usage(ph->err,
-				    "workload '%s': prefill would write %s, which this run did not "
-				    "map: refused; drop prefill, or give --allow-destructive to "
-				    "overwrite its data",
-				    ph->wl->name, path);
+		return cb_err_usage(
+		    ph->err,
+		    "workload '%.*s': prefill would write %s, which this run did not "
+		    "map: refused; drop prefill, or give --allow-destructive to "
+		    "overwrite its data",
+		    KRBD_WL(ph), path);
 	return cb_err_usage(ph->err,
-			    "workload '%s' writes (op %s) to %s, which this run did not map: "
+			    "workload '%.*s' writes (op %s) to %s, which this run did not map: "
 			    "refused; use a read op, or --allow-destructive to overwrite its data",
-			    ph->wl->name, ph->wl->op, path);
+			    KRBD_WL(ph), ph->wl->op, path);
 }
 
 int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool ours)
@@ -73,65 +74,67 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 	int r;
 
 	if (stat(d->path, &st) != 0)
-		return cb_err_usage(ph->err, "workload '%s': device %s: %s", ph->wl->name, d->path,
+		return cb_err_usage(ph->err, "workload '%.*s': device %s: %s", KRBD_WL(ph), d->path,
 				    strerror(errno));
 	bool blk = S_ISBLK(st.st_mode);
 	if (!blk && !S_ISREG(st.st_mode))
 		return cb_err_usage(ph->err,
-				    "workload '%s': device %s is neither a block device nor a "
+				    "workload '%.*s': device %s is neither a block device nor a "
 				    "regular file",
-				    ph->wl->name, d->path);
+				    KRBD_WL(ph), d->path);
 	if (writes && !ours) {
 		if (!ph->allow_destructive)
 			return refuse_write(ph, d->path);
 		if ((r = find_signature(d->path, what, sizeof(what))) < 0)
-			return cb_err_usage(ph->err, "workload '%s': probing %s: %s", ph->wl->name,
+			return cb_err_usage(ph->err, "workload '%.*s': probing %s: %s", KRBD_WL(ph),
 					    d->path, strerror(-r));
 		if (what[0])
 			return cb_err_usage(
 			    ph->err,
-			    "workload '%s': %s carries %s (found by libblkid): writes refused "
+			    "workload '%.*s': %s carries %s (found by libblkid): writes refused "
 			    "even with --allow-destructive; if its data is not needed, wipe it "
 			    "first (wipefs -a %s)",
-			    ph->wl->name, d->path, what, d->path);
+			    KRBD_WL(ph), d->path, what, d->path);
 	}
 	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | (o->direct ? O_DIRECT : 0) |
 		    (writes && blk ? O_EXCL : 0);
 	d->fd = open(d->path, flags);
 	if (d->fd < 0 && errno == EBUSY)
 		return cb_err_usage(ph->err,
-				    "workload '%s': %s is in use (mounted, or held by another "
+				    "workload '%.*s': %s is in use (mounted, or held by another "
 				    "program): refused",
-				    ph->wl->name, d->path);
+				    KRBD_WL(ph), d->path);
 	if (d->fd < 0 && errno == EINVAL && o->direct)
 		return cb_err_usage(
-		    ph->err, "workload '%s': %s does not support O_DIRECT: set direct: false",
-		    ph->wl->name, d->path);
+		    ph->err, "workload '%.*s': %s does not support O_DIRECT: set direct: false",
+		    KRBD_WL(ph), d->path);
 	if (d->fd < 0)
-		return cb_err_usage(ph->err, "workload '%s': opening %s: %s", ph->wl->name, d->path,
-				    strerror(errno));
+		return cb_err_usage(ph->err, "workload '%.*s': opening %s: %s", KRBD_WL(ph),
+				    d->path, strerror(errno));
 	d->size = (uint64_t)st.st_size;
 	if (blk && ioctl(d->fd, BLKGETSIZE64, &d->size) != 0)
-		return cb_err_usage(ph->err, "workload '%s': size of %s: %s", ph->wl->name, d->path,
-				    strerror(errno));
+		return cb_err_usage(ph->err, "workload '%.*s': size of %s: %s", KRBD_WL(ph),
+				    d->path, strerror(errno));
 	int lbs = 512;
 	if (blk && ioctl(d->fd, BLKSSZGET, &lbs) != 0)
 		lbs = 512;
 	uint64_t bs = ph->wl->block_size ? ph->wl->block_size : KRBD_DEFAULT_BS;
 	char a[32], b[32];
 	if (d->size < bs)
-		return cb_err_usage(ph->err, "workload '%s': %s (%s) is smaller than block_size %s",
-				    ph->wl->name, d->path, cb_format_size(d->size, a, sizeof(a)),
+		return cb_err_usage(ph->err,
+				    "workload '%.*s': %s (%s) is smaller than block_size %s",
+				    KRBD_WL(ph), d->path, cb_format_size(d->size, a, sizeof(a)),
 				    cb_format_size(bs, b, sizeof(b)));
 	if (d->size > KRBD_MAX_SIZE)
 		return cb_err_usage(ph->err,
-				    "workload '%s': %s is larger than cephbench handles (256T)",
-				    ph->wl->name, d->path);
+				    "workload '%.*s': %s is larger than cephbench handles (256T)",
+				    KRBD_WL(ph), d->path);
 	if (o->direct && (bs % (uint64_t)lbs || d->size % (uint64_t)lbs))
-		return cb_err_usage(ph->err,
-				    "workload '%s': with direct I/O, block_size %s and the size of "
-				    "%s must be multiples of its logical block size %d: change "
-				    "block_size, or set direct: false",
-				    ph->wl->name, cb_format_size(bs, a, sizeof(a)), d->path, lbs);
+		return cb_err_usage(
+		    ph->err,
+		    "workload '%.*s': with direct I/O, block_size %s and the size of "
+		    "%s must be multiples of its logical block size %d: change "
+		    "block_size, or set direct: false",
+		    KRBD_WL(ph), cb_format_size(bs, a, sizeof(a)), d->path, lbs);
 	return 0;
 }

@@ -172,10 +172,9 @@ int krbd_unmap(struct cb_conn *conn, const char *pool, const char *image, struct
 				       : "rbd device unmap failed");
 }
 
-/* wl is the phase's row name: the workload's, or "<workload>.prefill". */
-static void image_name(char *buf, size_t n, const char *run, const char *wl, unsigned i)
+static void image_name(char *buf, size_t n, const struct cb_phase *ph, unsigned i)
 {
-	snprintf(buf, n, "cephbench.%s.%.*s.%u", run, (int)strcspn(wl, "."), wl, i);
+	snprintf(buf, n, "cephbench.%s.%.*s.%u", ph->run_name, KRBD_WL(ph), i);
 }
 
 /* True when name is cephbench.<run>.<workload>.<n> of run (of any run when
@@ -313,16 +312,16 @@ int krbd_map_images(struct cb_phase *ph, struct krbd_session *ss)
 
 	if (stat("/sys/bus/rbd", &st) != 0)
 		return cb_err_cluster(ph->err, -ENODEV,
-				      "workload '%s': this kernel has no rbd support (no "
+				      "workload '%.*s': this kernel has no rbd support (no "
 				      "/sys/bus/rbd): load it (modprobe rbd), or map an image "
 				      "beforehand and name it with device: /dev/rbdN",
-				      ph->wl->name);
+				      KRBD_WL(ph));
 	if ((r = cb_conn_ioctx(ph->conn, o->pool, NULL, &io, ph->err)) < 0)
 		return r;
 	for (unsigned i = 0; i < o->images && r >= 0; i++) {
 		struct krbd_dev *d = &ss->dev[i];
 		char spec[300], out[512], err[512];
-		image_name(d->image, sizeof(d->image), ph->run_name, ph->wl->name, i);
+		image_name(d->image, sizeof(d->image), ph, i);
 		snprintf(spec, sizeof(spec), "%s/%s", o->pool, d->image);
 		/* a killed namesake's: unmapped and replaced */
 		r = clear_image(ph->conn, io, o->pool, d->image, ph->run_name, NULL,

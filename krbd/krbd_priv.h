@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* fio's default bs */
 #define KRBD_DEFAULT_BS 4096ULL
@@ -24,6 +25,9 @@
 
 /* The fill pass's step id (struct cb_step). */
 #define KRBD_STEP_FILL 1
+
+/* The workload's own name for "%.*s", without a step's ".prefill". */
+#define KRBD_WL(ph) (int)strcspn((ph)->wl->name, "."), (ph)->wl->name
 
 /* Image metadata the layer keeps on the images it creates. */
 #define KRBD_KEY_RUN	  "cephbench.run"

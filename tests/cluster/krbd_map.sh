@@ -66,6 +66,7 @@ workloads:
      prefill: true, map_options: queue_depth=64}
   - {name: r, layer: krbd, op: randread, pool: rbd, image_size: 8M, ops: 2000, prefill: true,
      verify: true}
+  - {name: librbd, layer: rbd, op: randwrite, pool: rbd, image_size: 8M, duration: 1s}
 Y
 cb run "$T/w.yaml" --conf "$CONF"
 assert_rc 3 "no kernel rbd"
@@ -94,8 +95,12 @@ assert_nothing_left "after a mapped run"
 /usr/bin/python3 - "$T/out" <<'PY'
 import json, sys
 phases = {p["name"]: p for p in json.load(open(sys.argv[1]))["phases"]}
-want = ["w.prefill", "w", "r.prefill", "r"]
+want = ["w.prefill", "w", "r.prefill", "r", "librbd"]
 assert list(phases) == want, f"rows {list(phases)}, expected {want}"
+# the per-layer comparison: krbd and librbd rows of one op and size side by side
+lb = phases.pop("librbd")
+assert (lb["layer"], lb["op"], lb["block_size"]) == ("rbd", phases["w"]["op"], phases["w"]["block_size"]), \
+    f"librbd row {lb['layer']} {lb['op']} {lb['block_size']} vs krbd {phases['w']['op']} {phases['w']['block_size']}"
 for n, p in phases.items():
     assert p["layer"] == "krbd" and p["errors"] == 0 and p["ops"] > 0, f"{n}: {p['ops']} ops, {p['errors']} errors"
 # the prefill covers both 8M images in 4M writes
@@ -118,7 +123,7 @@ words = struct.unpack(f"<{len(data) // 8}Q", data)
 bad = next((i for i, w in enumerate(words) if w != splitmix(i)), None)
 assert bad is None, f"word at offset {bad * 8} is not the pattern"
 PY
-echo "ok: mapped run: map/unmap arguments, 4 rows, pattern on the printed device, nothing left"
+echo "ok: mapped run: map/unmap arguments, krbd rows beside an rbd row of the same op and size, pattern on the printed device, nothing left"
 
 # A run in the background, in the namespace; its pid in $bg once its first
 # image is mapped.
