@@ -11,7 +11,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+
+/* Seconds of -EAGAIN with no completion before the queued ops fail. */
+#define EAGAIN_TRIES 10
 
 #define WHERE_SHIFT  CB_PATTERN_SHIFT
 #define WHERE_OFF(w) ((w) & ((1ULL << WHERE_SHIFT) - 1))
@@ -116,28 +120,43 @@ static void fail(struct krbd_slot *sl, int64_t r)
 	cb_op_done(sl->op, r);
 }
 
+/* Drop the first n pending iocbs (started, or failed). */
+static void drop_pending(struct krbd_state *s, unsigned n)
+{
+	s->npending -= n;
+	memmove(s->pending, s->pending + n, s->npending * sizeof(*s->pending));
+}
+
 /* io_submit the pending iocbs. -EAGAIN (the kernel's queue is full) waits
- * for a completion and tries again; an iocb the kernel refuses fails its
- * op, and the ones after it are still started. */
+ * for a completion and tries again, for at most EAGAIN_TRIES seconds with
+ * none; an iocb the kernel refuses fails its op, and the ones after it are
+ * still started. Only unstarted iocbs stay in pending, so a remainder a
+ * reap requeues always fits. */
 static int start_pending(struct krbd_state *s)
 {
-	unsigned first = 0;
-	while (first < s->npending) {
-		int r = io_submit(s->ctx, (long)(s->npending - first), s->pending + first);
+	unsigned idle = 0;
+	while (s->npending) {
+		int r = io_submit(s->ctx, (long)s->npending, s->pending);
 		if (r > 0) {
-			first += (unsigned)r;
+			drop_pending(s, (unsigned)r);
+			idle = 0;
 		} else if (r == -EAGAIN || r == 0) {
 			int p = krbd_poll(s, 1, 1000);
 			if (p < 0 && p != -EINTR)
 				return p;
-		} else if (r == -EINTR) {
-			continue;
-		} else {
-			fail(s->pending[first]->data, r);
-			first++;
+			if (p <= 0 && ++idle >= EAGAIN_TRIES) {
+				/* nothing completes, nothing starts: the ops fail, the
+				 * runner counts them against max_errors */
+				while (s->npending) {
+					fail(s->pending[0]->data, -EAGAIN);
+					drop_pending(s, 1);
+				}
+			}
+		} else if (r != -EINTR) {
+			fail(s->pending[0]->data, r);
+			drop_pending(s, 1);
 		}
 	}
-	s->npending = 0;
 	return 0;
 }
 

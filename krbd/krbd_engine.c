@@ -23,7 +23,7 @@ static const struct cb_option krbd_options[] = {
      "block device(s) or file(s) to run on, ':'-separated (as fio's filename=); "
      "written only with --allow-destructive"},
     {"pool", CB_OPT_STR, offsetof(struct krbd_opts, pool), NULL, 0, 0, NULL,
-     "pool of the images the run creates and maps"},
+     "pool of the images the run creates and maps (unused with device:)"},
     {"image_size", CB_OPT_SIZE, offsetof(struct krbd_opts, image_size), NULL, 1, KRBD_MAX_SIZE,
      NULL, "size of each image the run creates and maps"},
     {"images", CB_OPT_UINT, offsetof(struct krbd_opts, images), "1", 1, KRBD_MAX_DEVICES, NULL,
@@ -118,10 +118,11 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 		return -EINVAL;
 	}
 	if (o->device) {
-		if (o->pool || o->image_size || o->images != 1 || o->features || o->map_options) {
+		/* pool is left alone: profiles often set it in defaults: */
+		if (o->image_size || o->images != 1 || o->features || o->map_options) {
 			snprintf(why, n,
-				 "device: names what to run on; pool, image_size, images, "
-				 "features and map_options apply to images the run maps");
+				 "device: names what to run on; image_size, images, features and "
+				 "map_options apply to images the run maps");
 			return -EINVAL;
 		}
 		return check_devices(wl, o->device, why, n);

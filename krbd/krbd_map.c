@@ -41,7 +41,8 @@ static uint64_t cli_timeout(struct cb_conn *conn)
 	return t ? t : 30ULL * 1000000000ULL;
 }
 
-/* Run argv (looked up on PATH) with the signals cephbench blocks restored,
+/* Run argv (looked up on PATH), in a process group of its own, with the
+ * signals cephbench blocks restored,
  * its stdout into out and the last line of its stderr into err. Returns its
  * exit status, or -errno (-ETIMEDOUT: killed at the deadline). */
 static int run_cli(char *const argv[], char *out, size_t nout, char *err, size_t nerr,
@@ -68,7 +69,11 @@ static int run_cli(char *const argv[], char *out, size_t nout, char *err, size_t
 	posix_spawnattr_init(&at);
 	posix_spawnattr_setsigmask(&at, &none);
 	posix_spawnattr_setsigdefault(&at, &all);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	/* its own process group: a Ctrl-C at the terminal is cephbench's to
+	 * handle (drain, unmap, clean up), not a map or unmap cut halfway */
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+					  POSIX_SPAWN_SETPGROUP);
 	pid_t pid;
 	int r = -posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
 	bool spawned = r == 0;

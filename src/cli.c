@@ -26,8 +26,9 @@ const char cb_cli_run_help[] =
     "      --format F       text (default) or json, on stdout\n"
     "      --json FILE      also write the JSON result to FILE\n"
     "      --no-cleanup     keep what the run wrote (for later seq/rand runs)\n"
-    "      --allow-destructive  let write workloads write to an existing image the run\n"
-    "                       did not create (its data is overwritten)\n"
+    "      --allow-destructive  let write workloads write to an existing image, device\n"
+    "                       or file the run did not create (its data is overwritten;\n"
+    "                       a device with a filesystem or partition table never is)\n"
     "      --quiet          no per-second progress lines\n";
 
 int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err *e)
