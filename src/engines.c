@@ -10,11 +10,7 @@ extern const struct cb_engine cb_engine_cephfs;
 extern const struct cb_engine cb_engine_krbd;
 
 const struct cb_engine *const cb_engines[] = {
-    &cb_engine_rados,
-    &cb_engine_rbd,
-    &cb_engine_cephfs,
-    &cb_engine_krbd,
-    NULL,
+    &cb_engine_rados, &cb_engine_rbd, &cb_engine_cephfs, &cb_engine_krbd, NULL,
 };
 
 const struct cb_engine *cb_engine_find(const char *name)
