@@ -83,8 +83,7 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 				    "regular file",
 				    KRBD_WL(ph), d->path);
 	if (writes && !ours) {
-		if (!ph->allow_destructive)
-			return refuse_write(ph, d->path);
+		/* the signature first: --allow-destructive would not help */
 		if ((r = find_signature(d->path, what, sizeof(what))) < 0)
 			return cb_err_usage(ph->err, "workload '%.*s': probing %s: %s", KRBD_WL(ph),
 					    d->path, strerror(-r));
@@ -95,6 +94,8 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 			    "even with --allow-destructive; if its data is not needed, wipe it "
 			    "first (wipefs -a %s)",
 			    KRBD_WL(ph), d->path, what, d->path);
+		if (!ph->allow_destructive)
+			return refuse_write(ph, d->path);
 	}
 	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | (o->direct ? O_DIRECT : 0) |
 		    (writes && blk ? O_EXCL : 0);

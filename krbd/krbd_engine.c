@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Index = enum krbd_op + 1 ("prefill" is the runner's, not the user's). */
@@ -79,12 +80,20 @@ static int check_devices(const struct cb_workload *wl, const char *list, char *w
 	unsigned count = 0;
 	for (const char *p = list; p; count++) {
 		size_t len = strcspn(p, ":");
-		p = next_device(p, path, sizeof(path));
+		const char *rest = next_device(p, path, sizeof(path));
 		if (!path[0] || len >= sizeof(path)) {
 			snprintf(why, n, "workload '%s': device '%s' has an empty or too long path",
 				 wl->name, list);
 			return -EINVAL;
 		}
+		/* the same path twice: two devices' patterns on one */
+		for (const char *q = list; q != p; q += strcspn(q, ":") + 1)
+			if (strcspn(q, ":") == len && strncmp(q, p, len) == 0) {
+				snprintf(why, n, "workload '%s': device %s is listed twice",
+					 wl->name, path);
+				return -EINVAL;
+			}
+		p = rest;
 	}
 	if (count > KRBD_MAX_DEVICES) {
 		snprintf(why, n, "workload '%s': %u devices, at most %d", wl->name, count,
@@ -104,7 +113,7 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 	if (o->verify && !op_reads(op, o->rw_mix_read)) {
 		snprintf(why, n,
 			 "verify checks reads against the prefill pattern: use it with op read, "
-			 "randread, rw or randrw");
+			 "randread, or rw or randrw with rw_mix_read above 0");
 		return -EINVAL;
 	}
 	if (o->verify && bs % 8) {
@@ -167,6 +176,13 @@ static size_t krbd_steps(const struct cb_workload *wl, const void *lopts, struct
 	return 2;
 }
 
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	if (S_ISBLK(a->st_mode) || S_ISBLK(b->st_mode))
+		return S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode) && a->st_rdev == b->st_rdev;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 void krbd_session_close(struct krbd_session *ss)
 {
 	if (!ss)
@@ -197,12 +213,29 @@ int krbd_session_open(struct cb_phase *ph, struct krbd_session **out)
 		snprintf(ss->pool, sizeof(ss->pool), "%s", o->pool);
 		return krbd_map_images(ph, ss);
 	}
-	for (const char *p = o->device; p;) {
-		struct krbd_dev *d = &ss->dev[ss->ndev++];
-		p = next_device(p, d->path, sizeof(d->path));
-		int r = krbd_dev_open(ph, d, ss->writes, false);
-		if (r < 0)
+	/* two names of one device or file (a symlink, /dev/loop0 and its
+	 * backing file's other path): refused before anything is opened */
+	struct stat st[KRBD_MAX_DEVICES];
+	unsigned n = 0;
+	for (const char *p = o->device; p; n++) {
+		p = next_device(p, ss->dev[n].path, sizeof(ss->dev[n].path));
+		if (stat(ss->dev[n].path, &st[n]) != 0)
+			continue; /* krbd_dev_open says why */
+		for (unsigned k = 0; k < n; k++)
+			if (same_file(&st[k], &st[n]))
+				return cb_err_usage(
+				    ph->err,
+				    "workload '%.*s': devices %s and %s are the same "
+				    "%s: list it once",
+				    KRBD_WL(ph), ss->dev[k].path, ss->dev[n].path,
+				    S_ISBLK(st[n].st_mode) ? "device" : "file");
+	}
+	for (; ss->ndev < n; ss->ndev++) {
+		int r = krbd_dev_open(ph, &ss->dev[ss->ndev], ss->writes, false);
+		if (r < 0) {
+			ss->ndev++; /* its fd, if any, is closed with the others */
 			return r;
+		}
 	}
 	return 0;
 }

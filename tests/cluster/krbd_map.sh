@@ -109,20 +109,8 @@ assert phases["r"]["read_ops"] == 2000, f"r: {phases['r']['read_ops']} verified 
 PY
 # What r's device held when it was unmapped: the prefill pattern of device 0,
 # every word (so the I/O went to the device the map printed).
-/usr/bin/python3 - "$STANDIN_DIR/unmapped/rbd_cephbench.kmap.r.0.img" <<'PY'
-import struct, sys
-M = (1 << 64) - 1
-def splitmix(x):
-    x = (x + 0x9E3779B97F4A7C15) & M
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & M
-    return x ^ (x >> 31)
-data = open(sys.argv[1], "rb").read()
-assert len(data) == 8 << 20, f"{len(data)} bytes"
-words = struct.unpack(f"<{len(data) // 8}Q", data)
-bad = next((i for i, w in enumerate(words) if w != splitmix(i)), None)
-assert bad is None, f"word at offset {bad * 8} is not the pattern"
-PY
+/usr/bin/python3 "$HERE/krbd_pattern.py" check "$STANDIN_DIR/unmapped/rbd_cephbench.kmap.r.0.img" 0 ||
+	fail "mapped run: the unmapped device does not hold the pattern"
 echo "ok: mapped run: map/unmap arguments, krbd rows beside an rbd row of the same op and size, pattern on the printed device, nothing left"
 
 # A run in the background, in the namespace; its pid in $bg once its first
