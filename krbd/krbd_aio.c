@@ -41,11 +41,6 @@ void krbd_aio_free(struct krbd_state *s)
 	free(s->events);
 }
 
-static bool is_random(enum krbd_op op)
-{
-	return op == KRBD_RANDREAD || op == KRBD_RANDWRITE || op == KRBD_RANDRW;
-}
-
 /* Sequential ops go round the devices, each from its own cursor; the
  * prefill pass visits every block of every device once, the others wrap. */
 static int next_seq(struct krbd_state *s, unsigned *dev, uint64_t *blk)
@@ -55,7 +50,7 @@ static int next_seq(struct krbd_state *s, unsigned *dev, uint64_t *blk)
 		unsigned d = s->rr;
 		s->rr = (s->rr + 1) % n;
 		if (s->cursor[d] >= s->blocks[d]) {
-			if (s->op == KRBD_PREFILL)
+			if (s->op == CB_BLK_PREFILL)
 				continue;
 			s->cursor[d] = 0;
 		}
@@ -93,7 +88,7 @@ int krbd_submit(void *state, struct cb_op *op)
 		sl->op = op;
 		op->priv = sl;
 	}
-	if (is_random(s->op)) {
+	if (cb_blk_op_random(s->op)) {
 		dev = s->ss->ndev > 1 ? (unsigned)(cb_rng_next(&s->rng) % s->ss->ndev) : 0;
 		blk = cb_rng_next(&s->rng) % s->blocks[dev];
 	} else if (next_seq(s, &dev, &blk) == CB_EOF) {
@@ -101,11 +96,11 @@ int krbd_submit(void *state, struct cb_op *op)
 	}
 	uint64_t off = blk * s->bs, size = s->ss->dev[dev].size;
 	op->len = size - off < s->bs ? size - off : s->bs;
-	if (s->op == KRBD_RW || s->op == KRBD_RANDRW)
+	if (s->op == CB_BLK_RW || s->op == CB_BLK_RANDRW)
 		op->is_write = cb_rng_next(&s->rng) % 100 >= s->mix;
 	else
 		op->is_write =
-		    s->op == KRBD_WRITE || s->op == KRBD_RANDWRITE || s->op == KRBD_PREFILL;
+		    s->op == CB_BLK_WRITE || s->op == CB_BLK_RANDWRITE || s->op == CB_BLK_PREFILL;
 	op->where = ((uint64_t)dev << WHERE_SHIFT) | off;
 	if (op->is_write && s->fill)
 		cb_pattern_fill(op->buf, dev, off, op->len);

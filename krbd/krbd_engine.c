@@ -15,10 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Index = enum krbd_op + 1 ("prefill" is the runner's, not the user's). */
-static const char *const krbd_ops[] = {"read", "write",	 "randread", "randwrite",
-				       "rw",   "randrw", NULL};
-
 static const struct cb_option krbd_options[] = {
     {"device", CB_OPT_STR, offsetof(struct krbd_opts, device), NULL, 0, 0, NULL,
      "block device(s) or file(s) to run on, ':'-separated (as fio's filename=); "
@@ -44,26 +40,6 @@ static const struct cb_option krbd_options[] = {
      "rw, randrw: percent of ops that read"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
-
-static enum krbd_op op_of(const char *op)
-{
-	int i = 0;
-	while (krbd_ops[i] && strcmp(krbd_ops[i], op) != 0)
-		i++;
-	return krbd_ops[i] ? (enum krbd_op)(i + 1) : KRBD_PREFILL;
-}
-
-static bool op_reads(enum krbd_op op, uint64_t mix)
-{
-	return op == KRBD_READ || op == KRBD_RANDREAD ||
-	       ((op == KRBD_RW || op == KRBD_RANDRW) && mix);
-}
-
-static bool op_writes(enum krbd_op op, uint64_t mix)
-{
-	return op == KRBD_PREFILL || op == KRBD_WRITE || op == KRBD_RANDWRITE ||
-	       ((op == KRBD_RW || op == KRBD_RANDRW) && mix < 100);
-}
 
 /* The next ':'-separated device of list into buf; returns the rest, or
  * NULL at the end. */
@@ -107,10 +83,10 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 {
 	const struct krbd_opts *o = lopts;
 	uint64_t bs = wl->block_size ? wl->block_size : KRBD_DEFAULT_BS, mask;
-	enum krbd_op op = op_of(wl->op);
+	enum cb_blk_op op = cb_blk_op_of(wl->op);
 	char a[32], b[32];
 
-	if (o->verify && !op_reads(op, o->rw_mix_read)) {
+	if (o->verify && !cb_blk_op_reads(op, o->rw_mix_read)) {
 		snprintf(why, n,
 			 "verify checks reads against the prefill pattern: use it with op read, "
 			 "randread, or rw or randrw with rw_mix_read above 0");
@@ -149,7 +125,7 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 			 cb_format_size(o->image_size, b, sizeof(b)));
 		return -EINVAL;
 	}
-	if (op_reads(op, o->rw_mix_read) && !o->prefill) {
+	if (cb_blk_op_reads(op, o->rw_mix_read) && !o->prefill) {
 		snprintf(why, n,
 			 "workload '%s' reads images the run creates, which hold no data yet "
 			 "(unwritten blocks read as zeros with no OSD work): set prefill: true",
@@ -168,12 +144,7 @@ static size_t krbd_steps(const struct cb_workload *wl, const void *lopts, struct
 {
 	(void)wl;
 	(void)iterations;
-	if (!((const struct krbd_opts *)lopts)->prefill)
-		return 1;
-	out[0] = (struct cb_step){
-	    .suffix = "prefill", .op = "prefill", .id = KRBD_STEP_FILL, .own_limits = true};
-	out[1] = (struct cb_step){.suffix = NULL};
-	return 2;
+	return cb_blk_steps(((const struct krbd_opts *)lopts)->prefill, KRBD_STEP_FILL, out);
 }
 
 static bool same_file(const struct stat *a, const struct stat *b)
@@ -206,7 +177,7 @@ int krbd_session_open(struct cb_phase *ph, struct krbd_session **out)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	*out = ss; /* closed by release, also after a failure here */
 	ss->conn = ph->conn;
-	ss->writes = o->prefill || op_writes(op_of(ph->wl->op), o->rw_mix_read);
+	ss->writes = o->prefill || cb_blk_op_writes(cb_blk_op_of(ph->wl->op), o->rw_mix_read);
 	for (unsigned i = 0; i < KRBD_MAX_DEVICES; i++)
 		ss->dev[i].fd = -1;
 	if (!o->device) {
@@ -253,17 +224,17 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 	if (!*ph->session && (r = krbd_session_open(ph, (struct krbd_session **)ph->session)) < 0)
 		return r;
 	s->ss = *ph->session;
-	s->op = ph->step == KRBD_STEP_FILL ? KRBD_PREFILL : op_of(ph->wl->op);
+	s->op = ph->step == KRBD_STEP_FILL ? CB_BLK_PREFILL : cb_blk_op_of(ph->wl->op);
 	s->mix = (unsigned)o->rw_mix_read;
-	s->verify = o->verify && s->op != KRBD_PREFILL;
-	s->fill = s->op == KRBD_PREFILL || s->verify;
+	s->verify = o->verify && s->op != CB_BLK_PREFILL;
+	s->fill = s->op == CB_BLK_PREFILL || s->verify;
 	s->bs = ph->wl->block_size ? ph->wl->block_size : KRBD_DEFAULT_BS;
 	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
-	if (s->op == KRBD_PREFILL)
+	if (s->op == CB_BLK_PREFILL)
 		s->bs = KRBD_FILL_BS; /* few ops; a device's tail is a shorter one */
 	for (unsigned i = 0; i < s->ss->ndev; i++) {
 		uint64_t size = s->ss->dev[i].size;
-		s->blocks[i] = s->op == KRBD_PREFILL ? (size + s->bs - 1) / s->bs : size / s->bs;
+		s->blocks[i] = s->op == CB_BLK_PREFILL ? (size + s->bs - 1) / s->bs : size / s->bs;
 	}
 	ph->block_size = s->bs;
 	if ((r = krbd_aio_init(s, (unsigned)ph->wl->concurrency)) < 0)
@@ -291,7 +262,7 @@ static void krbd_release(void *session)
 
 const struct cb_engine cb_engine_krbd = {
     .name = "krbd",
-    .ops = krbd_ops,
+    .ops = cb_blk_ops,
     .options = krbd_options,
     .cleanup_flag = "--pool",
     .removes = "images",

@@ -6,6 +6,7 @@
 #ifndef CB_KRBD_PRIV_H
 #define CB_KRBD_PRIV_H
 
+#include "block_ops.h"
 #include "engine.h"
 
 #include <libaio.h>
@@ -49,16 +50,6 @@ struct krbd_opts {
 	uint64_t rw_mix_read;
 };
 
-enum krbd_op {
-	KRBD_PREFILL,
-	KRBD_READ,
-	KRBD_WRITE,
-	KRBD_RANDREAD,
-	KRBD_RANDWRITE,
-	KRBD_RW,
-	KRBD_RANDRW
-};
-
 struct krbd_dev {
 	char path[256];
 	char image[160]; /* the image the run mapped on it; "" for a given device */
@@ -85,7 +76,7 @@ struct krbd_slot {
 
 struct krbd_state {
 	struct krbd_session *ss;
-	enum krbd_op op;
+	enum cb_blk_op op;
 	uint64_t bs;
 	unsigned mix;
 	bool verify; /* reads check the pattern */

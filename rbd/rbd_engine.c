@@ -15,10 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Index = enum rbd_op + 1 ("prefill" is the runner's, not the user's). */
-static const char *const rbd_ops[] = {"read", "write",	"randread", "randwrite",
-				      "rw",   "randrw", NULL};
-
 static const char *const cache_modes[] = {"off", "writethrough", "writeback", NULL};
 
 static const struct cb_option rbd_options[] = {
@@ -57,37 +53,18 @@ static const struct cb_option rbd_options[] = {
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
-static enum rbd_op op_of(const char *op)
-{
-	int i = 0;
-	while (rbd_ops[i] && strcmp(rbd_ops[i], op) != 0)
-		i++;
-	return rbd_ops[i] ? (enum rbd_op)(i + 1) : RBD_PREFILL;
-}
-
-static bool op_reads(enum rbd_op op, unsigned mix)
-{
-	return op == RBD_READ || op == RBD_RANDREAD || ((op == RBD_RW || op == RBD_RANDRW) && mix);
-}
-
-static bool op_writes(enum rbd_op op, unsigned mix)
-{
-	return op == RBD_PREFILL || op == RBD_WRITE || op == RBD_RANDWRITE ||
-	       ((op == RBD_RW || op == RBD_RANDRW) && mix < 100);
-}
-
 static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
 {
 	const struct rbd_opts *o = lopts;
 	uint64_t bs = wl->block_size ? wl->block_size : CB_RBD_DEFAULT_BS, mask;
-	enum rbd_op op = op_of(wl->op);
+	enum cb_blk_op op = cb_blk_op_of(wl->op);
 	char a[32], b[32];
 
 	if (!o->pool) {
 		snprintf(why, n, "workload '%s' needs pool: (the pool of the images)", wl->name);
 		return -EINVAL;
 	}
-	if (o->verify && (op != RBD_READ && op != RBD_RANDREAD)) {
+	if (o->verify && (op != CB_BLK_READ && op != CB_BLK_RANDREAD)) {
 		snprintf(why, n,
 			 "verify checks reads against the prefill pattern: use it with op read "
 			 "or randread (writes replace the pattern)");
@@ -161,12 +138,7 @@ static size_t rbd_steps(const struct cb_workload *wl, const void *lopts, struct 
 {
 	(void)wl;
 	(void)iterations;
-	if (!((const struct rbd_opts *)lopts)->prefill)
-		return 1;
-	out[0] = (struct cb_step){
-	    .suffix = "prefill", .op = "prefill", .id = RBD_STEP_FILL, .own_limits = true};
-	out[1] = (struct cb_step){.suffix = NULL};
-	return 2;
+	return cb_blk_steps(((const struct rbd_opts *)lopts)->prefill, RBD_STEP_FILL, out);
 }
 
 /* What the images hold decides what a phase may do: reads of blocks never
@@ -182,9 +154,9 @@ static int check_content(struct cb_phase *ph, struct rbd_state *s, const struct 
 			c[0] = '\0';
 		all_pattern &= strcmp(c, "pattern") == 0;
 		cb_rbd_state_image_name(s, i, name, sizeof(name));
-		if (s->op == RBD_PREFILL)
+		if (s->op == CB_BLK_PREFILL)
 			continue;
-		if (op_reads(s->op, s->mix) && !c[0])
+		if (cb_blk_op_reads(s->op, s->mix) && !c[0])
 			return cb_err_usage(
 			    ph->err,
 			    "workload '%s' reads image %s/%s, which was never "
@@ -204,7 +176,7 @@ static int check_content(struct cb_phase *ph, struct rbd_state *s, const struct 
 			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
 					      strerror(-r));
 	}
-	if (s->op != RBD_PREFILL)
+	if (s->op != CB_BLK_PREFILL)
 		return 0;
 	if (o->reuse && all_pattern)
 		return CB_EOF;
@@ -246,10 +218,10 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	*state = s;
 	s->run = ph->run_name;
 	s->user_image = o->image;
-	s->op = ph->step == RBD_STEP_FILL ? RBD_PREFILL : op_of(ph->wl->op);
+	s->op = ph->step == RBD_STEP_FILL ? CB_BLK_PREFILL : cb_blk_op_of(ph->wl->op);
 	s->mix = (unsigned)o->rw_mix_read;
 	s->verify = o->verify && ph->step != RBD_STEP_FILL;
-	s->writes = op_writes(s->op, s->mix);
+	s->writes = cb_blk_op_writes(s->op, s->mix);
 	s->bs = ph->wl->block_size ? ph->wl->block_size : CB_RBD_DEFAULT_BS;
 	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
 	ph->block_size = s->bs;
@@ -265,7 +237,7 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 		    ph->err, "workload '%s': block_size %s is larger than image %s/%s (%s)",
 		    ph->wl->name, cb_format_size(s->bs, a, sizeof(a)), o->pool,
 		    o->image ? o->image : "", cb_format_size(s->size, b, sizeof(b)));
-	if (s->op == RBD_PREFILL) {
+	if (s->op == CB_BLK_PREFILL) {
 		/* whole objects: no read-modify-write, few ops */
 		rbd_image_info_t info;
 		if ((r = rbd_stat(s->img[0], &info, sizeof(info))) < 0)
@@ -274,7 +246,7 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 		s->bs = info.obj_size < s->size ? info.obj_size : s->size;
 		ph->block_size = s->bs;
 	}
-	s->blocks = s->op == RBD_PREFILL ? (s->size + s->bs - 1) / s->bs : s->size / s->bs;
+	s->blocks = s->op == CB_BLK_PREFILL ? (s->size + s->bs - 1) / s->bs : s->size / s->bs;
 	if (o->image)
 		return 0; /* no marks on images the run does not own */
 	return check_content(ph, s, o);
@@ -291,8 +263,10 @@ static int rbd_teardown(struct cb_phase *ph, void *state)
 	 * (blocks is 0 until setup succeeded). A write's blocks are whole ones:
 	 * it fills only an image that is a multiple of them. */
 	bool full = s->blocks && s->next >= s->blocks * s->nimg && atomic_load(&s->failed) == 0 &&
-		    (s->op == RBD_PREFILL || s->size % s->bs == 0);
-	const char *mark = s->op == RBD_PREFILL ? "pattern" : s->op == RBD_WRITE ? "data" : NULL;
+		    (s->op == CB_BLK_PREFILL || s->size % s->bs == 0);
+	const char *mark = s->op == CB_BLK_PREFILL ? "pattern"
+			   : s->op == CB_BLK_WRITE ? "data"
+						   : NULL;
 	for (unsigned i = 0; i < s->nimg; i++) {
 		char name[160];
 		cb_rbd_state_image_name(s, i, name, sizeof(name));
@@ -332,7 +306,7 @@ static int rbd_cleanup(struct cb_cleanup_req *req)
 
 const struct cb_engine cb_engine_rbd = {
     .name = "rbd",
-    .ops = rbd_ops,
+    .ops = cb_blk_ops,
     .options = rbd_options,
     .cleanup_flag = "--pool",
     .removes = "images",

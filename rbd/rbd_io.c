@@ -37,12 +37,12 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	uint64_t blk;
 	int r; /* 0 when queued: the op's result comes through the completion */
 
-	if (s->op == RBD_RANDREAD || s->op == RBD_RANDWRITE || s->op == RBD_RANDRW) {
+	if (cb_blk_op_random(s->op)) {
 		img = s->nimg > 1 ? (unsigned)(cb_rng_next(&s->rng) % s->nimg) : 0;
 		blk = cb_rng_next(&s->rng) % s->blocks;
 	} else {
 		/* one pass for prefill; the others wrap around, as rbd bench does */
-		if (s->op == RBD_PREFILL && s->next >= s->blocks * s->nimg)
+		if (s->op == CB_BLK_PREFILL && s->next >= s->blocks * s->nimg)
 			return CB_EOF;
 		uint64_t g = s->next++;
 		img = (unsigned)(g % s->nimg);
@@ -50,13 +50,14 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	}
 	uint64_t off = blk * s->bs;
 	op->len = s->size - off < s->bs ? s->size - off : s->bs;
-	if (s->op == RBD_RW || s->op == RBD_RANDRW)
+	if (s->op == CB_BLK_RW || s->op == CB_BLK_RANDRW)
 		op->is_write = cb_rng_next(&s->rng) % 100 >= s->mix;
 	else
-		op->is_write = s->op == RBD_WRITE || s->op == RBD_RANDWRITE || s->op == RBD_PREFILL;
+		op->is_write =
+		    s->op == CB_BLK_WRITE || s->op == CB_BLK_RANDWRITE || s->op == CB_BLK_PREFILL;
 	op->where = ((uint64_t)img << WHERE_SHIFT) | off;
 	op->priv = s;
-	if (s->op == RBD_PREFILL)
+	if (s->op == CB_BLK_PREFILL)
 		cb_pattern_fill(op->buf, img, off, op->len);
 
 	r = rbd_aio_create_completion(op, rbd_done, &c);

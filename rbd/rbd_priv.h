@@ -4,6 +4,7 @@
 #ifndef CB_RBD_PRIV_H
 #define CB_RBD_PRIV_H
 
+#include "block_ops.h"
 #include "engine.h"
 
 #include <rados/librados.h>
@@ -52,15 +53,13 @@ enum rbd_cache { RBD_CACHE_OFF, RBD_CACHE_WRITETHROUGH, RBD_CACHE_WRITEBACK };
 /* The fill pass's step id (struct cb_step). */
 #define RBD_STEP_FILL 1
 
-enum rbd_op { RBD_PREFILL, RBD_READ, RBD_WRITE, RBD_RANDREAD, RBD_RANDWRITE, RBD_RW, RBD_RANDRW };
-
 struct rbd_state {
 	rados_ioctx_t io;
 	rbd_image_t *img;
 	unsigned nimg;	 /* opened so far */
 	const char *run; /* names the images when user_image is NULL */
 	const char *user_image;
-	enum rbd_op op;
+	enum cb_blk_op op;
 	uint64_t size; /* of each image */
 	uint64_t bs;
 	uint64_t blocks; /* per image: whole blocks, or for prefill every block */

@@ -1,0 +1,41 @@
+/* The block layers' shared ops (see block_ops.h). */
+#include "block_ops.h"
+
+#include <string.h>
+
+const char *const cb_blk_ops[] = {"read", "write", "randread", "randwrite", "rw", "randrw", NULL};
+
+enum cb_blk_op cb_blk_op_of(const char *op)
+{
+	int i = 0;
+	while (cb_blk_ops[i] && strcmp(cb_blk_ops[i], op) != 0)
+		i++;
+	return cb_blk_ops[i] ? (enum cb_blk_op)(i + 1) : CB_BLK_PREFILL;
+}
+
+bool cb_blk_op_reads(enum cb_blk_op op, uint64_t mix)
+{
+	return op == CB_BLK_READ || op == CB_BLK_RANDREAD ||
+	       ((op == CB_BLK_RW || op == CB_BLK_RANDRW) && mix);
+}
+
+bool cb_blk_op_writes(enum cb_blk_op op, uint64_t mix)
+{
+	return op == CB_BLK_PREFILL || op == CB_BLK_WRITE || op == CB_BLK_RANDWRITE ||
+	       ((op == CB_BLK_RW || op == CB_BLK_RANDRW) && mix < 100);
+}
+
+bool cb_blk_op_random(enum cb_blk_op op)
+{
+	return op == CB_BLK_RANDREAD || op == CB_BLK_RANDWRITE || op == CB_BLK_RANDRW;
+}
+
+size_t cb_blk_steps(bool prefill, int fill_id, struct cb_step *out)
+{
+	if (!prefill)
+		return 1;
+	out[0] = (struct cb_step){
+	    .suffix = "prefill", .op = "prefill", .id = fill_id, .own_limits = true};
+	out[1] = (struct cb_step){.suffix = NULL};
+	return 2;
+}
