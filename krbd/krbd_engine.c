@@ -38,6 +38,9 @@ static const struct cb_option krbd_options[] = {
      "reads check every block holds the prefill pattern (rw, randrw: writes keep it)"},
     {"rw_mix_read", CB_OPT_UINT, offsetof(struct krbd_opts, rw_mix_read), "50", 0, 100, NULL,
      "rw, randrw: percent of ops that read"},
+    {"batch_submit", CB_OPT_UINT, offsetof(struct krbd_opts, batch_submit), "1", 1, 65536, NULL,
+     "ops per io_submit, as fio's iodepth_batch_submit: 1 starts each op at once; more "
+     "saves syscalls but holds ops back until the batch is full or the window is"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -226,6 +229,7 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 	s->ss = *ph->session;
 	s->op = ph->step == KRBD_STEP_FILL ? CB_BLK_PREFILL : cb_blk_op_of(ph->wl->op);
 	s->mix = (unsigned)o->rw_mix_read;
+	s->batch = (unsigned)o->batch_submit;
 	s->verify = o->verify && s->op != CB_BLK_PREFILL;
 	s->fill = s->op == CB_BLK_PREFILL || s->verify;
 	s->bs = ph->wl->block_size ? ph->wl->block_size : KRBD_DEFAULT_BS;

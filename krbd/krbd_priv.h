@@ -48,6 +48,7 @@ struct krbd_opts {
 	bool prefill;
 	bool verify;
 	uint64_t rw_mix_read;
+	uint64_t batch_submit;
 };
 
 struct krbd_dev {
@@ -91,6 +92,8 @@ struct krbd_state {
 	unsigned nslots;
 	struct iocb **pending; /* queued by submit, started by commit */
 	unsigned npending;
+	unsigned batch; /* start the queue once it holds this many */
+	int failed;	/* io_getevents failed: -errno, reported by commit */
 	struct io_event *events;
 };
 

@@ -65,7 +65,7 @@ workloads:
   - {name: w, layer: krbd, op: randwrite, pool: rbd, image_size: 8M, images: 2, duration: 1s,
      prefill: true, map_options: queue_depth=64}
   - {name: r, layer: krbd, op: randread, pool: rbd, image_size: 8M, ops: 2000, prefill: true,
-     verify: true}
+     verify: true, batch_submit: 8}
   - {name: librbd, layer: rbd, op: randwrite, pool: rbd, image_size: 8M, duration: 1s}
 Y
 cb run "$T/w.yaml" --conf "$CONF"
