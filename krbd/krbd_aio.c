@@ -14,8 +14,10 @@
 #include <string.h>
 #include <time.h>
 
-/* Seconds of -EAGAIN with no completion before the queued ops fail. */
+/* Seconds of -EAGAIN from io_submit with no completion before the queued
+ * ops fail; completions with -EAGAIN an op may have before it fails. */
 #define EAGAIN_TRIES 10
+#define AGAIN_MAX    1000
 
 #define WHERE_SHIFT  CB_PATTERN_SHIFT
 #define WHERE_OFF(w) ((w) & ((1ULL << WHERE_SHIFT) - 1))
@@ -83,6 +85,8 @@ int krbd_submit(void *state, struct cb_op *op)
 	unsigned dev;
 	uint64_t blk;
 
+	if (s->failed)
+		return s->failed;
 	if (!sl) {
 		if (s->nslots == s->depth)
 			return -EOVERFLOW; /* the runner has more slots than the window */
@@ -107,13 +111,14 @@ int krbd_submit(void *state, struct cb_op *op)
 	if (op->is_write && s->fill)
 		cb_pattern_fill(op->buf, dev, off, op->len);
 	sl->done = 0;
+	sl->again = 0;
 	prep(sl, s->ss->dev[dev].fd);
 	s->pending[s->npending++] = &sl->cb;
 	/* Batching is not free: on two cores, 4K random reads from a loop
 	 * device ran about 30 % faster started one by one (the device works on
 	 * the first while the next is prepared) than 32 at a time. */
-	if (s->npending >= s->batch && !s->failed)
-		s->failed = start_pending(s); /* the op is queued either way */
+	if (s->npending >= s->batch)
+		start_pending(s); /* the op completes through cb_op_done either way */
 	return 0;
 }
 
@@ -129,6 +134,28 @@ static void drop_pending(struct krbd_state *s, unsigned n)
 	memmove(s->pending, s->pending + n, s->npending * sizeof(*s->pending));
 }
 
+/* libaio itself failed (io_getevents refused): every queued op fails, and
+ * every op the kernel has is waited for (io_destroy) and fails, so that none
+ * stays in flight and the runner can stop; later submits are refused. */
+static int abandon(struct krbd_state *s, int err)
+{
+	if (!s->failed)
+		s->failed = err;
+	while (s->npending) {
+		fail(s->pending[0]->data, err);
+		drop_pending(s, 1);
+	}
+	if (s->ctx)
+		io_destroy(s->ctx);
+	s->ctx = 0;
+	for (unsigned i = 0; i < s->nslots; i++)
+		if (s->slots[i].busy) {
+			s->slots[i].busy = false;
+			fail(&s->slots[i], err);
+		}
+	return s->failed;
+}
+
 /* io_submit the pending iocbs. -EAGAIN (the kernel's queue is full) waits
  * for a completion and tries again, for at most EAGAIN_TRIES seconds with
  * none; an iocb the kernel refuses fails its op, and the ones after it are
@@ -140,13 +167,17 @@ static int start_pending(struct krbd_state *s)
 	while (s->npending) {
 		int r = io_submit(s->ctx, (long)s->npending, s->pending);
 		if (r > 0) {
+			for (int i = 0; i < r; i++)
+				((struct krbd_slot *)s->pending[i]->data)->busy = true;
 			drop_pending(s, (unsigned)r);
 			idle = 0;
 		} else if (r == -EAGAIN || r == 0) {
 			int p = krbd_poll(s, 1, 1000);
-			if (p < 0 && p != -EINTR)
-				return p;
-			if (p <= 0 && ++idle >= EAGAIN_TRIES) {
+			if (s->failed)
+				return s->failed;
+			if (p > 0)
+				idle = 0;
+			else if (++idle >= EAGAIN_TRIES) {
 				/* nothing completes, nothing starts: the ops fail, the
 				 * runner counts them against max_errors */
 				while (s->npending) {
@@ -165,9 +196,7 @@ static int start_pending(struct krbd_state *s)
 int krbd_commit(void *state)
 {
 	struct krbd_state *s = state;
-	if (!s->failed)
-		s->failed = start_pending(s);
-	return s->failed;
+	return s->failed ? s->failed : start_pending(s);
 }
 
 /* One completion: whole (checked when verifying), short (the rest is queued
@@ -175,7 +204,9 @@ int krbd_commit(void *state)
 static int complete(struct krbd_state *s, struct krbd_slot *sl, long res)
 {
 	struct cb_op *op = sl->op;
-	if (res == -EAGAIN || (res > 0 && sl->done + (uint64_t)res < op->len)) {
+	sl->busy = false;
+	if ((res == -EAGAIN && ++sl->again < AGAIN_MAX) ||
+	    (res > 0 && sl->done + (uint64_t)res < op->len)) {
 		if (res > 0)
 			sl->done += (uint64_t)res;
 		prep(sl, sl->cb.aio_fildes);
@@ -196,9 +227,13 @@ int krbd_poll(void *state, unsigned min, int timeout_ms)
 	struct krbd_state *s = state;
 	struct timespec ts = {.tv_sec = timeout_ms / 1000,
 			      .tv_nsec = (timeout_ms % 1000) * 1000000L};
+	if (s->failed)
+		return s->failed;
 	int n = io_getevents(s->ctx, (long)min, (long)s->depth, s->events, &ts);
+	if (n == -EINTR)
+		return 0;
 	if (n < 0)
-		return n;
+		return abandon(s, n);
 	int done = 0;
 	for (int i = 0; i < n; i++)
 		done += complete(s, s->events[i].data, (long)s->events[i].res);

@@ -51,6 +51,15 @@ static int find_signature(const char *path, char *what, size_t n)
 	return r == -1 ? -EIO : 0;
 }
 
+/* A device that fails (the run's own mapped one, or any with an I/O-level
+ * errno) is the cluster's or the device's problem, exit 3; a path the user
+ * got wrong is input, exit 2. */
+static enum cb_exit exit_class(bool ours, int err)
+{
+	return ours || err == EIO || err == ENXIO || err == ENODEV ? CB_EXIT_CLUSTER
+								   : CB_EXIT_USAGE;
+}
+
 static int refuse_write(struct cb_phase *ph, const char *path)
 {
 	if (ph->step == KRBD_STEP_FILL)
@@ -110,12 +119,14 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 		    ph->err, "workload '%.*s': %s does not support O_DIRECT: set direct: false",
 		    KRBD_WL(ph), d->path);
 	if (d->fd < 0)
-		return cb_err_usage(ph->err, "workload '%.*s': opening %s: %s", KRBD_WL(ph),
-				    d->path, strerror(errno));
+		return cb_err_set(ph->err, exit_class(ours, errno), -errno,
+				  "workload '%.*s': opening %s: %s", KRBD_WL(ph), d->path,
+				  strerror(errno));
 	d->size = (uint64_t)st.st_size;
 	if (blk && ioctl(d->fd, BLKGETSIZE64, &d->size) != 0)
-		return cb_err_usage(ph->err, "workload '%.*s': size of %s: %s", KRBD_WL(ph),
-				    d->path, strerror(errno));
+		return cb_err_set(ph->err, exit_class(ours, errno), -errno,
+				  "workload '%.*s': size of %s: %s", KRBD_WL(ph), d->path,
+				  strerror(errno));
 	int lbs = 512;
 	if (blk && ioctl(d->fd, BLKSSZGET, &lbs) != 0)
 		lbs = 512;

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,35 +47,45 @@ static const struct cb_option krbd_options[] = {
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
-/* The next ':'-separated device of list into buf; returns the rest, or
- * NULL at the end. */
-static const char *next_device(const char *list, char *buf, size_t n)
+/* The next device of a ':'-separated list into buf, "\:" standing for a
+ * ':' of the path (fio's escape: /dev/disk/by-path names have colons).
+ * Returns the rest, or NULL at the end; *fits is false when the path was
+ * cut to fit. */
+static const char *next_device(const char *list, char *buf, size_t n, bool *fits)
 {
-	size_t len = strcspn(list, ":");
-	snprintf(buf, n, "%.*s", (int)len, list);
-	return list[len] ? list + len + 1 : NULL;
+	size_t len = 0;
+	*fits = true;
+	for (; *list && *list != ':'; list++) {
+		if (list[0] == '\\' && list[1] == ':')
+			list++;
+		if (len + 1 < n)
+			buf[len++] = *list;
+		else
+			*fits = false;
+	}
+	buf[len] = '\0';
+	return *list ? list + 1 : NULL;
 }
 
 static int check_devices(const struct cb_workload *wl, const char *list, char *why, size_t n)
 {
-	char path[256];
+	char path[KRBD_MAX_DEVICES + 1][256];
 	unsigned count = 0;
-	for (const char *p = list; p; count++) {
-		size_t len = strcspn(p, ":");
-		const char *rest = next_device(p, path, sizeof(path));
-		if (!path[0] || len >= sizeof(path)) {
+	bool fits;
+	for (const char *p = list; p && count <= KRBD_MAX_DEVICES; count++) {
+		p = next_device(p, path[count], sizeof(path[count]), &fits);
+		if (!path[count][0] || !fits) {
 			snprintf(why, n, "workload '%s': device '%s' has an empty or too long path",
 				 wl->name, list);
 			return -EINVAL;
 		}
 		/* the same path twice: two devices' patterns on one */
-		for (const char *q = list; q != p; q += strcspn(q, ":") + 1)
-			if (strcspn(q, ":") == len && strncmp(q, p, len) == 0) {
+		for (unsigned k = 0; k < count; k++)
+			if (strcmp(path[k], path[count]) == 0) {
 				snprintf(why, n, "workload '%s': device %s is listed twice",
-					 wl->name, path);
+					 wl->name, path[count]);
 				return -EINVAL;
 			}
-		p = rest;
 	}
 	if (count > KRBD_MAX_DEVICES) {
 		snprintf(why, n, "workload '%s': %u devices, at most %d", wl->name, count,
@@ -150,11 +163,42 @@ static size_t krbd_steps(const struct cb_workload *wl, const void *lopts, struct
 	return cb_blk_steps(((const struct krbd_opts *)lopts)->prefill, KRBD_STEP_FILL, out);
 }
 
-static bool same_file(const struct stat *a, const struct stat *b)
+/* What a device: entry names: a block device, and/or a file (a regular
+ * file, or the file behind a loop device). */
+struct ident {
+	bool blk, file;
+	dev_t rdev;
+	uint64_t fdev, ino;
+};
+
+/* Fails like stat (errno) when path cannot be looked at. */
+static int identify(const char *path, struct ident *id)
 {
-	if (S_ISBLK(a->st_mode) || S_ISBLK(b->st_mode))
-		return S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode) && a->st_rdev == b->st_rdev;
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+	struct stat st;
+	struct loop_info64 li;
+	*id = (struct ident){0};
+	if (stat(path, &st) != 0)
+		return -1;
+	id->blk = S_ISBLK(st.st_mode);
+	id->rdev = st.st_rdev;
+	id->file = S_ISREG(st.st_mode);
+	id->fdev = st.st_dev;
+	id->ino = st.st_ino;
+	int fd = id->blk ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd >= 0 && ioctl(fd, LOOP_GET_STATUS64, &li) == 0) {
+		id->file = true; /* the kernel's own numbering, as stat's */
+		id->fdev = li.lo_device;
+		id->ino = li.lo_inode;
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+static bool same(const struct ident *a, const struct ident *b)
+{
+	return (a->blk && b->blk && a->rdev == b->rdev) ||
+	       (a->file && b->file && a->fdev == b->fdev && a->ino == b->ino);
 }
 
 void krbd_session_close(struct krbd_session *ss)
@@ -187,22 +231,22 @@ int krbd_session_open(struct cb_phase *ph, struct krbd_session **out)
 		snprintf(ss->pool, sizeof(ss->pool), "%s", o->pool);
 		return krbd_map_images(ph, ss);
 	}
-	/* two names of one device or file (a symlink, /dev/loop0 and its
-	 * backing file's other path): refused before anything is opened */
-	struct stat st[KRBD_MAX_DEVICES];
+	/* two names of one device or file (a symlink, a loop device and the
+	 * file behind it): refused before anything is opened */
+	struct ident id[KRBD_MAX_DEVICES];
+	bool known[KRBD_MAX_DEVICES], fits;
 	unsigned n = 0;
 	for (const char *p = o->device; p; n++) {
-		p = next_device(p, ss->dev[n].path, sizeof(ss->dev[n].path));
-		if (stat(ss->dev[n].path, &st[n]) != 0)
-			continue; /* krbd_dev_open says why */
-		for (unsigned k = 0; k < n; k++)
-			if (same_file(&st[k], &st[n]))
+		p = next_device(p, ss->dev[n].path, sizeof(ss->dev[n].path), &fits);
+		known[n] = identify(ss->dev[n].path, &id[n]) == 0; /* else krbd_dev_open says why */
+		for (unsigned k = 0; known[n] && k < n; k++)
+			if (known[k] && same(&id[k], &id[n]))
 				return cb_err_usage(
 				    ph->err,
 				    "workload '%.*s': devices %s and %s are the same "
 				    "%s: list it once",
 				    KRBD_WL(ph), ss->dev[k].path, ss->dev[n].path,
-				    S_ISBLK(st[n].st_mode) ? "device" : "file");
+				    id[k].blk && id[n].blk ? "device" : "file");
 	}
 	for (; ss->ndev < n; ss->ndev++) {
 		int r = krbd_dev_open(ph, &ss->dev[ss->ndev], ss->writes, false);
@@ -212,6 +256,17 @@ int krbd_session_open(struct cb_phase *ph, struct krbd_session **out)
 		}
 	}
 	return 0;
+}
+
+/* The fill pass's block: whole objects (4M), but a window's buffers stay
+ * within KRBD_FILL_MEM, and never below the workload's block size (which
+ * passed the device checks). */
+static uint64_t fill_bs(const struct cb_workload *wl)
+{
+	uint64_t bs = KRBD_FILL_BS, min = wl->block_size ? wl->block_size : KRBD_DEFAULT_BS;
+	while (bs / 2 >= min && bs * wl->concurrency > KRBD_FILL_MEM)
+		bs /= 2;
+	return bs > min ? bs : min;
 }
 
 static int krbd_setup(struct cb_phase *ph, void **state)
@@ -235,7 +290,7 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 	s->bs = ph->wl->block_size ? ph->wl->block_size : KRBD_DEFAULT_BS;
 	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
 	if (s->op == CB_BLK_PREFILL)
-		s->bs = KRBD_FILL_BS; /* few ops; a device's tail is a shorter one */
+		s->bs = fill_bs(ph->wl); /* few ops; a device's tail is a shorter one */
 	for (unsigned i = 0; i < s->ss->ndev; i++) {
 		uint64_t size = s->ss->dev[i].size;
 		s->blocks[i] = s->op == CB_BLK_PREFILL ? (size + s->bs - 1) / s->bs : size / s->bs;

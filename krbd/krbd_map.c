@@ -117,8 +117,13 @@ static int run_cli(char *const argv[], char *out, size_t nout, char *err, size_t
 	ebuf[le] = '\0';
 	while (le && (ebuf[le - 1] == '\n' || ebuf[le - 1] == ' '))
 		ebuf[--le] = '\0';
-	const char *last = strrchr(ebuf, '\n');
-	snprintf(err, nerr, "%s", last ? last + 1 : ebuf);
+	/* the last line, or the kernel's feature-mismatch advice (rbd prints
+	 * "map failed" after it) */
+	const char *last = strrchr(ebuf, '\n'), *hint = strstr(ebuf, "feature set mismatch");
+	while (hint && hint > ebuf && hint[-1] != '\n')
+		hint--;
+	snprintf(err, nerr, "%.*s%s%s", hint ? (int)strcspn(hint, "\n") : 0, hint ? hint : "",
+		 hint ? "; " : "", last ? last + 1 : ebuf);
 	int status;
 	if (!spawned)
 		return r;
@@ -204,6 +209,23 @@ static int meta_get(rbd_image_t img, const char *key, char *val, size_t n)
 	return r;
 }
 
+/* How many clients watch image name (have it open or mapped). */
+static int count_watchers(rados_ioctx_t io, const char *name, unsigned *n)
+{
+	rbd_image_t img;
+	rbd_image_watcher_t w[8];
+	size_t nw = sizeof(w) / sizeof(w[0]);
+	int r = rbd_open_read_only(io, name, &img, NULL);
+	if (r < 0)
+		return r;
+	r = rbd_watchers_list(img, w, &nw);
+	if (r == 0)
+		rbd_watchers_list_cleanup(w, nw);
+	*n = r == 0 || r == -ERANGE ? (unsigned)nw : 0;
+	rbd_close(img);
+	return r == -ERANGE ? 0 : r;
+}
+
 /* Unmap (when a gone process of this boot, or this very run, mapped it)
  * and remove one image of run. A live run's image is left, with an error.
  * Returns 1 when removed, 0 when absent, NOT_OURS when it has no mark of
@@ -240,7 +262,17 @@ static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool,
 			krbd_unmap(conn, pool, name, &ignored);
 	}
 	for (;;) {
-		r = rbd_remove(io, name);
+		/* rbd_remove would take the exclusive lock from a live mapping
+		 * (on another host) before failing on its watch: never while
+		 * anyone watches the image */
+		unsigned watchers = 0;
+		r = count_watchers(io, name, &watchers);
+		if (r == -ENOENT)
+			return 0;
+		if (r < 0)
+			return cb_err_cluster(e, r, "inspecting image %s/%s: %s", pool, name,
+					      strerror(-r));
+		r = watchers ? -EBUSY : rbd_remove(io, name);
 		if (r == 0)
 			return 1;
 		if (r == -ENOENT)
@@ -275,6 +307,11 @@ static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
 	if (r == 0)
 		r = rbd_create4(io, name, o->image_size, opts);
 	rbd_image_options_destroy(opts);
+	if (r == -EINVAL || r == -EDOM || r == -ERANGE)
+		return cb_err_usage(ph->err,
+				    "workload '%.*s': librbd refused to create image %s/%s with "
+				    "this image_size and features: %s",
+				    KRBD_WL(ph), o->pool, name, strerror(-r));
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "creating image %s/%s: %s", o->pool, name,
 				      strerror(-r));
@@ -282,9 +319,10 @@ static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
 		return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool, name,
 				      strerror(-r));
 	cb_owner_mark(mark, sizeof(mark), ' ');
-	if ((r = rbd_metadata_set(img, KRBD_KEY_RUN, ph->run_name)) == 0 &&
+	/* the run mark last: a cleanup that sees it sees the owner too */
+	if ((r = rbd_metadata_set(img, KRBD_KEY_MAP, mark)) == 0 &&
 	    (r = rbd_metadata_set(img, KRBD_KEY_INSTANCE, ph->run_id)) == 0)
-		r = rbd_metadata_set(img, KRBD_KEY_MAP, mark);
+		r = rbd_metadata_set(img, KRBD_KEY_RUN, ph->run_name);
 	int cr = rbd_close(img);
 	if (r == 0)
 		r = cr;

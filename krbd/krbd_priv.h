@@ -22,7 +22,8 @@
 #define KRBD_MAX_DEVICES 64
 #define KRBD_MAX_SIZE	 (1ULL << 48)
 /* The prefill pass writes whole RBD objects (the default object size). */
-#define KRBD_FILL_BS (4ULL << 20)
+#define KRBD_FILL_BS  (4ULL << 20)
+#define KRBD_FILL_MEM (256ULL << 20) /* of buffers, over the window */
 
 /* The fill pass's step id (struct cb_step). */
 #define KRBD_STEP_FILL 1
@@ -72,7 +73,9 @@ struct krbd_session {
 struct krbd_slot {
 	struct iocb cb;
 	struct cb_op *op;
-	uint64_t done; /* bytes moved so far: a short transfer is resubmitted */
+	uint64_t done;	/* bytes moved so far: a short transfer is resubmitted */
+	unsigned again; /* completions with -EAGAIN so far */
+	bool busy;	/* the kernel has it */
 };
 
 struct krbd_state {
@@ -93,7 +96,7 @@ struct krbd_state {
 	struct iocb **pending; /* queued by submit, started by commit */
 	unsigned npending;
 	unsigned batch; /* start the queue once it holds this many */
-	int failed;	/* io_getevents failed: -errno, reported by commit */
+	int failed;	/* libaio itself failed: -errno; every op was failed with it */
 	struct io_event *events;
 };
 

@@ -123,7 +123,16 @@ krbd_run 2 "prefill of a plain file" "op: read, device: $T/plain, prefill: true,
 ln -s "$T/plain" "$T/alias"
 krbd_run 2 "a plain file listed twice" "op: randwrite, device: '$T/plain:$T/alias', ops: 100" \
 	--allow-destructive -- "$T/plain" "$T/alias" "are the same file"
+# a loop device and the file behind it are one device too
+new_loop P "$T/plain"
+krbd_run 2 "a loop device and its backing file" "op: randwrite, device: '$P:$T/plain', ops: 100" \
+	--allow-destructive -- "$P" "$T/plain" "are the same file"
 [ "$(sum "$T/plain")" = "$before" ] || fail "a refused run changed the plain file"
+# a ':' in a path is written '\:' (fio's escape), as /dev/disk/by-path names need
+cp "$T/plain" "$T/pci-0000:00"
+krbd_run 0 "a path with a colon" "op: randread, device: '$T/pci-0000\\:00', ops: 100"
+io_of
+[ "$reads" -eq 100 ] || fail "a path with a colon: $reads reads"
 krbd_run 0 "randread on a plain file" "op: randread, device: $T/plain, ops: 100"
 [ "$(sum "$T/plain")" = "$before" ] || fail "a read run changed the plain file"
 krbd_run 0 "randwrite on a plain file with --allow-destructive" "op: randwrite, device: $T/plain, ops: 100" \
