@@ -254,4 +254,28 @@ FUSE_PID=""
 rbd --conf "$CONF" export --no-progress "$RBD_POOL/$IMG" "$T/img" >/dev/null 2>"$T/export.err" ||
 	fail "rbd export: $(cat "$T/export.err")"
 pattern_check "$T/img" 0 || fail "the exported image $IMG does not hold the pattern"
+
+# 7. libaio itself failing (io_getevents refused, made so by the aio_fail
+#    shim: this cannot be caused for real) ends the run at once, exit 3, one
+#    line, every op in flight counted as an error: none is left in flight,
+#    which would keep the run going forever, deaf to signals (cb's timeout
+#    would then fail the exit code check).
+if [ -n "${AIO_FAIL:-}" ]; then
+	profile aiofail >/dev/null <<YAML
+name: aiofail
+workloads:
+  - { name: r, layer: krbd, op: randread, device: $A, duration: 60s, concurrency: 32 }
+YAML
+	# ASan wants its runtime first; the shim comes first here on purpose
+	AIO_FAIL_AFTER=200 LD_PRELOAD=$AIO_FAIL ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+		run_profile aiofail
+	assert_rc 3 "io_getevents failing"
+	one_line "io_getevents failing" "reaping completions: Invalid argument"
+	/usr/bin/python3 - "$T/aiofail.json" <<'PY' || fail "io_getevents failing: see above"
+import json, sys
+p = json.load(open(sys.argv[1]))["phases"][0]
+print(f"io_getevents failing: {p['ops']} ops, {p['errors']} errors")
+assert p["failed"] and p["errors"] == 32, "the 32 ops in flight must be counted as errors"
+PY
+fi
 echo ok
