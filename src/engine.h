@@ -129,14 +129,17 @@ struct cb_engine {
 	/* Start one op (fill op->len, op->is_write); its completion arrives through
 	 * cb_op_done. Returns 0, CB_EOF, or -errno for an op that failed to start. */
 	int (*submit)(void *state, struct cb_op *op);
-	/* For engines that batch (libaio): submit only queues, commit starts
-	 * every op queued since the last commit in one call; it is called once
-	 * per turn of the loop, also with nothing newly submitted. An op that
-	 * fails to start completes through cb_op_done with its error. Returns 0
-	 * or -errno when the engine itself fails. NULL: submit starts each op. */
+	/* For engines that batch (libaio): submit may only queue, commit starts
+	 * every op still queued in one call; it is called once per turn of the
+	 * loop, also with nothing newly submitted. An op that fails to start
+	 * completes through cb_op_done with its error. Returns 0 or -errno when
+	 * the engine itself fails. NULL: submit starts each op. */
 	int (*commit)(void *state);
 	/* For engines without completion callbacks: reap at least min completions,
-	 * waiting up to timeout_ms. NULL for callback-driven engines. */
+	 * waiting up to timeout_ms. NULL for callback-driven engines. The runner
+	 * waits for every op in flight, also after an error: an engine whose
+	 * commit or poll fails must still complete each of its ops (with the
+	 * error), or the phase never ends. */
 	int (*poll)(void *state, unsigned min, int timeout_ms);
 	/* Describe an op for an error message ("object run.c0.17 offset 0"). */
 	void (*describe)(void *state, const struct cb_op *op, char *buf, size_t n);
