@@ -130,7 +130,7 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 	int lbs = 512;
 	if (blk && ioctl(d->fd, BLKSSZGET, &lbs) != 0)
 		lbs = 512;
-	uint64_t bs = ph->wl->block_size ? ph->wl->block_size : KRBD_DEFAULT_BS;
+	uint64_t bs = krbd_block_size(ph->wl);
 	char a[32], b[32];
 	if (d->size < bs)
 		return cb_err_usage(ph->err,

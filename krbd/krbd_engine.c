@@ -5,7 +5,7 @@
  * --allow-destructive (krbd_dev.c has the safety rules). */
 #include "krbd_priv.h"
 #include "options.h"
-#include "rbd_features.h"
+#include "rbd_common.h"
 #include "units.h"
 
 #include <errno.h>
@@ -98,7 +98,7 @@ static int check_devices(const struct cb_workload *wl, const char *list, char *w
 static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
 {
 	const struct krbd_opts *o = lopts;
-	uint64_t bs = wl->block_size ? wl->block_size : KRBD_DEFAULT_BS, mask;
+	uint64_t bs = krbd_block_size(wl), mask;
 	enum cb_blk_op op = cb_blk_op_of(wl->op);
 	char a[32], b[32];
 
@@ -263,7 +263,7 @@ int krbd_session_open(struct cb_phase *ph, struct krbd_session **out)
  * passed the device checks). */
 static uint64_t fill_bs(const struct cb_workload *wl)
 {
-	uint64_t bs = KRBD_FILL_BS, min = wl->block_size ? wl->block_size : KRBD_DEFAULT_BS;
+	uint64_t bs = KRBD_FILL_BS, min = krbd_block_size(wl);
 	while (bs / 2 >= min && bs * wl->concurrency > KRBD_FILL_MEM)
 		bs /= 2;
 	return bs > min ? bs : min;
@@ -287,7 +287,7 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 	s->batch = (unsigned)o->batch_submit;
 	s->verify = o->verify && s->op != CB_BLK_PREFILL;
 	s->fill = s->op == CB_BLK_PREFILL || s->verify;
-	s->bs = ph->wl->block_size ? ph->wl->block_size : KRBD_DEFAULT_BS;
+	s->bs = krbd_block_size(ph->wl);
 	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
 	if (s->op == CB_BLK_PREFILL)
 		s->bs = fill_bs(ph->wl); /* few ops; a device's tail is a shorter one */

@@ -9,7 +9,7 @@
 #include "conn.h"
 #include "krbd_priv.h"
 #include "owner.h"
-#include "rbd_features.h"
+#include "rbd_common.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -200,15 +200,6 @@ static bool image_of_run(const char *name, const char *run)
 	return !run || strcmp(r, run) == 0;
 }
 
-static int meta_get(rbd_image_t img, const char *key, char *val, size_t n)
-{
-	size_t len = n;
-	int r = rbd_metadata_get(img, key, val, &len);
-	if (r == 0)
-		val[n - 1] = '\0';
-	return r;
-}
-
 /* How many clients watch image name (have it open or mapped). */
 static int count_watchers(rados_ioctx_t io, const char *name, unsigned *n)
 {
@@ -240,9 +231,10 @@ static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool,
 		return 0;
 	if (r < 0)
 		return cb_err_cluster(e, r, "opening image %s/%s: %s", pool, name, strerror(-r));
-	bool ours = meta_get(img, KRBD_KEY_RUN, mark, sizeof(mark)) == 0 && strcmp(mark, run) == 0;
-	meta_get(img, KRBD_KEY_INSTANCE, inst, sizeof(inst));
-	bool recorded = meta_get(img, KRBD_KEY_MAP, map, sizeof(map)) == 0;
+	bool ours =
+	    cb_rbd_meta_get(img, KRBD_KEY_RUN, mark, sizeof(mark)) == 0 && strcmp(mark, run) == 0;
+	cb_rbd_meta_get(img, KRBD_KEY_INSTANCE, inst, sizeof(inst));
+	bool recorded = cb_rbd_meta_get(img, KRBD_KEY_MAP, map, sizeof(map)) == 0;
 	rbd_close(img);
 	if (!ours)
 		return NOT_OURS;
@@ -404,8 +396,8 @@ int krbd_cleanup(struct cb_cleanup_req *req)
 {
 	const struct krbd_opts *o = req->lopts;
 	const char *pool = o ? o->pool : req->pool;
-	rbd_image_spec_t *specs = NULL;
-	size_t max = 64;
+	rbd_image_spec_t *specs;
+	size_t max;
 	rados_ioctx_t io;
 	int r, ret = 0;
 
@@ -413,20 +405,7 @@ int krbd_cleanup(struct cb_cleanup_req *req)
 		return 0;
 	if ((r = cb_conn_ioctx(req->conn, pool, NULL, &io, req->err)) < 0)
 		return r;
-	for (;;) {
-		rbd_image_spec_t *n = realloc(specs, max * sizeof(*specs));
-		if (!n) {
-			r = -ENOMEM;
-			break;
-		}
-		specs = n;
-		if ((r = rbd_list2(io, specs, &max)) != -ERANGE)
-			break;
-	}
-	if (r == -ENOENT) /* a pool never used for RBD */
-		max = r = 0;
-	if (r < 0) {
-		free(specs);
+	if ((r = cb_rbd_list(io, &specs, &max)) < 0) {
 		rados_ioctx_destroy(io);
 		return cb_err_cluster(req->err, r, "listing images of pool %s: %s", pool,
 				      strerror(-r));
@@ -444,9 +423,7 @@ int krbd_cleanup(struct cb_cleanup_req *req)
 		else if (r < 0 && ret == 0)
 			ret = r; /* the rest are still tried */
 	}
-	if (max)
-		rbd_image_spec_list_cleanup(specs, max);
-	free(specs);
+	cb_rbd_list_free(specs, max);
 	rados_ioctx_destroy(io);
 	return ret;
 }

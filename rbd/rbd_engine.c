@@ -4,7 +4,7 @@
  * which is only read unless --allow-destructive. */
 #include "conn.h"
 #include "options.h"
-#include "rbd_features.h"
+#include "rbd_common.h"
 #include "rbd_priv.h"
 #include "units.h"
 

@@ -4,7 +4,7 @@
 #include "clock.h"
 #include "conn.h"
 #include "options.h"
-#include "rbd_features.h"
+#include "rbd_common.h"
 #include "rbd_priv.h"
 #include "units.h"
 
@@ -53,16 +53,6 @@ static bool image_of_run(const char *name, const char *run, char *out, size_t n)
 	return run ? strcmp(out, run) == 0 : cb_name_valid(out);
 }
 
-int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n)
-{
-	size_t len = n;
-	int r = rbd_metadata_get(img, key, val, &len);
-	if (r < 0)
-		return r;
-	val[n - 1] = '\0';
-	return 0;
-}
-
 /* Remove image name of run once no live client has it open, clearing a
  * killed owner's watch first (librbd would otherwise wait the dead watch and
  * exclusive lock out, 30 s). rbd_remove alone is not enough: it takes the
@@ -103,29 +93,13 @@ static int remove_image(struct cb_conn *conn, rados_ioctx_t io, const char *name
 int cb_rbd_remove(struct cb_conn *conn, rados_ioctx_t io, const char *run, uint64_t *removed,
 		  struct cb_err *e)
 {
-	rbd_image_spec_t *specs = NULL;
-	size_t max = 64;
-	int r, ret = 0;
-
-	for (;;) {
-		rbd_image_spec_t *n = realloc(specs, max * sizeof(*specs));
-		if (!n) {
-			free(specs);
-			return cb_err_cluster(e, -ENOMEM, "out of memory");
-		}
-		specs = n;
-		r = rbd_list2(io, specs, &max);
-		if (r != -ERANGE)
-			break;
-	}
-	if (r == -ENOENT) { /* a pool never used for RBD */
-		free(specs);
-		return 0;
-	}
-	if (r < 0) {
-		free(specs);
+	rbd_image_spec_t *specs;
+	size_t max;
+	int ret = 0, r = cb_rbd_list(io, &specs, &max);
+	if (r == -ENOMEM)
+		return cb_err_cluster(e, r, "out of memory");
+	if (r < 0)
 		return cb_err_cluster(e, r, "listing images: %s", strerror(-r));
-	}
 	/* one wait for the whole cleanup, not one per image */
 	uint64_t deadline = cb_now_ns() + REMOVE_WAIT_NS;
 	char rn[80];
@@ -138,8 +112,7 @@ int cb_rbd_remove(struct cb_conn *conn, rados_ioctx_t io, const char *run, uint6
 		else if (r < 0 && ret == 0)
 			ret = r; /* the rest are still tried */
 	}
-	rbd_image_spec_list_cleanup(specs, max);
-	free(specs);
+	cb_rbd_list_free(specs, max);
 	return ret;
 }
 

@@ -6,6 +6,7 @@
 
 #include "block_ops.h"
 #include "engine.h"
+#include "rbd_common.h"
 
 #include <rados/librados.h>
 #include <rbd/librbd.h>
@@ -80,10 +81,6 @@ void cb_rbd_state_image_name(const struct rbd_state *s, unsigned i, char *buf, s
 /* Open (creating when needed) the images of the phase into s->img. Errors
  * set ph->err. */
 int cb_rbd_open_images(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o);
-
-/* An image metadata value, NUL-terminated in val; -ENOENT when the key is
- * absent. */
-int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n);
 
 /* Open image name read-only: *ours when its run mark is run's; *live, how
  * many clients watch it (have it open) apart from a killed owner's, whose

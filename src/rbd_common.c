@@ -1,12 +1,14 @@
-/* Feature names as the rbd CLI spells them (rbd/features.h's names). */
-#include "rbd_features.h"
+/* Shared by the layers that create RBD images (see rbd_common.h). */
+#include "rbd_common.h"
 #include "options.h"
 
 #include <errno.h>
 #include <rbd/librbd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+/* Feature names as the rbd CLI spells them (rbd/features.h's names). */
 static const struct {
 	const char *name;
 	uint64_t bit;
@@ -54,4 +56,49 @@ int cb_rbd_features(const char *list, uint64_t *mask, char *why, size_t n)
 		p += len;
 	}
 	return 0;
+}
+
+int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n)
+{
+	size_t len = n;
+	int r = rbd_metadata_get(img, key, val, &len);
+	if (r < 0)
+		return r;
+	val[n - 1] = '\0';
+	return 0;
+}
+
+int cb_rbd_list(rados_ioctx_t io, rbd_image_spec_t **specs, size_t *n)
+{
+	size_t max = 64;
+	int r;
+	*specs = NULL;
+	*n = 0;
+	for (;;) {
+		rbd_image_spec_t *grown = realloc(*specs, max * sizeof(**specs));
+		if (!grown) {
+			free(*specs);
+			*specs = NULL;
+			return -ENOMEM;
+		}
+		*specs = grown;
+		if ((r = rbd_list2(io, *specs, &max)) != -ERANGE)
+			break;
+	}
+	if (r == -ENOENT) /* a pool never used for RBD */
+		return 0;
+	if (r < 0) {
+		free(*specs);
+		*specs = NULL;
+		return r;
+	}
+	*n = max;
+	return 0;
+}
+
+void cb_rbd_list_free(rbd_image_spec_t *specs, size_t n)
+{
+	if (n)
+		rbd_image_spec_list_cleanup(specs, n);
+	free(specs);
 }
