@@ -60,41 +60,10 @@ YAML
 run_profile ops --allow-destructive
 assert_rc 0 "every op"
 assert_valid_json "$T/ops.json" "every op"
-/usr/bin/python3 - "$T/ops.json" "$A" $((16 * MiB)) <<'PY' || fail "every op: see above"
-import json, sys
-dev, size = sys.argv[2], int(sys.argv[3])
-ph = json.load(open(sys.argv[1]))["phases"]
-got = [(p["name"], p["op"]) for p in ph]
-want = [("write", "write"), ("randwrite", "randwrite"),
-        ("read.prefill", "prefill"), ("read", "read"),
-        ("randread.prefill", "prefill"), ("randread", "randread"),
-        ("rw.prefill", "prefill"), ("rw", "rw"),
-        ("randrw", "randrw"),
-        ("buffered.prefill", "prefill"), ("buffered", "randrw")]
-assert got == want, "phases: %s" % got
-for p in ph:
-    n = p["name"]
-    print(f"{n}: {p['ops']} ops, {p['read_ops']} reads, {p['write_ops']} writes, {p['errors']} errors")
-    assert p["layer"] == "krbd" and p["pool"] == dev, n + ": layer/target " + p["layer"] + " " + p["pool"]
-    assert p["ops"] > 0 and p["bytes"] > 0, n + ": nothing done"
-    assert p["errors"] == 0 and not p["failed"], n + ": errors"
-    assert p["read_ops"] + p["write_ops"] == p["ops"], n + ": read_ops + write_ops != ops"
-    assert p["read_bytes"] + p["write_bytes"] == p["bytes"], n + ": read_bytes + write_bytes != bytes"
-    if p["op"] == "prefill":
-        # every byte of the device once, in 4M writes
-        assert p["block_size"] == 4 << 20, n + ": prefill block_size %d" % p["block_size"]
-        assert p["write_bytes"] == size and p["write_ops"] == size // (4 << 20), \
-            n + ": prefill wrote %d bytes in %d ops" % (p["write_bytes"], p["write_ops"])
-        continue
-    assert p["block_size"] == 4096, n + ": block_size %d" % p["block_size"]
-    assert p["bytes"] == 4096 * p["ops"], n + ": bytes != 4K * ops"
-    if p["op"] in ("read", "randread"):
-        assert p["write_ops"] == 0, n + ": a read op wrote"
-    elif p["op"] in ("write", "randwrite"):
-        assert p["read_ops"] == 0, n + ": a write op read"
-    else:
-        assert p["read_ops"] > 0 and p["write_ops"] > 0, n + ": rw did not mix"
-PY
+"$(dirname "$0")/block_phases.py" "$T/ops.json" krbd "$A" $((16 * MiB)) \
+	write:write randwrite:randwrite read.prefill:prefill read:read \
+	randread.prefill:prefill randread:randread rw.prefill:prefill rw:rw \
+	randrw:randrw buffered.prefill:prefill buffered:randrw || fail "every op: see above"
 # the verified rw and buffered randrw kept the pattern where they wrote
 pattern_check "$A" 0 || fail "after the verified runs, $A does not hold the pattern"
 

@@ -26,39 +26,10 @@ YAML
 cb run "$p" --conf "$CONF" --run-name ops --json "$T/ops.json" --quiet
 assert_rc 0 "every op"
 assert_valid_json "$T/ops.json" "every op"
-/usr/bin/python3 - "$T/ops.json" "$RBD_POOL" <<'PY' || fail "every op: see above"
-import json, sys
-pool = sys.argv[2]
-ph = json.load(open(sys.argv[1]))["phases"]
-got = [(p["name"], p["op"]) for p in ph]
-want = [("write", "write"), ("randwrite", "randwrite"),
-        ("read.prefill", "prefill"), ("read", "read"),
-        ("randread.prefill", "prefill"), ("randread", "randread"),
-        ("rw.prefill", "prefill"), ("rw", "rw"),
-        ("randrw.prefill", "prefill"), ("randrw", "randrw")]
-assert got == want, "phases: %s" % got
-for p in ph:
-    n = p["name"]
-    print(f"{n}: {p['ops']} ops, {p['read_ops']} reads, {p['write_ops']} writes, {p['errors']} errors")
-    assert p["layer"] == "rbd" and p["pool"] == pool, n + ": layer/pool " + p["layer"] + " " + p["pool"]
-    assert p["ops"] > 0 and p["bytes"] > 0, n + ": nothing done"
-    assert p["errors"] == 0 and not p["failed"], n + ": errors"
-    assert p["read_ops"] + p["write_ops"] == p["ops"], n + ": read_ops + write_ops != ops"
-    assert p["read_bytes"] + p["write_bytes"] == p["bytes"], n + ": read_bytes + write_bytes != bytes"
-    if p["op"] == "prefill":
-        # every byte of the 64M image, in 4M (object size) writes
-        assert p["block_size"] == 4 << 20, n + ": prefill block_size %d" % p["block_size"]
-        assert p["write_bytes"] == 64 << 20 and p["write_ops"] == 16, n + ": prefill wrote %d bytes in %d ops" % (p["write_bytes"], p["write_ops"])
-        continue
-    assert p["block_size"] == 4096, n + ": block_size %d" % p["block_size"]
-    assert p["bytes"] == 4096 * p["ops"], n + ": bytes != 4K * ops"
-    if p["op"] in ("read", "randread"):
-        assert p["write_ops"] == 0, n + ": a read op wrote"
-    elif p["op"] in ("write", "randwrite"):
-        assert p["read_ops"] == 0, n + ": a write op read"
-    else:
-        assert p["read_ops"] > 0 and p["write_ops"] > 0, n + ": rw did not mix"
-PY
+"$(dirname "$0")/block_phases.py" "$T/ops.json" rbd "$RBD_POOL" $((64 << 20)) \
+	write:write randwrite:randwrite read.prefill:prefill read:read \
+	randread.prefill:prefill randread:randread rw.prefill:prefill rw:rw \
+	randrw.prefill:prefill randrw:randrw || fail "every op: see above"
 assert_no_images "after the every-op run"
 
 # 2. A sequential write of a fresh image limited by bytes: what cephbench
