@@ -6,6 +6,7 @@
 #include "engine.h"
 #include "result.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -30,5 +31,12 @@ void cb_report_text(FILE *out, const struct cb_result *r);
 /* The JSON record of DESIGN.md section 5 (schema docs/result.schema.json).
  * Returns 0 or -errno. */
 int cb_report_json(FILE *out, const struct cb_result *r);
+
+/* The same record as a JSON tree, for the consumers that annotate or store
+ * it (history, regression, prom); the caller owns it. NULL on ENOMEM. */
+json_t *cb_result_json(const struct cb_result *r);
+
+/* Print a record as cb_report_json does. 0 or -EIO. */
+int cb_report_json_dump(FILE *out, const json_t *root);
 
 #endif

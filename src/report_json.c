@@ -76,7 +76,7 @@ static json_t *phase_json(const struct cb_phase_result *p)
 	return o;
 }
 
-int cb_report_json(FILE *out, const struct cb_result *r)
+json_t *cb_result_json(const struct cb_result *r)
 {
 	char ts[32];
 	struct tm tm;
@@ -86,16 +86,27 @@ int cb_report_json(FILE *out, const struct cb_result *r)
 	json_t *phases = json_array();
 	for (size_t i = 0; i < r->nphases; i++)
 		json_array_append_new(phases, phase_json(&r->phases[i]));
-	json_t *root = json_pack(
-	    "{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s, s:s, s:s, s:{s:s, s:s}, s:b, s:o}", "schema",
-	    "cephbench-result/1", "tool", "name", "cephbench", "version", CB_VERSION, "cluster",
-	    "fsid", r->fsid, "ceph_version", r->ceph_version, "host", r->host, "started", ts,
-	    "run_name", r->run_name, "profile", "name", r->profile_name, "sha256",
-	    r->profile_sha256, "interrupted", r->interrupted, "phases", phases);
-	if (!root)
-		return -ENOMEM;
+	return json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s, s:s, s:s, s:{s:s, s:s}, s:b, s:o}",
+			 "schema", "cephbench-result/1", "tool", "name", "cephbench", "version",
+			 CB_VERSION, "cluster", "fsid", r->fsid, "ceph_version", r->ceph_version,
+			 "host", r->host, "started", ts, "run_name", r->run_name, "profile", "name",
+			 r->profile_name, "sha256", r->profile_sha256, "interrupted",
+			 r->interrupted, "phases", phases);
+}
+
+int cb_report_json_dump(FILE *out, const json_t *root)
+{
 	int rc = json_dumpf(root, out, JSON_INDENT(2)) == 0 ? 0 : -EIO;
 	fputc('\n', out);
+	return rc;
+}
+
+int cb_report_json(FILE *out, const struct cb_result *r)
+{
+	json_t *root = cb_result_json(r);
+	if (!root)
+		return -ENOMEM;
+	int rc = cb_report_json_dump(out, root);
 	json_decref(root);
 	return rc;
 }
