@@ -95,6 +95,18 @@ static int check_devices(const struct cb_workload *wl, const char *list, char *w
 	return 0;
 }
 
+/* Mapping needs kernel rbd; a device given by path needs nothing more. */
+static int krbd_available(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
+{
+	const struct krbd_opts *o = lopts;
+	struct stat st;
+	(void)wl;
+	if (o->device || stat("/sys/bus/rbd", &st) == 0)
+		return 0;
+	snprintf(why, n, "this kernel has no rbd support (no /sys/bus/rbd)");
+	return -ENODEV;
+}
+
 static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
 {
 	const struct krbd_opts *o = lopts;
@@ -327,6 +339,7 @@ const struct cb_engine cb_engine_krbd = {
     .removes = "images",
     .options_size = sizeof(struct krbd_opts),
     .check = krbd_check,
+    .available = krbd_available,
     .steps = krbd_steps,
     .setup = krbd_setup,
     .submit = krbd_submit,

@@ -6,6 +6,7 @@
 #define CB_ENGINE_H
 
 #include "err.h"
+#include "expect.h"
 #include "options.h"
 
 #include <errno.h>
@@ -17,6 +18,11 @@ struct cb_conn;
 struct cb_cq;
 
 /* Options every workload has, whatever its layer. */
+/* One varied key of a matrix row and its value, as written. */
+struct cb_mvar {
+	char *key, *val;
+};
+
 struct cb_workload {
 	char *name;
 	char *layer;
@@ -29,6 +35,14 @@ struct cb_workload {
 	uint64_t bytes;	      /* 0: no byte limit */
 	uint64_t max_errors;  /* op errors tolerated before the phase fails */
 	uint64_t clients;     /* clients running it together, each with its own session */
+	uint64_t repeat;      /* runs of its whole step list, merged into one row each */
+	bool optional;	      /* skipped with a note when its layer is unavailable here */
+	struct cb_expect expect;
+	/* A matrix row: the workload's name as written (name is the row's) and
+	 * the values of the keys given as lists. Owned by the profile. */
+	char *base;
+	struct cb_mvar *matrix;
+	size_t nmatrix;
 };
 
 /* One phase as handed to an engine's setup. */
@@ -119,6 +133,10 @@ struct cb_engine {
 	/* Cross-key checks at profile load, before anything connects. Returns 0 or
 	 * -EINVAL with a reason in why. May be NULL. */
 	int (*check)(const struct cb_workload *wl, const void *lopts, char *why, size_t n);
+	/* Whether this host can run wl at all (a kernel module, a device node),
+	 * asked before a workload marked optional runs. 0, or -ENODEV with the
+	 * reason in why. May be NULL: always available. */
+	int (*available)(const struct cb_workload *wl, const void *lopts, char *why, size_t n);
 	/* The steps wl runs as, in order (at most CB_MAX_STEPS), the whole list
 	 * repeated *iterations times (preset to 1). NULL: one step, wl itself. */
 	size_t (*steps)(const struct cb_workload *wl, const void *lopts, struct cb_step *out,

@@ -6,7 +6,9 @@
 #include "profile.h"
 #include "engines.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,10 @@ const struct cb_option cb_workload_options[] = {
      "op errors tolerated before the phase fails"},
     {"clients", CB_OPT_UINT, offsetof(struct cb_workload, clients), "1", 1, 1024, NULL,
      "clients running the workload together, each with its own session (cephfs: mount)"},
+    {"repeat", CB_OPT_UINT, offsetof(struct cb_workload, repeat), "1", 1, 1000, NULL,
+     "runs of the workload, merged into one row that keeps each run's rate"},
+    {"optional", CB_OPT_BOOL, offsetof(struct cb_workload, optional), "false", 0, 0, NULL,
+     "skip the workload, with a note, when its layer is unavailable on this host"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -60,9 +66,10 @@ enum kv_src { KV_DEFAULT, KV_WORKLOAD, KV_OVERRIDE_ALL, KV_OVERRIDE };
 
 struct kv {
 	const char *key;
-	const char *val;
-	char where[320];  /* of the value */
-	char kwhere[320]; /* of the key */
+	const char *val;	/* NULL when the value is a list (seq) */
+	const yaml_node_t *seq; /* a list of values: a matrix dimension */
+	char where[320];	/* of the value */
+	char kwhere[320];	/* of the key */
 	enum kv_src src;
 };
 
@@ -91,7 +98,25 @@ struct loader {
 	struct cb_profile *p;
 	struct override *ov;
 	size_t nov;
+	char **strs; /* strings made while loading (expect.KEY, row names) */
+	size_t nstrs;
 };
+
+/* A string that lives as long as the loader; NULL on ENOMEM. */
+static const char *loader_str(struct loader *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static const char *loader_str(struct loader *l, const char *fmt, ...)
+{
+	char **v = realloc(l->strs, (l->nstrs + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	l->strs = v;
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vasprintf(&v[l->nstrs], fmt, ap);
+	va_end(ap);
+	return r < 0 ? NULL : v[l->nstrs++];
+}
 
 static void where_node(const struct loader *l, const yaml_node_t *n, char *buf, size_t len)
 {
@@ -148,15 +173,44 @@ static int kvs_add(struct kvs *k, const char *key, const char *val, const char *
 	struct kv *e = &k->v[k->n++];
 	e->key = key;
 	e->val = val;
+	e->seq = NULL;
 	e->src = src;
 	snprintf(e->where, sizeof(e->where), "%s", where);
 	snprintf(e->kwhere, sizeof(e->kwhere), "%s", kwhere);
 	return 0;
 }
 
-/* Walk a mapping of scalars into kvs, rejecting non-scalar keys/values and
- * duplicate keys. */
-static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, struct kvs *out)
+/* A list value (a matrix dimension): non-empty, of single values. */
+static int check_list(struct loader *l, const char *key, yaml_node_t *v)
+{
+	char w[300];
+	where_node(l, v, w, sizeof(w));
+	if (strcmp(key, "name") == 0)
+		return cb_err_usage(l->e,
+				    "%s: name must be a single value: matrix rows are "
+				    "named after it and their values",
+				    w);
+	if (v->data.sequence.items.top == v->data.sequence.items.start)
+		return cb_err_usage(l->e, "%s: '%s' is an empty list: give at least one value", w,
+				    key);
+	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+	     it++) {
+		yaml_node_t *n = yaml_document_get_node(&l->doc, *it);
+		const char *s = node_scalar(n);
+		where_node(l, n, w, sizeof(w));
+		if (!s)
+			return cb_err_usage(l->e, "%s: '%s' lists must hold single values", w, key);
+		if (!*s || strcmp(s, "~") == 0 || strcmp(s, "null") == 0)
+			return cb_err_usage(l->e, "%s: '%s' list has an empty value", w, key);
+	}
+	return 0;
+}
+
+/* Walk a mapping into kvs, rejecting non-scalar keys and duplicate keys.
+ * In a workload (lists true) a value may be a list, a matrix dimension, and
+ * `expect:` a mapping, whose keys become "expect.KEY". */
+static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, bool lists,
+			  const char *prefix, struct kvs *out)
 {
 	char w[300];
 	for (yaml_node_pair_t *pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top;
@@ -164,6 +218,7 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, s
 		yaml_node_t *k = yaml_document_get_node(&l->doc, pr->key);
 		yaml_node_t *v = yaml_document_get_node(&l->doc, pr->value);
 		const char *key = node_scalar(k), *val = node_scalar(v);
+		int r;
 		if (!key) {
 			where_node(l, k, w, sizeof(w));
 			return cb_err_usage(l->e, "%s: keys must be plain names", w);
@@ -172,13 +227,29 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, s
 			where_node(l, k, w, sizeof(w));
 			return cb_err_usage(l->e, "%s: duplicate key '%s'", w, key);
 		}
-		if (!val) {
+		if (lists && !prefix && strcmp(key, "expect") == 0) {
+			where_node(l, v, w, sizeof(w));
+			if (v->type != YAML_MAPPING_NODE)
+				return cb_err_usage(
+				    l->e,
+				    "%s: expect must be a mapping, e.g. expect: { min_iops: 1000, "
+				    "max_p99: 20ms }",
+				    w);
+			if ((r = mapping_to_kvs(l, v, src, false, "expect.", out)) < 0)
+				return r;
+			continue;
+		}
+		if (prefix && !(key = loader_str(l, "%s%s", prefix, key)))
+			return cb_err_usage(l->e, "out of memory");
+		if (!val && !(lists && v->type == YAML_SEQUENCE_NODE)) {
 			where_node(l, v, w, sizeof(w));
 			return cb_err_usage(l->e, "%s: '%s' must be a single value, not a %s", w,
 					    key,
 					    v->type == YAML_SEQUENCE_NODE ? "list" : "mapping");
 		}
-		if (!*val || strcmp(val, "~") == 0 || strcmp(val, "null") == 0) {
+		if (!val && (r = check_list(l, key, v)) < 0)
+			return r;
+		if (val && (!*val || strcmp(val, "~") == 0 || strcmp(val, "null") == 0)) {
 			where_node(l, v, w, sizeof(w));
 			return cb_err_usage(l->e, "%s: '%s' has no value", w, key);
 		}
@@ -187,6 +258,8 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, s
 		where_node(l, k, kw, sizeof(kw));
 		if (kvs_add(out, key, val, w, kw, src) < 0)
 			return cb_err_usage(l->e, "out of memory");
+		if (!val)
+			out->v[out->n - 1].seq = v;
 	}
 	return 0;
 }
@@ -253,6 +326,31 @@ static int check_op(struct loader *l, const struct cb_plan_item *it, const struc
 			    hint(cb_closest(it->wl.op, it->engine->ops), list, h, sizeof(h)));
 }
 
+/* One key of an `expect:` mapping. A bandwidth may be written per second
+ * (100M/s), as reports print it. */
+static int parse_expect(struct loader *l, const struct kv *kv, struct cb_expect *x)
+{
+	const char *key = kv->key + 7;
+	const struct cb_option *o = cb_opt_find(cb_expect_options, key);
+	char why[512], h[300], list[256], val[128];
+	if (!o) {
+		const char *names[CB_EXPECT_NMETRICS + 1];
+		for (unsigned m = 0; m <= CB_EXPECT_NMETRICS; m++)
+			names[m] = cb_expect_options[m].name;
+		return cb_err_usage(
+		    l->e, "%s: unknown expect key '%s'%s", kv->kwhere, key,
+		    hint(cb_closest(key, names), one_of(names, list, sizeof(list)), h, sizeof(h)));
+	}
+	snprintf(val, sizeof(val), "%s", kv->val);
+	size_t n = strlen(val);
+	if (o->type == CB_OPT_SIZE && n > 2 && strcmp(val + n - 2, "/s") == 0)
+		val[n - 2] = '\0';
+	if (cb_opt_parse(o, x, val, why, sizeof(why)) < 0)
+		return cb_err_usage(l->e, "%s: expect.%s", kv->where, why);
+	cb_expect_mark(x, key);
+	return 0;
+}
+
 /* Turn one workload's keys into a plan item. */
 static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 		      struct cb_plan_item *it)
@@ -271,6 +369,11 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 		return cb_err_usage(l->e, "internal error: bad option defaults");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct kv *kv = &k->v[i];
+		if (strncmp(kv->key, "expect.", 7) == 0) {
+			if ((r = parse_expect(l, kv, &it->wl.expect)) < 0)
+				return r;
+			continue;
+		}
 		const struct cb_option *o = cb_opt_find(cb_workload_options, kv->key);
 		void *obj = &it->wl;
 		if (!o) {
@@ -360,6 +463,138 @@ static int add_item(struct loader *l, const struct kvs *k, const char *wwhere)
 	return 0;
 }
 
+#define MATRIX_MAX_DIMS 8
+#define MATRIX_MAX_ROWS 1024
+
+/* True when k->v[i] is the value that counts for its key (none later). */
+static bool kv_last(const struct kvs *k, size_t i)
+{
+	for (size_t j = i + 1; j < k->n; j++)
+		if (strcmp(k->v[j].key, k->v[i].key) == 0)
+			return false;
+	return true;
+}
+
+/* Whether a list from the defaults varies this workload: only when its
+ * layer has the key, or a default for other layers would multiply rows. */
+static bool list_applies(const struct kvs *k, const struct kv *kv)
+{
+	if (kv->src == KV_WORKLOAD || kv->src == KV_OVERRIDE ||
+	    cb_opt_find(cb_workload_options, kv->key) || strncmp(kv->key, "expect.", 7) == 0)
+		return true;
+	const struct cb_engine *eng = cb_engine_find(kvs_get(k, "layer") ?: "");
+	return !eng || cb_opt_find(eng->options, kv->key);
+}
+
+/* A value as part of a row name: the characters names allow, others '-'. */
+static void name_part(const char *v, char *out, size_t n)
+{
+	size_t i = 0;
+	for (; v[i] && i + 1 < n; i++)
+		out[i] = (isalnum((unsigned char)v[i]) || v[i] == '_' || v[i] == '-') ? v[i] : '-';
+	out[i] = '\0';
+}
+
+/* Record on the item just added which matrix row it is. */
+static int item_matrix(struct loader *l, const char *base, const struct kv *const *dims,
+		       const char *const *vals, size_t nd)
+{
+	struct cb_workload *w = &l->p->items[l->p->n - 1].wl;
+	if (!(w->base = strdup(base)) || !(w->matrix = calloc(nd, sizeof(*w->matrix))))
+		return cb_err_usage(l->e, "out of memory");
+	for (size_t d = 0; d < nd; d++, w->nmatrix++)
+		if (!(w->matrix[d].key = strdup(dims[d]->key)) ||
+		    !(w->matrix[d].val = strdup(vals[d])))
+			return cb_err_usage(l->e, "out of memory");
+	return 0;
+}
+
+/* Add the workload of keys k: one item, or, when keys are lists, one per
+ * combination of their values (the first list varying slowest), each named
+ * NAME_KEY-VALUE_... after the values it takes. */
+static int add_items(struct loader *l, const struct kvs *k, const char *wwhere)
+{
+	const struct kv *dims[MATRIX_MAX_DIMS];
+	size_t nd = 0, rows = 1, len[MATRIX_MAX_DIMS];
+	for (size_t i = 0; i < k->n; i++) {
+		if (!k->v[i].seq || !kv_last(k, i) || !list_applies(k, &k->v[i]))
+			continue;
+		if (nd == MATRIX_MAX_DIMS)
+			return cb_err_usage(l->e, "%s: more than %d keys given as lists",
+					    k->v[i].where, MATRIX_MAX_DIMS);
+		len[nd] = (size_t)(k->v[i].seq->data.sequence.items.top -
+				   k->v[i].seq->data.sequence.items.start);
+		rows *= len[nd];
+		dims[nd++] = &k->v[i];
+		if (rows > MATRIX_MAX_ROWS)
+			return cb_err_usage(l->e,
+					    "%s: the lists make more than %d rows: shorten them",
+					    k->v[i].where, MATRIX_MAX_ROWS);
+	}
+	struct kvs row = {.v = malloc((k->n ? k->n : 1) * sizeof(*row.v)), .cap = k->n};
+	const char *base = kvs_get(k, "name");
+	int r = row.v ? 0 : cb_err_usage(l->e, "out of memory");
+	for (size_t c = 0; c < rows && r == 0; c++) {
+		const char *vals[MATRIX_MAX_DIMS];
+		char name[512];
+		size_t off = (size_t)snprintf(name, sizeof(name), "%s", base ? base : "");
+		row.n = 0;
+		for (size_t d = nd, rest = c; d-- > 0; rest /= len[d]) {
+			yaml_node_t *n = yaml_document_get_node(
+			    &l->doc, dims[d]->seq->data.sequence.items.start[rest % len[d]]);
+			vals[d] = node_scalar(n);
+		}
+		for (size_t d = 0; d < nd; d++) {
+			char part[128];
+			name_part(vals[d], part, sizeof(part));
+			off += (size_t)snprintf(name + off, sizeof(name) - off, "_%s-%s",
+						dims[d]->key, part);
+			if (off >= sizeof(name))
+				off = sizeof(name) - 1;
+		}
+		for (size_t i = 0; i < k->n; i++) {
+			const struct kv *kv = &k->v[i];
+			size_t d = 0;
+			while (d < nd && dims[d] != kv)
+				d++;
+			if (kv->seq && d == nd) /* overridden, or a default this layer lacks */
+				continue;
+			row.v[row.n] = *kv;
+			if (d < nd) {
+				yaml_node_t *n = yaml_document_get_node(
+				    &l->doc, kv->seq->data.sequence.items.start[0]);
+				for (size_t j = 0; j < len[d]; j++) {
+					yaml_node_t *m = yaml_document_get_node(
+					    &l->doc, kv->seq->data.sequence.items.start[j]);
+					if (node_scalar(m) == vals[d])
+						n = m;
+				}
+				row.v[row.n].val = vals[d];
+				row.v[row.n].seq = NULL;
+				where_node(l, n, row.v[row.n].where, sizeof(row.v[row.n].where));
+			} else if (nd && base && strcmp(kv->key, "name") == 0) {
+				if (!(row.v[row.n].val = loader_str(l, "%s", name))) {
+					r = cb_err_usage(l->e, "out of memory");
+					break;
+				}
+				if (!cb_name_valid(name)) {
+					r = cb_err_usage(
+					    l->e,
+					    "%s: matrix row name '%s' is longer than 64 "
+					    "characters: shorten the workload's name",
+					    kv->where, name);
+					break;
+				}
+			}
+			row.n++;
+		}
+		if (r == 0 && (r = add_item(l, &row, wwhere)) == 0 && nd)
+			r = item_matrix(l, base, dims, vals, nd);
+	}
+	free(row.v);
+	return r;
+}
+
 static int load_workloads(struct loader *l, yaml_node_t *defaults, yaml_node_t *wls)
 {
 	char w[300];
@@ -381,9 +616,10 @@ static int load_workloads(struct loader *l, yaml_node_t *defaults, yaml_node_t *
 			r = cb_err_usage(l->e, "%s: each workload must be a mapping of keys", w);
 			break;
 		}
-		if ((defaults && (r = mapping_to_kvs(l, defaults, KV_DEFAULT, &k)) < 0) ||
+		if ((defaults &&
+		     (r = mapping_to_kvs(l, defaults, KV_DEFAULT, true, NULL, &k)) < 0) ||
 		    (r = add_overrides(l, OV_DEFAULT, NULL, KV_DEFAULT, &k)) < 0 ||
-		    (r = mapping_to_kvs(l, wn, KV_WORKLOAD, &k)) < 0) {
+		    (r = mapping_to_kvs(l, wn, KV_WORKLOAD, true, NULL, &k)) < 0) {
 			free(k.v);
 			break;
 		}
@@ -391,7 +627,7 @@ static int load_workloads(struct loader *l, yaml_node_t *defaults, yaml_node_t *
 		const char *name = kvs_get(&k, "name");
 		if ((r = add_overrides(l, OV_ALL, NULL, KV_OVERRIDE_ALL, &k)) == 0 &&
 		    (!name || (r = add_overrides(l, OV_WORKLOAD, name, KV_OVERRIDE, &k)) == 0))
-			r = add_item(l, &k, w);
+			r = add_items(l, &k, w);
 		free(k.v);
 		if (r < 0)
 			break;
@@ -443,6 +679,10 @@ static int parse_overrides(struct loader *l, char *const *ov, size_t n)
 		if (wl_prefix)
 			p += 10;
 		dot = strrchr(p, '.');
+		/* expect.KEY is one key: the dot before expect splits */
+		char *ex = strstr(p, "expect.");
+		if (ex && (ex == p || ex[-1] == '.') && !strchr(ex + 7, '.'))
+			dot = ex == p ? NULL : ex - 1;
 		if (!dot) {
 			o->kind = wl_prefix ? OV_WORKLOAD : OV_ALL;
 			o->key = strdup(p);
@@ -498,6 +738,9 @@ static int cluster_overrides(struct loader *l)
 
 static void overrides_free(struct loader *l)
 {
+	for (size_t i = 0; i < l->nstrs; i++)
+		free(l->strs[i]);
+	free(l->strs);
 	for (size_t i = 0; i < l->nov; i++) {
 		free(l->ov[i].raw);
 		free(l->ov[i].target);
@@ -552,7 +795,7 @@ static int load_top(struct loader *l, yaml_node_t *root)
 				continue;
 			}
 			struct kvs ck = {0};
-			r = mapping_to_kvs(l, v, KV_WORKLOAD, &ck);
+			r = mapping_to_kvs(l, v, KV_WORKLOAD, false, NULL, &ck);
 			if (r == 0)
 				r = apply_cluster_kvs(l, &ck);
 			free(ck.v);
@@ -575,10 +818,13 @@ static int load_top(struct loader *l, yaml_node_t *root)
 	if (defaults) {
 		/* Keys no layer knows are typos even when no workload uses them. */
 		struct kvs dk = {0};
-		r = mapping_to_kvs(l, defaults, KV_DEFAULT, &dk);
+		struct cb_expect x = {.set = 0};
+		r = mapping_to_kvs(l, defaults, KV_DEFAULT, true, NULL, &dk);
 		for (size_t i = 0; r == 0 && i < dk.n; i++)
-			if (!cb_opt_find(cb_workload_options, dk.v[i].key) &&
-			    !key_known_to_some_layer(dk.v[i].key))
+			if (strncmp(dk.v[i].key, "expect.", 7) == 0)
+				r = parse_expect(l, &dk.v[i], &x);
+			else if (!cb_opt_find(cb_workload_options, dk.v[i].key) &&
+				 !key_known_to_some_layer(dk.v[i].key))
 				r = unknown_key(l, &dk.v[i], NULL);
 		free(dk.v);
 		if (r < 0)
@@ -723,6 +969,7 @@ out:
 		free(copies[i]);
 	free(copies);
 	free(k.v);
+	overrides_free(&l);
 	if (r < 0) {
 		cb_profile_free(l.p);
 		return r;
@@ -736,7 +983,14 @@ void cb_profile_free(struct cb_profile *p)
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->n; i++) {
-		cb_opts_free(cb_workload_options, &p->items[i].wl);
+		struct cb_workload *w = &p->items[i].wl;
+		cb_opts_free(cb_workload_options, w);
+		for (size_t m = 0; m < w->nmatrix; m++) {
+			free(w->matrix[m].key);
+			free(w->matrix[m].val);
+		}
+		free(w->matrix);
+		free(w->base);
 		if (p->items[i].engine && p->items[i].lopts)
 			cb_opts_free(p->items[i].engine->options, p->items[i].lopts);
 		free(p->items[i].lopts);

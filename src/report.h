@@ -25,8 +25,12 @@ void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char 
 			       uint64_t depth);
 void cb_report_progress(FILE *out, const struct cb_progress *p);
 
-/* The end-of-run table. */
+/* The end-of-run table, ending with the verdicts when there are any. */
 void cb_report_text(FILE *out, const struct cb_result *r);
+
+/* The PASS/FAIL table of the thresholds (nothing when none were given);
+ * only_failed: only the failing rows, and nothing when all passed. */
+void cb_report_verdicts(FILE *out, const struct cb_result *r, bool only_failed);
 
 /* The JSON record of DESIGN.md section 5 (schema docs/result.schema.json).
  * Returns 0 or -errno. */

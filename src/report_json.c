@@ -1,10 +1,14 @@
 /* JSON rendering of the result record (schema "cephbench-result/1",
  * docs/result.schema.json). The histogram is written sparsely as
  * [bucket index, count] pairs with its layout, so results can be merged. */
+#include "engine.h"
+#include "expect.h"
 #include "report.h"
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
+#include <string.h>
 
 static json_t *latency_json(const struct cb_hist *h)
 {
@@ -45,6 +49,37 @@ static json_t *samples_json(const struct cb_phase_result *p)
 	return a;
 }
 
+/* Where a row came from: its workload as written, its step, its matrix
+ * values; what compare --by groups rows with. */
+static void origin_json(json_t *o, const struct cb_phase_result *p)
+{
+	const struct cb_workload *w = p->wl;
+	if (!w)
+		return;
+	json_object_set_new(o, "workload", json_string(w->base ? w->base : w->name));
+	if (p->step)
+		json_object_set_new(o, "step", json_string(p->step));
+	if (!w->nmatrix)
+		return;
+	json_t *m = json_object();
+	for (size_t i = 0; i < w->nmatrix; i++)
+		json_object_set_new(m, w->matrix[i].key, json_string(w->matrix[i].val));
+	json_object_set_new(o, "matrix", m);
+}
+
+/* Latencies in microseconds, like latency_us; margin null when the
+ * expected value is 0. */
+static json_t *verdict_json(const struct cb_verdict *v)
+{
+	static const char *const units[CB_EXPECT_NMETRICS] = {"ops/s", "bytes/s", "us",
+							      "us",    "us",	  "errors"};
+	double k = !strcmp(units[v->metric], "us") ? 1e-3 : 1;
+	return json_pack("{s:s, s:s, s:f, s:f, s:o, s:b}", "threshold", v->key, "unit",
+			 units[v->metric], "measured", v->measured * k, "expected", v->expected * k,
+			 "margin_pct", isinf(v->margin) ? json_null() : json_real(v->margin * 100),
+			 "pass", v->pass);
+}
+
 static json_t *phase_json(const struct cb_phase_result *p)
 {
 	json_t *o = json_pack(
@@ -62,6 +97,15 @@ static json_t *phase_json(const struct cb_phase_result *p)
 	json_object_set_new(o, "read_bytes", json_integer((json_int_t)(p->bytes - p->write_bytes)));
 	json_object_set_new(o, "write_ops", json_integer((json_int_t)p->write_ops));
 	json_object_set_new(o, "write_bytes", json_integer((json_int_t)p->write_bytes));
+	origin_json(o, p);
+	struct cb_verdict v[CB_EXPECT_NMETRICS];
+	size_t nv = cb_expect_judge(cb_expect_of(p), p, v);
+	if (nv) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < nv; i++)
+			json_array_append_new(a, verdict_json(&v[i]));
+		json_object_set_new(o, "expect", a);
+	}
 	struct cb_rate_stats st;
 	if (cb_phase_rate_stats(p, &st)) {
 		json_t *rates = json_array();
@@ -86,12 +130,28 @@ json_t *cb_result_json(const struct cb_result *r)
 	json_t *phases = json_array();
 	for (size_t i = 0; i < r->nphases; i++)
 		json_array_append_new(phases, phase_json(&r->phases[i]));
-	return json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s, s:s, s:s, s:{s:s, s:s}, s:b, s:o}",
-			 "schema", "cephbench-result/1", "tool", "name", "cephbench", "version",
-			 CB_VERSION, "cluster", "fsid", r->fsid, "ceph_version", r->ceph_version,
-			 "host", r->host, "started", ts, "run_name", r->run_name, "profile", "name",
-			 r->profile_name, "sha256", r->profile_sha256, "interrupted",
-			 r->interrupted, "phases", phases);
+	json_t *root = json_pack(
+	    "{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s, s:s, s:s, s:{s:s, s:s}, s:b, s:o}", "schema",
+	    "cephbench-result/1", "tool", "name", "cephbench", "version", CB_VERSION, "cluster",
+	    "fsid", r->fsid, "ceph_version", r->ceph_version, "host", r->host, "started", ts,
+	    "run_name", r->run_name, "profile", "name", r->profile_name, "sha256",
+	    r->profile_sha256, "interrupted", r->interrupted, "phases", phases);
+	size_t passed, failed;
+	cb_expect_count(r, &passed, &failed);
+	if (root && passed + failed)
+		json_object_set_new(root, "verdict",
+				    json_pack("{s:s, s:I, s:I}", "result", failed ? "fail" : "pass",
+					      "passed", (json_int_t)passed, "failed",
+					      (json_int_t)failed));
+	if (root && r->nskipped) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < r->nskipped; i++)
+			json_array_append_new(a, json_pack("{s:s, s:s}", "workload",
+							   r->skipped[i].workload, "reason",
+							   r->skipped[i].reason));
+		json_object_set_new(root, "skipped", a);
+	}
+	return root;
 }
 
 int cb_report_json_dump(FILE *out, const json_t *root)

@@ -1,8 +1,10 @@
 /* Text rendering: rados-bench-style progress lines while running, and one
  * table row per phase at the end. Latencies in milliseconds. */
+#include "expect.h"
 #include "report.h"
 #include "units.h"
 
+#include <math.h>
 #include <string.h>
 
 void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer,
@@ -97,5 +99,52 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 			continue;
 		fprintf(out, "%s: %zu iterations, ops/s max %.1f min %.1f mean %.1f stddev %.1f\n",
 			p->name, p->niters, st.max, st.min, st.mean, st.stddev);
+	}
+	for (size_t i = 0; i < r->nskipped; i++)
+		fprintf(out, "%s: skipped (optional): %s\n", r->skipped[i].workload,
+			r->skipped[i].reason);
+	cb_report_verdicts(out, r, false);
+}
+
+/* "above"/"below" the expected value by how much, for a verdict row. */
+static const char *margin_text(const struct cb_verdict *v, char *buf, size_t n)
+{
+	if (isinf(v->margin))
+		snprintf(buf, n, "above 0");
+	else
+		snprintf(buf, n, "%+.1f %%", v->margin * 100);
+	return buf;
+}
+
+void cb_report_verdicts(FILE *out, const struct cb_result *r, bool only_failed)
+{
+	size_t passed, failed, w = 5;
+	cb_expect_count(r, &passed, &failed);
+	if (passed + failed == 0 || (only_failed && !failed))
+		return;
+	for (size_t i = 0; i < r->nphases; i++)
+		if (cb_expect_of(&r->phases[i]) && strlen(r->phases[i].name) > w)
+			w = strlen(r->phases[i].name);
+	fprintf(out, "\nexpectations: %s, %zu of %zu passed\n", failed ? "FAIL" : "PASS", passed,
+		passed + failed);
+	fprintf(out, "%-*s %-17s %16s %18s %12s  %s\n", (int)w, "phase", "threshold", "measured",
+		"expected", "vs expected", "verdict");
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct cb_phase_result *p = &r->phases[i];
+		struct cb_verdict v[CB_EXPECT_NMETRICS];
+		size_t n = cb_expect_judge(cb_expect_of(p), p, v);
+		for (size_t k = 0; k < n; k++) {
+			char m[48], x[48], g[32], bound[56];
+			bool min =
+			    v[k].metric == CB_EXPECT_MIN_IOPS || v[k].metric == CB_EXPECT_MIN_BW;
+			if (only_failed && v[k].pass)
+				continue;
+			snprintf(bound, sizeof(bound), "%s %s", min ? ">=" : "<=",
+				 cb_expect_format(v[k].metric, v[k].expected, x, sizeof(x)));
+			fprintf(out, "%-*s %-17s %16s %18s %12s  %s%s\n", (int)w, p->name, v[k].key,
+				cb_expect_format(v[k].metric, v[k].measured, m, sizeof(m)), bound,
+				margin_text(&v[k], g, sizeof(g)), v[k].pass ? "PASS" : "FAIL",
+				p->failed ? " (the phase failed)" : "");
+		}
 	}
 }

@@ -147,11 +147,33 @@ double cb_phase_bw(const struct cb_phase_result *p)
 	return p->elapsed_ns ? (double)p->bytes * 1e9 / (double)p->elapsed_ns : 0.0;
 }
 
+int cb_result_add_skip(struct cb_result *r, const char *workload, const char *reason)
+{
+	struct cb_skip *v = realloc(r->skipped, (r->nskipped + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	r->skipped = v;
+	v[r->nskipped].workload = strdup(workload);
+	v[r->nskipped].reason = strdup(reason);
+	if (!v[r->nskipped].workload || !v[r->nskipped].reason) {
+		free(v[r->nskipped].workload);
+		free(v[r->nskipped].reason);
+		return -ENOMEM;
+	}
+	r->nskipped++;
+	return 0;
+}
+
 void cb_result_release(struct cb_result *r)
 {
 	for (size_t i = 0; i < r->nphases; i++)
 		cb_phase_release(&r->phases[i]);
 	free(r->phases);
+	for (size_t i = 0; i < r->nskipped; i++) {
+		free(r->skipped[i].workload);
+		free(r->skipped[i].reason);
+	}
+	free(r->skipped);
 	free(r->run_name);
 	free(r->profile_name);
 	memset(r, 0, sizeof(*r));

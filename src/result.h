@@ -18,8 +18,15 @@ struct cb_sample {
 	uint64_t lat_max_ns;
 };
 
+struct cb_workload;
+
 struct cb_phase_result {
 	char *name;
+	/* The workload the row came from, borrowed from the profile (which
+	 * outlives the result), and its step suffix ("prefill"); NULL in
+	 * results built elsewhere, and on a workload's main step. */
+	const struct cb_workload *wl;
+	const char *step;
 	char *layer;
 	char *op;
 	char target[128];
@@ -42,6 +49,11 @@ struct cb_phase_result {
 	size_t niters;
 };
 
+/* A workload not run because this host lacks its layer (optional: true). */
+struct cb_skip {
+	char *workload, *reason;
+};
+
 struct cb_result {
 	char *run_name;
 	char *profile_name;
@@ -52,8 +64,13 @@ struct cb_result {
 	time_t started;
 	struct cb_phase_result *phases;
 	size_t nphases;
+	struct cb_skip *skipped;
+	size_t nskipped;
 	bool interrupted;
 };
+
+/* Record that workload was skipped, and why. 0 or -ENOMEM. */
+int cb_result_add_skip(struct cb_result *r, const char *workload, const char *reason);
 
 /* Append an empty phase result; returns it or NULL on ENOMEM. Owned by r. */
 struct cb_phase_result *cb_result_add_phase(struct cb_result *r);

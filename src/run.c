@@ -146,6 +146,7 @@ static int run_workload(struct run *rn, size_t i, struct cb_err *e)
 	unsigned iters = 1;
 	if (it->engine->steps)
 		nsteps = it->engine->steps(&it->wl, it->lopts, steps, &iters);
+	iters *= (unsigned)it->wl.repeat;
 	void **sessions = calloc(it->wl.clients, sizeof(*sessions));
 	if (!sessions)
 		return cb_err_usage(e, "out of memory");
@@ -164,6 +165,8 @@ static int run_workload(struct run *rn, size_t i, struct cb_err *e)
 				break;
 			}
 			r = run_step(rn, i, &steps[s], sessions, pr, e);
+			pr->wl = &it->wl;
+			pr->step = steps[s].suffix;
 			if (first && pr->ran)
 				row[s] = rn->res.nphases - 1;
 			else if (first)
@@ -187,6 +190,23 @@ static int run_workload(struct run *rn, size_t i, struct cb_err *e)
 	return r;
 }
 
+/* An optional workload whose layer this host lacks is skipped, with a note
+ * and a record in the result. Returns 1 when skipped, 0 to run it, or
+ * -ENOMEM with e set. */
+static int skip_unavailable(struct run *rn, size_t i, struct cb_err *e)
+{
+	const struct cb_plan_item *it = &rn->p->items[i];
+	char why[256];
+	if (!it->wl.optional || !it->engine->available ||
+	    it->engine->available(&it->wl, it->lopts, why, sizeof(why)) == 0)
+		return 0;
+	if (cb_result_add_skip(&rn->res, it->wl.name, why) < 0)
+		return cb_err_usage(e, "out of memory");
+	if (!rn->o->quiet)
+		fprintf(stderr, "skipped workload '%s' (optional): %s\n", it->wl.name, why);
+	return 1;
+}
+
 /* A random id telling this run's things from those of a crashed run that
  * had the same name. */
 static void make_run_id(char *id, size_t n)
@@ -201,6 +221,7 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 {
 	struct run rn = {.p = p, .o = o, .co = o->cluster};
 	bool interrupted = false;
+	size_t failed = 0;
 	int r = 0;
 
 	/* one completion queue per client of the widest workload */
@@ -243,6 +264,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	rn.ro = (struct cb_runner_opts){
 	    .sigfd = o->sigfd, .progress = progress ? stdout : NULL, .cqs = cqs, .ncqs = ncq};
 	for (size_t i = 0; i < p->n && !interrupted; i++) {
+		if ((r = skip_unavailable(&rn, i, e)) != 0)
+			continue;
 		r = run_workload(&rn, i, e);
 		if (r == -EINTR)
 			interrupted = true;
@@ -255,6 +278,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	res->interrupted = interrupted;
 	/* asked after the phases: it opens a second session */
 	snprintf(res->ceph_version, sizeof(res->ceph_version), "%s", cb_conn_version(rn.conn));
+	size_t passed = 0;
+	cb_expect_count(res, &passed, &failed);
 	if (res->nphases) {
 		int wr = 0;
 		if (o->format == CB_FORMAT_JSON)
@@ -292,5 +317,7 @@ out:
 	free(rn.left);
 	if (cb_err_isset(e))
 		return (int)e->exit;
-	return interrupted ? CB_EXIT_INTERRUPTED : CB_EXIT_OK;
+	if (interrupted)
+		return CB_EXIT_INTERRUPTED;
+	return failed ? CB_EXIT_FAILED : CB_EXIT_OK;
 }

@@ -1,0 +1,118 @@
+/* Acceptance thresholds: parsing tables and judging a report row. */
+#include "expect.h"
+#include "engine.h"
+#include "result.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define X_OFF(m) (offsetof(struct cb_expect, v) + (m) * sizeof(uint64_t))
+
+/* In enum order: cb_expect_mark finds a key's bit by its index here. */
+const struct cb_option cb_expect_options[] = {
+    {"min_iops", CB_OPT_UINT, X_OFF(CB_EXPECT_MIN_IOPS), NULL, 0, 0, NULL,
+     "lowest acceptable ops per second"},
+    {"min_bw", CB_OPT_SIZE, X_OFF(CB_EXPECT_MIN_BW), NULL, 0, 0, NULL,
+     "lowest acceptable bandwidth per second, e.g. 100M (or 100M/s)"},
+    {"max_mean_latency", CB_OPT_DURATION, X_OFF(CB_EXPECT_MAX_MEAN_LATENCY), NULL, 0, 0, NULL,
+     "highest acceptable mean latency"},
+    {"max_p99", CB_OPT_DURATION, X_OFF(CB_EXPECT_MAX_P99), NULL, 0, 0, NULL,
+     "highest acceptable 99th percentile latency"},
+    {"max_p999", CB_OPT_DURATION, X_OFF(CB_EXPECT_MAX_P999), NULL, 0, 0, NULL,
+     "highest acceptable 99.9th percentile latency"},
+    {"max_errors", CB_OPT_UINT, X_OFF(CB_EXPECT_MAX_ERRORS), NULL, 0, 0, NULL,
+     "most op errors acceptable"},
+    {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+};
+
+void cb_expect_mark(struct cb_expect *x, const char *key)
+{
+	for (unsigned m = 0; m < CB_EXPECT_NMETRICS; m++)
+		if (strcmp(cb_expect_options[m].name, key) == 0)
+			x->set |= 1u << m;
+}
+
+static double measured(enum cb_expect_metric m, const struct cb_phase_result *p)
+{
+	switch (m) {
+	case CB_EXPECT_MIN_IOPS:
+		return cb_phase_iops(p);
+	case CB_EXPECT_MIN_BW:
+		return cb_phase_bw(p);
+	case CB_EXPECT_MAX_MEAN_LATENCY:
+		return cb_hist_mean(p->hist);
+	case CB_EXPECT_MAX_P99:
+		return (double)cb_hist_percentile(p->hist, 99);
+	case CB_EXPECT_MAX_P999:
+		return (double)cb_hist_percentile(p->hist, 99.9);
+	case CB_EXPECT_MAX_ERRORS:
+	case CB_EXPECT_NMETRICS:
+		break;
+	}
+	return (double)p->errors;
+}
+
+size_t cb_expect_judge(const struct cb_expect *x, const struct cb_phase_result *p,
+		       struct cb_verdict *out)
+{
+	size_t n = 0;
+	for (unsigned m = 0; x && m < CB_EXPECT_NMETRICS; m++) {
+		if (!(x->set & (1u << m)))
+			continue;
+		struct cb_verdict *v = &out[n++];
+		bool min = m == CB_EXPECT_MIN_IOPS || m == CB_EXPECT_MIN_BW;
+		v->metric = (enum cb_expect_metric)m;
+		v->key = cb_expect_options[m].name;
+		v->measured = measured(v->metric, p);
+		v->expected = (double)x->v[m];
+		v->margin = v->expected > 0   ? v->measured / v->expected - 1
+			    : v->measured > 0 ? INFINITY
+					      : 0;
+		v->pass =
+		    !p->failed && (min ? v->measured >= v->expected : v->measured <= v->expected);
+	}
+	return n;
+}
+
+const struct cb_expect *cb_expect_of(const struct cb_phase_result *p)
+{
+	if (!p->wl || !p->wl->expect.set || (p->step && strcmp(p->step, "prefill") == 0))
+		return NULL;
+	return &p->wl->expect;
+}
+
+void cb_expect_count(const struct cb_result *r, size_t *passed, size_t *failed)
+{
+	struct cb_verdict v[CB_EXPECT_NMETRICS];
+	*passed = *failed = 0;
+	for (size_t i = 0; i < r->nphases; i++) {
+		size_t n = cb_expect_judge(cb_expect_of(&r->phases[i]), &r->phases[i], v);
+		for (size_t k = 0; k < n; k++)
+			*(v[k].pass ? passed : failed) += 1;
+	}
+}
+
+const char *cb_expect_format(enum cb_expect_metric m, double v, char *buf, size_t n)
+{
+	switch (m) {
+	case CB_EXPECT_MIN_IOPS:
+		snprintf(buf, n, "%.1f IOPS", v);
+		break;
+	case CB_EXPECT_MIN_BW:
+		snprintf(buf, n, "%.2f MiB/s", v / 1048576.0);
+		break;
+	case CB_EXPECT_MAX_ERRORS:
+		snprintf(buf, n, "%.0f errors", v);
+		break;
+	default: /* latencies in ns, in the unit that reads best */
+		if (v < 1e6)
+			snprintf(buf, n, "%.1f us", v / 1e3);
+		else if (v < 1e9)
+			snprintf(buf, n, "%.3f ms", v / 1e6);
+		else
+			snprintf(buf, n, "%.3f s", v / 1e9);
+		break;
+	}
+	return buf;
+}
