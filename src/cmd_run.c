@@ -19,6 +19,24 @@ static const char run_help[] =
     "                       KEY, defaults.KEY=V as a default, cluster.KEY=V\n"
     "      --dry-run        validate the profile and print the plan; connect to nothing\n";
 
+static void print_expect(const struct cb_expect *x)
+{
+	if (!x->set)
+		return;
+	const char *sep = "";
+	printf("    expect:");
+	for (unsigned m = 0; m < CB_EXPECT_NMETRICS; m++) {
+		char v[48];
+		if (!(x->set & (1u << m)))
+			continue;
+		cb_expect_format((enum cb_expect_metric)m, (double)x->v[m], v, sizeof(v));
+		printf("%s %s %s %s", sep, cb_expect_options[m].name,
+		       m == CB_EXPECT_MIN_IOPS || m == CB_EXPECT_MIN_BW ? ">=" : "<=", v);
+		sep = ",";
+	}
+	printf("\n");
+}
+
 static void print_plan(const struct cb_profile *p)
 {
 	printf("profile %s (sha256 %.12s): %zu workloads\n", p->name, p->sha256, p->n);
@@ -44,6 +62,11 @@ static void print_plan(const struct cb_profile *p)
 		       fill ? ", after a prefill" : "");
 		if (w->clients > 1)
 			printf("    %llu clients\n", (unsigned long long)w->clients);
+		if (w->repeat > 1)
+			printf("    repeated %llu times\n", (unsigned long long)w->repeat);
+		if (w->optional)
+			printf("    optional: skipped where layer %s is unavailable\n", eng->name);
+		print_expect(&w->expect);
 		if (n < 2 || fill)
 			continue;
 		printf("    phases:");
