@@ -66,8 +66,9 @@ enum kv_src { KV_DEFAULT, KV_WORKLOAD, KV_OVERRIDE_ALL, KV_OVERRIDE };
 
 struct kv {
 	const char *key;
-	const char *val;	/* NULL when the value is a list (seq) */
-	const yaml_node_t *seq; /* a list of values: a matrix dimension */
+	const char *val;	/* a list given with -o: "[a, b]" */
+	bool list;		/* a list of values: a matrix dimension */
+	const yaml_node_t *seq; /* a list's YAML node (none from -o) */
 	char where[320];	/* of the value */
 	char kwhere[320];	/* of the key */
 	enum kv_src src;
@@ -174,6 +175,7 @@ static int kvs_add(struct kvs *k, const char *key, const char *val, const char *
 	e->key = key;
 	e->val = val;
 	e->seq = NULL;
+	e->list = false;
 	e->src = src;
 	snprintf(e->where, sizeof(e->where), "%s", where);
 	snprintf(e->kwhere, sizeof(e->kwhere), "%s", kwhere);
@@ -258,8 +260,10 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, b
 		where_node(l, k, kw, sizeof(kw));
 		if (kvs_add(out, key, val, w, kw, src) < 0)
 			return cb_err_usage(l->e, "out of memory");
-		if (!val)
+		if (!val) {
 			out->v[out->n - 1].seq = v;
+			out->v[out->n - 1].list = true;
+		}
 	}
 	return 0;
 }
@@ -428,6 +432,7 @@ static int add_overrides(struct loader *l, enum ov_kind kind, const char *wname,
 		o->used = true;
 		if (kvs_add(k, o->key, o->val, w, w, src) < 0)
 			return cb_err_usage(l->e, "out of memory");
+		k->v[k->n - 1].list = o->val[0] == '[';
 	}
 	return 0;
 }
@@ -466,15 +471,6 @@ static int add_item(struct loader *l, const struct kvs *k, const char *wwhere)
 #define MATRIX_MAX_DIMS 8
 #define MATRIX_MAX_ROWS 1024
 
-/* True when k->v[i] is the value that counts for its key (none later). */
-static bool kv_last(const struct kvs *k, size_t i)
-{
-	for (size_t j = i + 1; j < k->n; j++)
-		if (strcmp(k->v[j].key, k->v[i].key) == 0)
-			return false;
-	return true;
-}
-
 /* Whether a list from the defaults varies this workload: only when its
  * layer has the key, or a default for other layers would multiply rows. */
 static bool list_applies(const struct kvs *k, const struct kv *kv)
@@ -509,6 +505,38 @@ static int item_matrix(struct loader *l, const char *base, const struct kv *cons
 	return 0;
 }
 
+/* The values of a list kv: a YAML sequence, or "[a, b]" given with -o. */
+static size_t kv_nitems(const struct kv *kv)
+{
+	if (kv->seq)
+		return (size_t)(kv->seq->data.sequence.items.top -
+				kv->seq->data.sequence.items.start);
+	size_t n = 1;
+	for (const char *c = kv->val; *c; c++)
+		n += *c == ',';
+	return n;
+}
+
+/* Item j of list kv, with where it was written; NULL on ENOMEM. */
+static const char *kv_item(struct loader *l, const struct kv *kv, size_t j, char *where, size_t wn)
+{
+	if (kv->seq) {
+		yaml_node_t *n =
+		    yaml_document_get_node(&l->doc, kv->seq->data.sequence.items.start[j]);
+		where_node(l, n, where, wn);
+		return node_scalar(n);
+	}
+	const char *c = kv->val + 1; /* past '[' */
+	for (; j; c++)
+		j -= *c == ',';
+	c += strspn(c, " ");
+	size_t len = strcspn(c, ",]");
+	while (len && c[len - 1] == ' ')
+		len--;
+	snprintf(where, wn, "%s", kv->where);
+	return loader_str(l, "%.*s", (int)len, c);
+}
+
 /* Add the workload of keys k: one item, or, when keys are lists, one per
  * combination of their values (the first list varying slowest), each named
  * NAME_KEY-VALUE_... after the values it takes. */
@@ -516,35 +544,38 @@ static int add_items(struct loader *l, const struct kvs *k, const char *wwhere)
 {
 	const struct kv *dims[MATRIX_MAX_DIMS];
 	size_t nd = 0, rows = 1, len[MATRIX_MAX_DIMS];
+	/* in the order keys first appear, whichever value counts */
 	for (size_t i = 0; i < k->n; i++) {
-		if (!k->v[i].seq || !kv_last(k, i) || !list_applies(k, &k->v[i]))
+		size_t j = k->n, f = 0;
+		while (f < i && strcmp(k->v[f].key, k->v[i].key) != 0)
+			f++;
+		while (strcmp(k->v[--j].key, k->v[i].key) != 0)
+			;
+		if (f < i || !k->v[j].list || !list_applies(k, &k->v[j]))
 			continue;
 		if (nd == MATRIX_MAX_DIMS)
 			return cb_err_usage(l->e, "%s: more than %d keys given as lists",
-					    k->v[i].where, MATRIX_MAX_DIMS);
-		len[nd] = (size_t)(k->v[i].seq->data.sequence.items.top -
-				   k->v[i].seq->data.sequence.items.start);
+					    k->v[j].where, MATRIX_MAX_DIMS);
+		len[nd] = kv_nitems(&k->v[j]);
 		rows *= len[nd];
-		dims[nd++] = &k->v[i];
+		dims[nd++] = &k->v[j];
 		if (rows > MATRIX_MAX_ROWS)
 			return cb_err_usage(l->e,
 					    "%s: the lists make more than %d rows: shorten them",
-					    k->v[i].where, MATRIX_MAX_ROWS);
+					    k->v[j].where, MATRIX_MAX_ROWS);
 	}
 	struct kvs row = {.v = malloc((k->n ? k->n : 1) * sizeof(*row.v)), .cap = k->n};
 	const char *base = kvs_get(k, "name");
 	int r = row.v ? 0 : cb_err_usage(l->e, "out of memory");
 	for (size_t c = 0; c < rows && r == 0; c++) {
 		const char *vals[MATRIX_MAX_DIMS];
-		char name[512];
+		char name[512], wh[MATRIX_MAX_DIMS][320];
 		size_t off = (size_t)snprintf(name, sizeof(name), "%s", base ? base : "");
 		row.n = 0;
-		for (size_t d = nd, rest = c; d-- > 0; rest /= len[d]) {
-			yaml_node_t *n = yaml_document_get_node(
-			    &l->doc, dims[d]->seq->data.sequence.items.start[rest % len[d]]);
-			vals[d] = node_scalar(n);
-		}
-		for (size_t d = 0; d < nd; d++) {
+		for (size_t d = nd, rest = c; d-- > 0; rest /= len[d])
+			if (!(vals[d] = kv_item(l, dims[d], rest % len[d], wh[d], sizeof(wh[d]))))
+				r = cb_err_usage(l->e, "out of memory");
+		for (size_t d = 0; d < nd && r == 0; d++) {
 			char part[128];
 			name_part(vals[d], part, sizeof(part));
 			off += (size_t)snprintf(name + off, sizeof(name) - off, "_%s-%s",
@@ -552,39 +583,28 @@ static int add_items(struct loader *l, const struct kvs *k, const char *wwhere)
 			if (off >= sizeof(name))
 				off = sizeof(name) - 1;
 		}
-		for (size_t i = 0; i < k->n; i++) {
+		for (size_t i = 0; i < k->n && r == 0; i++) {
 			const struct kv *kv = &k->v[i];
 			size_t d = 0;
 			while (d < nd && dims[d] != kv)
 				d++;
-			if (kv->seq && d == nd) /* overridden, or a default this layer lacks */
+			if (kv->list && d == nd) /* overridden, or a default this layer lacks */
 				continue;
 			row.v[row.n] = *kv;
 			if (d < nd) {
-				yaml_node_t *n = yaml_document_get_node(
-				    &l->doc, kv->seq->data.sequence.items.start[0]);
-				for (size_t j = 0; j < len[d]; j++) {
-					yaml_node_t *m = yaml_document_get_node(
-					    &l->doc, kv->seq->data.sequence.items.start[j]);
-					if (node_scalar(m) == vals[d])
-						n = m;
-				}
 				row.v[row.n].val = vals[d];
-				row.v[row.n].seq = NULL;
-				where_node(l, n, row.v[row.n].where, sizeof(row.v[row.n].where));
+				row.v[row.n].list = false;
+				snprintf(row.v[row.n].where, sizeof(row.v[row.n].where), "%s",
+					 wh[d]);
 			} else if (nd && base && strcmp(kv->key, "name") == 0) {
-				if (!(row.v[row.n].val = loader_str(l, "%s", name))) {
-					r = cb_err_usage(l->e, "out of memory");
-					break;
-				}
-				if (!cb_name_valid(name)) {
+				if (strlen(name) > 64)
 					r = cb_err_usage(
 					    l->e,
 					    "%s: matrix row name '%s' is longer than 64 "
 					    "characters: shorten the workload's name",
 					    kv->where, name);
-					break;
-				}
+				else if (!(row.v[row.n].val = loader_str(l, "%s", name)))
+					r = cb_err_usage(l->e, "out of memory");
 			}
 			row.n++;
 		}
@@ -653,6 +673,27 @@ static int apply_cluster_kvs(struct loader *l, const struct kvs *k)
 	return 0;
 }
 
+/* -o KEY=[a, b]: a matrix dimension, like a YAML list; one level, no
+ * empty values, not for names or cluster keys. */
+static int check_override_list(struct loader *l, const struct override *o)
+{
+	const char *v = o->val;
+	size_t n = strlen(v);
+	if (o->kind == OV_CLUSTER || strcmp(o->key, "name") == 0 ||
+	    strncmp(o->key, "expect.", 7) == 0)
+		return cb_err_usage(l->e, "-o %s: %s takes a single value, not a list", o->raw,
+				    o->key);
+	if (n < 2 || v[n - 1] != ']' || strpbrk(v + 1, "[") || strchr(v, ']') != v + n - 1)
+		return cb_err_usage(l->e, "-o %s: a list is written [a, b, c]", o->raw);
+	for (const char *c = v + 1; c < v + n;) {
+		size_t len = strcspn(c, ",]");
+		if (strspn(c, " ") >= len)
+			return cb_err_usage(l->e, "-o %s: the list has an empty value", o->raw);
+		c += len + 1;
+	}
+	return 0;
+}
+
 static int parse_overrides(struct loader *l, char *const *ov, size_t n)
 {
 	l->ov = calloc(n ? n : 1, sizeof(*l->ov));
@@ -704,6 +745,8 @@ static int parse_overrides(struct loader *l, char *const *ov, size_t n)
 		if (o->kind == OV_WORKLOAD && !*o->target)
 			return cb_err_usage(
 			    l->e, "-o %s: name a workload: workloads.NAME.KEY=VALUE", ov[i]);
+		if (o->val[0] == '[' && check_override_list(l, o) < 0)
+			return -EINVAL;
 	}
 	return 0;
 }
