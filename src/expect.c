@@ -99,9 +99,14 @@ const char *cb_expect_format(enum cb_expect_metric m, double v, char *buf, size_
 	case CB_EXPECT_MIN_IOPS:
 		snprintf(buf, n, "%.1f IOPS", v);
 		break;
-	case CB_EXPECT_MIN_BW:
-		snprintf(buf, n, "%.2f MiB/s", v / 1048576.0);
+	case CB_EXPECT_MIN_BW: {
+		static const char *const u[] = {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"};
+		unsigned i = 0;
+		for (; v >= 1024 && i < 4; i++)
+			v /= 1024;
+		snprintf(buf, n, "%.2f %s", v, u[i]);
 		break;
+	}
 	case CB_EXPECT_MAX_ERRORS:
 		snprintf(buf, n, "%.0f errors", v);
 		break;

@@ -287,6 +287,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		int wr = 0;
 		if (o->format == CB_FORMAT_JSON)
 			wr = cb_report_json(stdout, res);
+		else if (o->quiet) /* cron mails what it prints: only what failed */
+			cb_report_verdicts(stdout, res, true);
 		else
 			cb_report_text(stdout, res);
 		if ((fflush(stdout) != 0 || wr < 0 || ferror(stdout)) && !cb_err_isset(e))
