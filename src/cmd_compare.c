@@ -89,8 +89,11 @@ static int file_sets(struct compare_state *st, const struct cb_cmp_opts *o, stru
 		s->file_a = a->path;
 		s->file_b = b->path;
 		for (size_t i = 0; i < m.npairs; i++)
-			cb_cmp_phases(&a->ph[m.pair_a[i]], &b->ph[m.pair_b[i]], o->confidence,
-				      &s->c[s->n++]);
+			if (cb_cmp_phases(&a->ph[m.pair_a[i]], &b->ph[m.pair_b[i]], o->confidence,
+					  &s->c[s->n++]) < 0) {
+				cb_cmp_match_free(&m);
+				return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "out of memory");
+			}
 		for (size_t i = 0; i < m.n_only_a; i++)
 			s->only_a[s->n_only_a++] = a->ph[m.only_a[i]].name;
 		for (size_t i = 0; i < m.n_only_b; i++)
@@ -156,7 +159,8 @@ static int by_sets(struct compare_state *st, const struct cb_cmp_opts *o, struct
 			s->label_b = lb;
 			s->file_a = s->file_b = f->path;
 			s->title = title;
-			cb_cmp_phases(base, p, o->confidence, &s->c[s->n++]);
+			if (cb_cmp_phases(base, p, o->confidence, &s->c[s->n++]) < 0)
+				goto nomem;
 		}
 	}
 	for (size_t i = 0; i < gs.nalone; i++)

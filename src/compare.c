@@ -22,10 +22,17 @@ static void metric(struct cb_cmp_metric *m, const struct cb_cmp_metric_desc *d, 
 	m->a = a;
 	m->b = b;
 	m->change_pct = a > 0 ? 100 * (b - a) / a : NAN;
-	m->tested =
-	    d->tested && cb_welch(xa, na, xb, nb, confidence, &m->w) == 0 && m->w.mean_a > 0;
-	if (!m->tested)
+	if (!d->tested)
 		return;
+	if (cb_welch(xa, na, xb, nb, confidence, &m->w) < 0) {
+		m->untested = "fewer than 2 values on a side";
+		return;
+	}
+	if (!(m->w.mean_a > 0)) {
+		m->untested = "A's mean is 0";
+		return;
+	}
+	m->tested = true;
 	m->est_pct = 100 * m->w.diff / m->w.mean_a;
 	m->lo_pct = 100 * m->w.lo / m->w.mean_a;
 	m->hi_pct = 100 * m->w.hi / m->w.mean_a;
@@ -34,8 +41,8 @@ static void metric(struct cb_cmp_metric *m, const struct cb_cmp_metric_desc *d, 
 	m->verdict = d->higher_better ? up : -up;
 }
 
-void cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, double confidence,
-		   struct cb_cmp *c)
+int cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, double confidence,
+		  struct cb_cmp *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->a = a;
@@ -48,9 +55,14 @@ void cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, d
 		/* a repeat's bandwidth is its rate times the phase's bytes per op */
 		bw_a = calloc(a->nreps, sizeof(double));
 		bw_b = calloc(b->nreps, sizeof(double));
-		for (size_t i = 0; bw_a && i < a->nreps; i++)
+		if (!bw_a || !bw_b) {
+			free(bw_a);
+			free(bw_b);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < a->nreps; i++)
 			bw_a[i] = a->reps[i] * a->bytes_per_op;
-		for (size_t i = 0; bw_b && i < b->nreps; i++)
+		for (size_t i = 0; i < b->nreps; i++)
 			bw_b[i] = b->reps[i] * b->bytes_per_op;
 		ia = a->reps;
 		ib = b->reps;
@@ -63,15 +75,14 @@ void cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, d
 	c->n_b = nb;
 	const struct cb_cmp_metric_desc *d = cb_cmp_metrics;
 	metric(&c->m[CB_CMP_IOPS], &d[CB_CMP_IOPS], a->iops, b->iops, ia, na, ib, nb, confidence);
-	/* without memory for the repeats' bandwidth, the test is skipped */
-	metric(&c->m[CB_CMP_BW], &d[CB_CMP_BW], a->bw, b->bw, ba, ba ? na : 0, bb, bb ? nb : 0,
-	       confidence);
+	metric(&c->m[CB_CMP_BW], &d[CB_CMP_BW], a->bw, b->bw, ba, na, bb, nb, confidence);
 	metric(&c->m[CB_CMP_LAT], &d[CB_CMP_LAT], a->lat_mean_us, b->lat_mean_us, a->lat_s, a->nlat,
 	       b->lat_s, b->nlat, confidence);
 	metric(&c->m[CB_CMP_P99], &d[CB_CMP_P99], a->lat_p99_us, b->lat_p99_us, NULL, 0, NULL, 0,
 	       confidence);
 	free(bw_a);
 	free(bw_b);
+	return 0;
 }
 
 int cb_cmp_worse_beyond(const struct cb_cmp *c, double pct)

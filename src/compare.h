@@ -51,9 +51,10 @@ struct cb_cmp_metric_desc {
 extern const struct cb_cmp_metric_desc cb_cmp_metrics[CB_CMP_NMETRICS];
 
 struct cb_cmp_metric {
-	double a, b;	   /* the records' figures */
-	double change_pct; /* (b - a) / a in %; NAN when a is 0 */
-	bool tested;	   /* Welch ran: enough values on each side and a mean above 0 */
+	double a, b;	      /* the records' figures */
+	double change_pct;    /* (b - a) / a in %; NAN when a is 0 */
+	bool tested;	      /* Welch ran: enough values on each side and a mean above 0 */
+	const char *untested; /* why not, for a metric that is tested normally */
 	struct cb_welch w;
 	double est_pct, lo_pct, hi_pct; /* w.diff and its CI as % of w.mean_a */
 	int verdict;			/* +1 B significantly better, -1 worse, 0 neither */
@@ -66,8 +67,9 @@ struct cb_cmp {
 	struct cb_cmp_metric m[CB_CMP_NMETRICS];
 };
 
-void cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, double confidence,
-		   struct cb_cmp *c);
+/* 0, or -ENOMEM. */
+int cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, double confidence,
+		  struct cb_cmp *c);
 
 /* The first tested metric of c whose whole CI is worse than pct % (IOPS or
  * bandwidth: upper bound below -pct; mean latency: lower bound above +pct),

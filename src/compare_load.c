@@ -97,10 +97,12 @@ static int load_phase(const char *path, size_t i, const json_t *o, struct cb_cmp
 		const json_t *v;
 		if (!json_is_object(p->matrix))
 			return bad_phase(e, path, i, p->name, "'matrix' must be an object");
-		json_object_foreach(
-		    (json_t *)p->matrix, k,
-		    v) if (!json_is_string(v)) return bad_phase(e, path, i, p->name,
-								"'matrix' values must be strings");
+		json_object_foreach((json_t *)p->matrix, k, v)
+		{
+			if (!json_is_string(v))
+				return bad_phase(e, path, i, p->name,
+						 "'matrix' values must be strings");
+		}
 	}
 	const json_t *lat = json_object_get(o, "latency_us");
 	double ops = 0, bytes = 0;

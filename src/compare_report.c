@@ -24,7 +24,7 @@ static void verdict_text(char *buf, size_t len, const char *label_b, int i,
 		return;
 	}
 	if (!m->tested) {
-		snprintf(buf, len, "not tested (fewer than 2 values a side, or A is 0)");
+		snprintf(buf, len, "not tested: %s", m->untested);
 		return;
 	}
 	if (!m->verdict) {

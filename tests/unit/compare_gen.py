@@ -84,9 +84,12 @@ def write(d, name, doc):
 
 
 def main(d):
-    # (a) +10 % IOPS, 1 % noise, 60 s; plus a phase each side alone
-    write(d, "base.json", result([phase("w", 10000, 0.01, 60), phase("only-a", 100, 0.01, 10)]))
-    write(d, "up10.json", result([phase("w", 11000, 0.01, 60), phase("only-b", 100, 0.01, 10)]))
+    # (a) +10 % IOPS, 1 % noise, 60 s; a phase each side alone; a phase of
+    # one whole second, too short to test
+    write(d, "base.json", result([phase("w", 10000, 0.01, 60), phase("only-a", 100, 0.01, 10),
+                                  phase("short", 100, 0.01, 1)]))
+    write(d, "up10.json", result([phase("w", 11000, 0.01, 60), phase("only-b", 100, 0.01, 10),
+                                  phase("short", 200, 0.01, 1)]))
     write(d, "down10.json", result([phase("w", 9000, 0.01, 60)]))
     # (b) +1 % within 5 % noise, 20 s
     write(d, "noisy-base.json", result([phase("w", 10000, 0.05, 20)]))
