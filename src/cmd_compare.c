@@ -144,9 +144,11 @@ static int by_sets(struct compare_state *st, const struct cb_cmp_opts *o, struct
 	for (size_t g = 0; g < gs.n; g++) {
 		const size_t *rows = gs.g[g].rows;
 		const struct cb_cmp_phase *base = &f->ph[rows[0]];
-		char *title = NULL, *la = NULL;
-		if (gs.g[g].n >= 2 && (!keep(st, title = group_title(base, o->by)) ||
-				       !keep(st, la = row_label(base, o->by))))
+		if (gs.g[g].n < 2)
+			continue;
+		const char *title = keep(st, group_title(base, o->by));
+		const char *la = keep(st, row_label(base, o->by));
+		if (!title || !la)
 			goto nomem;
 		for (size_t r = 1; r < gs.g[g].n; r++) {
 			struct cb_cmp_set *s = &st->sets[st->nsets++];
