@@ -13,6 +13,7 @@ static const struct {
     {"rados", cb_cmd_rados, "ad-hoc RADOS object bench (write | seq | rand), like rados bench"},
     {"rbd", cb_cmd_rbd, "ad-hoc RBD image bench through librbd, like rbd bench"},
     {"cleanup", cb_cmd_cleanup, "remove what runs left behind (also crashed ones)"},
+    {"compare", cb_cmd_compare, "compare result files (is a change real?), or a matrix's rows"},
 };
 
 static void usage(FILE *out)

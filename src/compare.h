@@ -1,0 +1,137 @@
+/* `cephbench compare`: result files read for comparison, phases paired (by
+ * name across files, or by one matrix key within a file) and each pair's
+ * metrics tested (docs/compare.md). */
+#ifndef CB_COMPARE_H
+#define CB_COMPARE_H
+
+#include "err.h"
+#include "stats.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* One phase of a result file; strings and matrix point into the file's
+ * JSON tree. */
+struct cb_cmp_phase {
+	const char *name;
+	const char *workload, *step; /* matrix rows; NULL when absent */
+	const json_t *matrix;	     /* varied key -> value string; NULL when absent */
+	double iops, bw, lat_mean_us, lat_p99_us;
+	double bytes_per_op;
+	double *ops_s, *bytes_s; /* per second, the trailing partial second dropped */
+	size_t nsec;
+	double *lat_s; /* per-second mean latency, seconds with ops only */
+	size_t nlat;
+	double *reps; /* iterations.iops: per-repeat rates */
+	size_t nreps;
+};
+
+struct cb_cmp_file {
+	const char *path;
+	json_t *root;
+	struct cb_cmp_phase *ph;
+	size_t n;
+};
+
+/* Read and check a cephbench-result/1 file. 0, or -errno with e set (exit
+ * 2) naming the file and the culprit. */
+int cb_cmp_load(const char *path, struct cb_cmp_file *f, struct cb_err *e);
+void cb_cmp_free(struct cb_cmp_file *f);
+
+enum cb_cmp_metric_id { CB_CMP_IOPS, CB_CMP_BW, CB_CMP_LAT, CB_CMP_P99, CB_CMP_NMETRICS };
+
+struct cb_cmp_metric_desc {
+	const char *key;   /* JSON key: "iops" */
+	const char *label; /* verdict text: "IOPS" */
+	bool higher_better;
+	bool tested; /* false: the change is shown without a verdict (p99) */
+};
+extern const struct cb_cmp_metric_desc cb_cmp_metrics[CB_CMP_NMETRICS];
+
+struct cb_cmp_metric {
+	double a, b;	      /* the records' figures */
+	double change_pct;    /* (b - a) / a in %; NAN when a is 0 */
+	bool tested;	      /* Welch ran: enough values on each side and a mean above 0 */
+	const char *untested; /* why not, for a metric that is tested normally */
+	struct cb_welch w;
+	double est_pct, lo_pct, hi_pct; /* w.diff and its CI as % of w.mean_a */
+	int verdict;			/* +1 B significantly better, -1 worse, 0 neither */
+};
+
+struct cb_cmp {
+	const struct cb_cmp_phase *a, *b;
+	bool repeats;	 /* IOPS and bandwidth tested on per-repeat rates */
+	size_t n_a, n_b; /* values behind the IOPS test */
+	struct cb_cmp_metric m[CB_CMP_NMETRICS];
+};
+
+/* 0, or -ENOMEM. */
+int cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, double confidence,
+		  struct cb_cmp *c);
+
+/* The first tested metric of c whose whole CI is worse than pct % (IOPS or
+ * bandwidth: upper bound below -pct; mean latency: lower bound above +pct),
+ * or -1. */
+int cb_cmp_worse_beyond(const struct cb_cmp *c, double pct);
+
+/* Phases of a and b with equal names, in a's order (a name given twice
+ * pairs in order of occurrence); the rest are only_a / only_b. */
+struct cb_cmp_match {
+	size_t *pair_a, *pair_b, npairs;
+	size_t *only_a, n_only_a;
+	size_t *only_b, n_only_b;
+};
+int cb_cmp_match(const struct cb_cmp_file *a, const struct cb_cmp_file *b, struct cb_cmp_match *m);
+void cb_cmp_match_free(struct cb_cmp_match *m);
+
+/* --by KEY: matrix rows of f that carry KEY, grouped when workload, step
+ * and every other matrix key agree; rows[0] (first in file order) is the
+ * baseline. Rows outside every group of two or more are in alone (their
+ * groups of one stay in g, with n 1). 0, or
+ * -EINVAL with e set when f has no matrix row or none varies key. */
+struct cb_cmp_group {
+	size_t *rows, n;
+};
+struct cb_cmp_groups {
+	struct cb_cmp_group *g;
+	size_t n;
+	size_t *alone, nalone;
+};
+int cb_cmp_group_by(const struct cb_cmp_file *f, const char *key, struct cb_cmp_groups *gs,
+		    struct cb_err *e);
+void cb_cmp_groups_free(struct cb_cmp_groups *gs);
+
+/* One baseline against one contender, as rendered: the files' A against B
+ * (labels "A", "B", title NULL), or two rows of a --by group (labels
+ * "pool=ssd", title the group: "w [block_size=4K]"). */
+struct cb_cmp_set {
+	const char *label_a, *label_b, *file_a, *file_b, *title;
+	struct cb_cmp *c; /* matched phases */
+	size_t n;
+	const char **only_a, **only_b; /* unmatched phase names */
+	size_t n_only_a, n_only_b;
+};
+
+struct cb_cmp_opts {
+	double confidence; /* 0.95 */
+	double fail_pct;   /* --fail-if-worse, NAN when not given */
+	const char *by;	   /* --by KEY or NULL */
+};
+
+/* Everything one `cephbench compare` reports. */
+struct cb_cmp_doc {
+	const struct cb_cmp_set *s;
+	size_t n;
+	const char **alone; /* --by: rows with nothing to compare with */
+	size_t nalone;
+	bool worse; /* --fail-if-worse was crossed */
+};
+
+/* compare_report.c: the comparison as text, and as a JSON document
+ * (schema "cephbench-compare/1", docs/compare.md); NULL on ENOMEM. */
+void cb_cmp_print_text(FILE *out, const struct cb_cmp_doc *d, const struct cb_cmp_opts *o);
+json_t *cb_cmp_json(const struct cb_cmp_doc *d, const struct cb_cmp_opts *o);
+
+#endif

@@ -1,0 +1,163 @@
+/* Rendering a comparison: a block per pair of phases (text) or one JSON
+ * document, "cephbench-compare/1" (docs/compare.md). */
+#include "compare.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Text units: the records' figures scaled for reading. */
+static const struct {
+	const char *name, *fmt;
+	double scale;
+} text_unit[CB_CMP_NMETRICS] = {
+    [CB_CMP_IOPS] = {"IOPS", "%12.1f", 1},
+    [CB_CMP_BW] = {"MiB/s", "%12.2f", 1.0 / 1048576},
+    [CB_CMP_LAT] = {"mean ms", "%12.3f", 1e-3},
+    [CB_CMP_P99] = {"p99 ms", "%12.3f", 1e-3},
+};
+
+static void verdict_text(char *buf, size_t len, const char *label_b, int i,
+			 const struct cb_cmp_metric *m, double confidence)
+{
+	if (!cb_cmp_metrics[i].tested) {
+		snprintf(buf, len, "change only, not tested");
+		return;
+	}
+	if (!m->tested) {
+		snprintf(buf, len, "not tested: %s", m->untested);
+		return;
+	}
+	if (!m->verdict) {
+		snprintf(buf, len, "no significant difference");
+		return;
+	}
+	snprintf(buf, len, "%s %+.1f %% %s (%g %% CI %+.1f…%+.1f %%), %s", label_b, m->est_pct,
+		 cb_cmp_metrics[i].label, 100 * confidence, m->lo_pct, m->hi_pct,
+		 m->verdict > 0 ? "better" : "worse");
+}
+
+static void print_names(FILE *out, const char *what, const char **names, size_t n)
+{
+	if (!n)
+		return;
+	fprintf(out, "%s:", what);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s %s", i ? "," : "", names[i]);
+	fputc('\n', out);
+}
+
+static void print_pair(FILE *out, const struct cb_cmp_set *s, const struct cb_cmp *c,
+		       const struct cb_cmp_opts *o)
+{
+	const char *name = s->title ? s->title : c->a->name;
+	fprintf(out, "\n%s (%s: %zu vs %zu)\n", name,
+		c->repeats ? "per-repeat rates" : "per-second samples", c->n_a, c->n_b);
+	bool short_labels = strlen(s->label_a) <= 12 && strlen(s->label_b) <= 12;
+	fprintf(out, "  %-8s %12s %12s %9s  verdict\n", "", short_labels ? s->label_a : "baseline",
+		short_labels ? s->label_b : "other", "change");
+	for (int i = 0; i < CB_CMP_NMETRICS; i++) {
+		const struct cb_cmp_metric *m = &c->m[i];
+		char verdict[256];
+		verdict_text(verdict, sizeof(verdict), s->label_b, i, m, o->confidence);
+		fprintf(out, "  %-8s ", text_unit[i].name);
+		fprintf(out, text_unit[i].fmt, m->a * text_unit[i].scale);
+		fputc(' ', out);
+		fprintf(out, text_unit[i].fmt, m->b * text_unit[i].scale);
+		if (isnan(m->change_pct))
+			fprintf(out, " %9s", "n/a");
+		else
+			fprintf(out, " %+7.1f %%", m->change_pct);
+		fprintf(out, "  %s\n", verdict);
+	}
+}
+
+void cb_cmp_print_text(FILE *out, const struct cb_cmp_doc *d, const struct cb_cmp_opts *o)
+{
+	const struct cb_cmp_set *s = d->s;
+	if (o->by)
+		fprintf(out, "== rows by %s, each against its group's first (%g %% confidence)\n",
+			o->by, 100 * o->confidence);
+	for (size_t k = 0; k < d->n; k++) {
+		if (!s[k].title) {
+			fprintf(out, "%s== %s: %s against %s: %s (%g %% confidence)\n",
+				k ? "\n" : "", s[k].label_b, s[k].file_b, s[k].label_a, s[k].file_a,
+				100 * o->confidence);
+		}
+		for (size_t i = 0; i < s[k].n; i++)
+			print_pair(out, &s[k], &s[k].c[i], o);
+		if (s[k].n_only_a || s[k].n_only_b)
+			fputc('\n', out);
+		print_names(out, "only in A", s[k].only_a, s[k].n_only_a);
+		print_names(out, "only in B", s[k].only_b, s[k].n_only_b);
+	}
+	if (d->nalone)
+		fputc('\n', out);
+	print_names(out, "nothing to compare with", d->alone, d->nalone);
+}
+
+/* jansson refuses NaN and infinities */
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *names_json(const char **names, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < n; i++)
+		json_array_append_new(a, json_string(names[i]));
+	return a;
+}
+
+static json_t *metric_json(const struct cb_cmp_set *s, int i, const struct cb_cmp_metric *m,
+			   const struct cb_cmp_opts *o)
+{
+	char verdict[256];
+	verdict_text(verdict, sizeof(verdict), s->label_b, i, m, o->confidence);
+	json_t *j =
+	    json_pack("{s:o, s:o, s:o, s:b, s:s}", "a", num(m->a), "b", num(m->b), "change_pct",
+		      num(m->change_pct), "tested", m->tested, "text", verdict);
+	if (j && m->tested)
+		json_object_update_new(
+		    j, json_pack("{s:o, s:[o, o], s:o, s:o, s:o, s:s}", "estimate_pct",
+				 num(m->est_pct), "ci_pct", num(m->lo_pct), num(m->hi_pct), "t",
+				 num(m->w.t), "df", num(m->w.df), "p", num(m->w.p), "verdict",
+				 m->verdict > 0	  ? "better"
+				 : m->verdict < 0 ? "worse"
+						  : "none"));
+	return j;
+}
+
+static json_t *pair_json(const struct cb_cmp_set *s, const struct cb_cmp *c,
+			 const struct cb_cmp_opts *o)
+{
+	json_t *j = json_pack("{s:s, s:s, s:s, s:I, s:I}", "a_name", c->a->name, "b_name",
+			      c->b->name, "data", c->repeats ? "repeats" : "seconds", "n_a",
+			      (json_int_t)c->n_a, "n_b", (json_int_t)c->n_b);
+	for (int i = 0; j && i < CB_CMP_NMETRICS; i++)
+		json_object_set_new(j, cb_cmp_metrics[i].key, metric_json(s, i, &c->m[i], o));
+	return j;
+}
+
+json_t *cb_cmp_json(const struct cb_cmp_doc *d, const struct cb_cmp_opts *o)
+{
+	const struct cb_cmp_set *s = d->s;
+	json_t *sets = json_array();
+	for (size_t k = 0; sets && k < d->n; k++) {
+		json_t *phases = json_array();
+		for (size_t i = 0; phases && i < s[k].n; i++)
+			json_array_append_new(phases, pair_json(&s[k], &s[k].c[i], o));
+		json_array_append_new(
+		    sets, json_pack("{s:{s:s, s:s}, s:{s:s, s:s}, s:o, s:o, s:o, s:o}", "a",
+				    "label", s[k].label_a, "file", s[k].file_a, "b", "label",
+				    s[k].label_b, "file", s[k].file_b, "group",
+				    s[k].title ? json_string(s[k].title) : json_null(), "phases",
+				    phases, "only_a", names_json(s[k].only_a, s[k].n_only_a),
+				    "only_b", names_json(s[k].only_b, s[k].n_only_b)));
+	}
+	return json_pack("{s:s, s:o, s:o, s:o, s:b, s:o, s:o}", "schema", "cephbench-compare/1",
+			 "confidence_pct", num(100 * o->confidence), "by",
+			 o->by ? json_string(o->by) : json_null(), "fail_if_worse_pct",
+			 num(o->fail_pct), "worse", d->worse, "comparisons", sets, "alone",
+			 names_json(d->alone, d->nalone));
+}
