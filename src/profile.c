@@ -572,7 +572,9 @@ static int add_items(struct loader *l, const struct kvs *k, const char *wwhere)
 				row.v[row.n].val = vals[d];
 				row.v[row.n].seq = NULL;
 				where_node(l, n, row.v[row.n].where, sizeof(row.v[row.n].where));
-			} else if (nd && base && strcmp(kv->key, "name") == 0) {
+			} else if (nd && base && cb_name_valid(base) &&
+				   strcmp(kv->key, "name") == 0) {
+				/* an invalid base name is reported as such by build_item */
 				if (!(row.v[row.n].val = loader_str(l, "%s", name))) {
 					r = cb_err_usage(l->e, "out of memory");
 					break;
