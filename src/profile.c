@@ -714,8 +714,13 @@ static int check_overrides_used(struct loader *l)
 {
 	const char *names[64];
 	size_t n = 0;
-	for (size_t i = 0; i < l->p->n && n < 63; i++)
-		names[n++] = l->p->items[i].wl.name;
+	/* -o names a workload as written: a matrix row's base, once */
+	for (size_t i = 0; i < l->p->n && n < 63; i++) {
+		const struct cb_workload *w = &l->p->items[i].wl;
+		const char *nm = w->base ? w->base : w->name;
+		if (!n || strcmp(names[n - 1], nm) != 0)
+			names[n++] = nm;
+	}
 	names[n] = NULL;
 	for (size_t i = 0; i < l->nov; i++) {
 		if (l->ov[i].used || l->ov[i].kind != OV_WORKLOAD)
