@@ -416,6 +416,28 @@ START_TEST(matrix_scalar_override)
 }
 END_TEST
 
+/* The row limit itself is allowed: 4^5 = 1024 rows. (8 keys as lists, the
+ * other limit, always make a row name over 64 characters.) */
+START_TEST(matrix_limits)
+{
+	struct cb_profile *p = load_ok("name: m\n"
+				       "workloads:\n"
+				       "  - name: w\n"
+				       "    layer: rados\n"
+				       "    op: write\n"
+				       "    pool: [a, b, c, d]\n"
+				       "    block_size: [1K, 2K, 4K, 8K]\n"
+				       "    concurrency: [1, 2, 4, 8]\n"
+				       "    duration: [1s, 2s, 3s, 4s]\n"
+				       "    ramp: [1s, 2s, 3s, 4s]\n",
+				       NULL, 0);
+	ck_assert_uint_eq(p->n, 1024);
+	ck_assert_str_eq(wl_at(p, 1023)->name,
+			 "w_pool-d_block_size-8K_concurrency-8_duration-4s_ramp-4s");
+	cb_profile_free(p);
+}
+END_TEST
+
 START_TEST(repeat_optional)
 {
 	struct cb_profile *p = load_ok(
@@ -563,6 +585,7 @@ int main(void)
 	tcase_add_test(tc, matrix_name_chars);
 	tcase_add_test(tc, matrix_defaults_list);
 	tcase_add_test(tc, matrix_scalar_override);
+	tcase_add_test(tc, matrix_limits);
 	tcase_add_test(tc, repeat_optional);
 	tcase_add_test(tc, expect_parsed);
 	tcase_add_test(tc, expect_overrides);
