@@ -596,7 +596,9 @@ static int add_items(struct loader *l, const struct kvs *k, const char *wwhere)
 				row.v[row.n].list = false;
 				snprintf(row.v[row.n].where, sizeof(row.v[row.n].where), "%s",
 					 wh[d]);
-			} else if (nd && base && strcmp(kv->key, "name") == 0) {
+			} else if (nd && base && cb_name_valid(base) &&
+				   strcmp(kv->key, "name") == 0) {
+				/* an invalid base name is reported as such by build_item */
 				if (strlen(name) > 64)
 					r = cb_err_usage(
 					    l->e,
@@ -755,8 +757,13 @@ static int check_overrides_used(struct loader *l)
 {
 	const char *names[64];
 	size_t n = 0;
-	for (size_t i = 0; i < l->p->n && n < 63; i++)
-		names[n++] = l->p->items[i].wl.name;
+	/* -o names a workload as written: a matrix row's base, once */
+	for (size_t i = 0; i < l->p->n && n < 63; i++) {
+		const struct cb_workload *w = &l->p->items[i].wl;
+		const char *nm = w->base ? w->base : w->name;
+		if (!n || strcmp(names[n - 1], nm) != 0)
+			names[n++] = nm;
+	}
 	names[n] = NULL;
 	for (size_t i = 0; i < l->nov; i++) {
 		if (l->ov[i].used || l->ov[i].kind != OV_WORKLOAD)

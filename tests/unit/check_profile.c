@@ -184,6 +184,393 @@ START_TEST(adhoc)
 }
 END_TEST
 
+/* Load text as a profile file with overrides; NULL (and e set) on error. */
+static struct cb_profile *load(const char *text, char **ov, size_t nov, struct cb_err *e)
+{
+	char *path = write_tmp(text);
+	struct cb_profile *p = NULL;
+	memset(e, 0, sizeof(*e));
+	int r = cb_profile_load(path, ov, nov, &p, e);
+	unlink(path);
+	free(path);
+	if (r < 0) {
+		ck_assert_ptr_null(p);
+		return NULL;
+	}
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+static struct cb_profile *load_ok(const char *text, char **ov, size_t nov)
+{
+	struct cb_err e;
+	struct cb_profile *p = load(text, ov, nov, &e);
+	ck_assert_msg(p != NULL, "rejected: %s", e.msg);
+	return p;
+}
+
+static const struct cb_workload *wl_at(const struct cb_profile *p, size_t i)
+{
+	ck_assert_uint_lt(i, p->n);
+	return &p->items[i].wl;
+}
+
+START_TEST(matrix_one_list)
+{
+	struct cb_profile *p = load_ok(
+	    "name: m\n"
+	    "workloads:\n"
+	    "  - { name: first, layer: rados, pool: bench, op: write }\n"
+	    "  - { name: w, layer: rados, pool: bench, op: write, block_size: [4K, 64K, 1M] }\n"
+	    "  - { name: last, layer: rados, pool: bench, op: seq }\n",
+	    NULL, 0);
+	ck_assert_uint_eq(p->n, 5);
+	static const char *const names[] = {"first", "w_block_size-4K", "w_block_size-64K",
+					    "w_block_size-1M", "last"};
+	static const char *const vals[] = {"4K", "64K", "1M"};
+	static const uint64_t bs[] = {4096, 65536, 1048576};
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_str_eq(wl_at(p, i)->name, names[i]);
+	for (size_t i = 0; i < 3; i++) {
+		const struct cb_workload *w = wl_at(p, i + 1);
+		ck_assert_uint_eq(w->block_size, bs[i]);
+		ck_assert_str_eq(w->base, "w");
+		ck_assert_uint_eq(w->nmatrix, 1);
+		ck_assert_str_eq(w->matrix[0].key, "block_size");
+		ck_assert_str_eq(w->matrix[0].val, vals[i]);
+		ck_assert_str_eq(w->op, "write");
+	}
+	/* a workload without lists is not a matrix row */
+	ck_assert_ptr_null(wl_at(p, 0)->base);
+	ck_assert_uint_eq(wl_at(p, 0)->nmatrix, 0);
+	ck_assert_ptr_null(wl_at(p, 4)->base);
+	cb_profile_free(p);
+}
+END_TEST
+
+/* Two and three lists: the cartesian product, the first list (as written)
+ * varying slowest. */
+START_TEST(matrix_two_lists)
+{
+	struct cb_profile *p = load_ok(
+	    "name: m\n"
+	    "workloads:\n"
+	    "  - { name: w, layer: rados, pool: bench, op: [write, seq], concurrency: [1, 16] }\n",
+	    NULL, 0);
+	ck_assert_uint_eq(p->n, 4);
+	static const char *const names[] = {"w_op-write_concurrency-1", "w_op-write_concurrency-16",
+					    "w_op-seq_concurrency-1", "w_op-seq_concurrency-16"};
+	for (size_t i = 0; i < 4; i++) {
+		const struct cb_workload *w = wl_at(p, i);
+		ck_assert_str_eq(w->name, names[i]);
+		ck_assert_str_eq(w->op, i < 2 ? "write" : "seq");
+		ck_assert_uint_eq(w->concurrency, i % 2 ? 16 : 1);
+		ck_assert_str_eq(w->base, "w");
+		ck_assert_uint_eq(w->nmatrix, 2);
+		ck_assert_str_eq(w->matrix[0].key, "op");
+		ck_assert_str_eq(w->matrix[0].val, i < 2 ? "write" : "seq");
+		ck_assert_str_eq(w->matrix[1].key, "concurrency");
+		ck_assert_str_eq(w->matrix[1].val, i % 2 ? "16" : "1");
+	}
+	cb_profile_free(p);
+}
+END_TEST
+
+START_TEST(matrix_three_lists)
+{
+	struct cb_profile *p = load_ok("name: m\n"
+				       "workloads:\n"
+				       "  - name: w\n"
+				       "    layer: rados\n"
+				       "    op: write\n"
+				       "    block_size: [4K, 1M]\n"
+				       "    pool: [a, b, c]\n"
+				       "    concurrency: [2, 8]\n",
+				       NULL, 0);
+	static const char *const bs[] = {"4K", "1M"}, *const pool[] = {"a", "b", "c"},
+				 *const conc[] = {"2", "8"};
+	ck_assert_uint_eq(p->n, 12);
+	size_t i = 0;
+	for (size_t x = 0; x < 2; x++)
+		for (size_t y = 0; y < 3; y++)
+			for (size_t z = 0; z < 2; z++, i++) {
+				char want[128];
+				const struct cb_workload *w = wl_at(p, i);
+				snprintf(want, sizeof(want),
+					 "w_block_size-%s_pool-%s_concurrency-%s", bs[x], pool[y],
+					 conc[z]);
+				ck_assert_str_eq(w->name, want);
+				ck_assert_uint_eq(w->nmatrix, 3);
+				ck_assert_str_eq(w->matrix[0].key, "block_size");
+				ck_assert_str_eq(w->matrix[0].val, bs[x]);
+				ck_assert_str_eq(w->matrix[1].key, "pool");
+				ck_assert_str_eq(w->matrix[1].val, pool[y]);
+				ck_assert_str_eq(w->matrix[2].key, "concurrency");
+				ck_assert_str_eq(w->matrix[2].val, conc[z]);
+				ck_assert_uint_eq(w->block_size, x ? 1048576 : 4096);
+				ck_assert_uint_eq(w->concurrency, z ? 8 : 2);
+			}
+	cb_profile_free(p);
+}
+END_TEST
+
+/* Characters names do not allow become '-' in the row's name; the value
+ * itself, and matrix[], keep them. */
+START_TEST(matrix_name_chars)
+{
+	struct cb_profile *p =
+	    load_ok("name: m\n"
+		    "workloads:\n"
+		    "  - { name: w, layer: rados, op: write, pool: [\"a.b\", \"c d\", e_f-9] }\n",
+		    NULL, 0);
+	ck_assert_uint_eq(p->n, 3);
+	ck_assert_str_eq(wl_at(p, 0)->name, "w_pool-a-b");
+	ck_assert_str_eq(wl_at(p, 1)->name, "w_pool-c-d");
+	ck_assert_str_eq(wl_at(p, 2)->name, "w_pool-e_f-9");
+	ck_assert_str_eq(wl_at(p, 0)->matrix[0].val, "a.b");
+	ck_assert_str_eq(wl_at(p, 1)->matrix[0].val, "c d");
+	cb_profile_free(p);
+}
+END_TEST
+
+static const char defaults_list[] =
+    "name: m\n"
+    "defaults: { pool: [p1, p2], duration: 1s }\n"
+    "workloads:\n"
+    "  - { name: a, layer: rados, op: write, block_size: [4K, 8K] }\n"
+    "  - { name: fs, layer: cephfs, op: write, block_size: 4K }\n"
+    "  - { name: b, layer: rados, op: seq, pool: one }\n";
+
+/* A list in defaults varies the workloads whose layer has the key (cephfs
+ * has no pool), before the workload's own lists; a workload's scalar wins. */
+START_TEST(matrix_defaults_list)
+{
+	struct cb_profile *p = load_ok(defaults_list, NULL, 0);
+	ck_assert_uint_eq(p->n, 6);
+	static const char *const names[] = {"a_pool-p1_block_size-4K", "a_pool-p1_block_size-8K",
+					    "a_pool-p2_block_size-4K", "a_pool-p2_block_size-8K"};
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_str_eq(wl_at(p, i)->name, names[i]);
+		ck_assert_uint_eq(wl_at(p, i)->nmatrix, 2);
+		ck_assert_str_eq(wl_at(p, i)->matrix[0].key, "pool");
+		ck_assert_str_eq(wl_at(p, i)->matrix[0].val, i < 2 ? "p1" : "p2");
+		ck_assert_uint_eq(wl_at(p, i)->duration_ns, 1000000000ULL);
+	}
+	ck_assert_str_eq(wl_at(p, 4)->name, "fs");
+	ck_assert_str_eq(p->items[4].engine->name, "cephfs");
+	ck_assert_ptr_null(wl_at(p, 4)->base);
+	ck_assert_uint_eq(wl_at(p, 4)->nmatrix, 0);
+	ck_assert_str_eq(wl_at(p, 5)->name, "b");
+	ck_assert_ptr_null(wl_at(p, 5)->base);
+	ck_assert_uint_eq(wl_at(p, 5)->nmatrix, 0);
+	cb_profile_free(p);
+}
+END_TEST
+
+/* A later scalar (-o NAME.KEY, -o KEY, -o defaults.KEY) replaces a list:
+ * no expansion on that key. */
+START_TEST(matrix_scalar_override)
+{
+	char *ov1[] = {"a.pool=x"};
+	struct cb_profile *p = load_ok(defaults_list, ov1, 1);
+	ck_assert_uint_eq(p->n, 4);
+	ck_assert_str_eq(wl_at(p, 0)->name, "a_block_size-4K");
+	ck_assert_str_eq(wl_at(p, 1)->name, "a_block_size-8K");
+	ck_assert_uint_eq(wl_at(p, 0)->nmatrix, 1);
+	ck_assert_str_eq(wl_at(p, 0)->matrix[0].key, "block_size");
+	cb_profile_free(p);
+
+	char *ov2[] = {"pool=x", "block_size=16K"};
+	p = load_ok(defaults_list, ov2, 2);
+	ck_assert_uint_eq(p->n, 3);
+	ck_assert_str_eq(wl_at(p, 0)->name, "a");
+	ck_assert_ptr_null(wl_at(p, 0)->base);
+	ck_assert_uint_eq(wl_at(p, 0)->nmatrix, 0);
+	ck_assert_uint_eq(wl_at(p, 0)->block_size, 16384);
+	cb_profile_free(p);
+
+	char *ov3[] = {"defaults.pool=x"};
+	p = load_ok(defaults_list, ov3, 1);
+	ck_assert_uint_eq(p->n, 4);
+	ck_assert_str_eq(wl_at(p, 0)->name, "a_block_size-4K");
+	cb_profile_free(p);
+
+	/* -o names a matrix workload by its name as written: every row */
+	char *ov4[] = {"a.concurrency=3"};
+	p = load_ok(defaults_list, ov4, 1);
+	ck_assert_uint_eq(p->n, 6);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_uint_eq(wl_at(p, i)->concurrency, 3);
+	ck_assert_uint_ne(wl_at(p, 5)->concurrency, 3);
+	cb_profile_free(p);
+
+	/* a row's name is not a workload's; the hint names the workload */
+	struct cb_err e;
+	char *bad1[] = {"a_pool-p1_block_size-4K.concurrency=2"};
+	ck_assert_ptr_null(load(defaults_list, bad1, 1, &e));
+	ck_assert_str_eq(e.msg, "-o a_pool-p1_block_size-4K.concurrency=2: no workload named "
+				"'a_pool-p1_block_size-4K'");
+	char *bad2[] = {"aa.concurrency=2"};
+	ck_assert_ptr_null(load(defaults_list, bad2, 1, &e));
+	ck_assert_str_eq(e.msg, "-o aa.concurrency=2: no workload named 'aa' (did you mean 'a'?)");
+}
+END_TEST
+
+/* The row limit itself is allowed: 4^5 = 1024 rows. (8 keys as lists, the
+ * other limit, always make a row name over 64 characters.) */
+START_TEST(matrix_limits)
+{
+	struct cb_profile *p = load_ok("name: m\n"
+				       "workloads:\n"
+				       "  - name: w\n"
+				       "    layer: rados\n"
+				       "    op: write\n"
+				       "    pool: [a, b, c, d]\n"
+				       "    block_size: [1K, 2K, 4K, 8K]\n"
+				       "    concurrency: [1, 2, 4, 8]\n"
+				       "    duration: [1s, 2s, 3s, 4s]\n"
+				       "    ramp: [1s, 2s, 3s, 4s]\n",
+				       NULL, 0);
+	ck_assert_uint_eq(p->n, 1024);
+	ck_assert_str_eq(wl_at(p, 1023)->name,
+			 "w_pool-d_block_size-8K_concurrency-8_duration-4s_ramp-4s");
+	cb_profile_free(p);
+}
+END_TEST
+
+START_TEST(repeat_optional)
+{
+	struct cb_profile *p = load_ok(
+	    "name: r\n"
+	    "workloads:\n"
+	    "  - { name: a, layer: rados, pool: bench, op: write, repeat: 3, optional: true }\n"
+	    "  - { name: b, layer: rados, pool: bench, op: write }\n"
+	    "  - { name: c, layer: rados, pool: bench, op: write, repeat: 1000 }\n",
+	    NULL, 0);
+	ck_assert_uint_eq(wl_at(p, 0)->repeat, 3);
+	ck_assert(wl_at(p, 0)->optional);
+	ck_assert_uint_eq(wl_at(p, 1)->repeat, 1);
+	ck_assert(!wl_at(p, 1)->optional);
+	ck_assert_uint_eq(wl_at(p, 2)->repeat, 1000);
+	cb_profile_free(p);
+	struct cb_err e;
+	ck_assert_ptr_null(
+	    load("name: r\nworkloads:\n"
+		 "  - { name: a, layer: rados, pool: bench, op: write, repeat: 0 }\n",
+		 NULL, 0, &e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "repeat must be between 1 and 1000"));
+	ck_assert_ptr_null(
+	    load("name: r\nworkloads:\n"
+		 "  - { name: a, layer: rados, pool: bench, op: write, repeat: 1001 }\n",
+		 NULL, 0, &e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "repeat must be between 1 and 1000"));
+}
+END_TEST
+
+#define BIT(m) (1u << (m))
+
+static const char expect_profile[] =
+    "name: x\n"
+    "defaults: { pool: bench, expect: { min_iops: 100, max_errors: 0 } }\n"
+    "workloads:\n"
+    "  - { name: a, layer: rados, op: write, expect: { min_iops: 500, max_p99: 20ms } }\n"
+    "  - { name: b, layer: rados, op: write }\n";
+
+START_TEST(expect_parsed)
+{
+	struct cb_profile *p = load_ok(expect_profile, NULL, 0);
+	const struct cb_expect *a = &wl_at(p, 0)->expect, *b = &wl_at(p, 1)->expect;
+	/* the workload's own key wins over the default's; the rest merge */
+	ck_assert_uint_eq(a->set, BIT(CB_EXPECT_MIN_IOPS) | BIT(CB_EXPECT_MAX_ERRORS) |
+				      BIT(CB_EXPECT_MAX_P99));
+	ck_assert_uint_eq(a->v[CB_EXPECT_MIN_IOPS], 500);
+	ck_assert_uint_eq(a->v[CB_EXPECT_MAX_P99], 20000000ULL);
+	ck_assert_uint_eq(a->v[CB_EXPECT_MAX_ERRORS], 0);
+	ck_assert_uint_eq(b->set, BIT(CB_EXPECT_MIN_IOPS) | BIT(CB_EXPECT_MAX_ERRORS));
+	ck_assert_uint_eq(b->v[CB_EXPECT_MIN_IOPS], 100);
+	cb_profile_free(p);
+
+	/* no expect: nothing set */
+	p = load_ok(good, NULL, 0);
+	ck_assert_uint_eq(wl_at(p, 0)->expect.set, 0);
+	cb_profile_free(p);
+}
+END_TEST
+
+START_TEST(expect_overrides)
+{
+	/* -o NAME.expect.KEY: that workload only */
+	char *ov1[] = {"b.expect.max_p999=5ms", "workloads.a.expect.min_iops=7"};
+	struct cb_profile *p = load_ok(expect_profile, ov1, 2);
+	const struct cb_expect *a = &wl_at(p, 0)->expect, *b = &wl_at(p, 1)->expect;
+	ck_assert_uint_eq(b->v[CB_EXPECT_MAX_P999], 5000000ULL);
+	ck_assert(b->set & BIT(CB_EXPECT_MAX_P999));
+	ck_assert(!(a->set & BIT(CB_EXPECT_MAX_P999)));
+	ck_assert_uint_eq(a->v[CB_EXPECT_MIN_IOPS], 7);
+	ck_assert_uint_eq(b->v[CB_EXPECT_MIN_IOPS], 100);
+	cb_profile_free(p);
+
+	/* -o expect.KEY: every workload, over their own */
+	char *ov2[] = {"expect.min_iops=9", "expect.max_mean_latency=3ms"};
+	p = load_ok(expect_profile, ov2, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct cb_expect *x = &wl_at(p, i)->expect;
+		ck_assert_uint_eq(x->v[CB_EXPECT_MIN_IOPS], 9);
+		ck_assert_uint_eq(x->v[CB_EXPECT_MAX_MEAN_LATENCY], 3000000ULL);
+		ck_assert(x->set & BIT(CB_EXPECT_MAX_MEAN_LATENCY));
+	}
+	cb_profile_free(p);
+
+	/* -o defaults.expect.KEY: a default, under a workload's own */
+	char *ov3[] = {"defaults.expect.min_iops=11", "defaults.expect.min_bw=1M"};
+	p = load_ok(expect_profile, ov3, 2);
+	a = &wl_at(p, 0)->expect;
+	b = &wl_at(p, 1)->expect;
+	ck_assert_uint_eq(a->v[CB_EXPECT_MIN_IOPS], 500);
+	ck_assert_uint_eq(b->v[CB_EXPECT_MIN_IOPS], 11);
+	ck_assert_uint_eq(a->v[CB_EXPECT_MIN_BW], 1048576);
+	ck_assert_uint_eq(b->v[CB_EXPECT_MIN_BW], 1048576);
+	ck_assert(a->set & BIT(CB_EXPECT_MIN_BW));
+	cb_profile_free(p);
+
+	/* an -o expect: on a profile that had none */
+	char *ov4[] = {"a.expect.max_errors=2"};
+	p = load_ok(good, ov4, 1);
+	ck_assert_uint_eq(wl_at(p, 0)->expect.set, BIT(CB_EXPECT_MAX_ERRORS));
+	ck_assert_uint_eq(wl_at(p, 0)->expect.v[CB_EXPECT_MAX_ERRORS], 2);
+	ck_assert_uint_eq(wl_at(p, 1)->expect.set, 0);
+	cb_profile_free(p);
+
+	struct cb_err e;
+	char *bad1[] = {"expect.min_iop=1"};
+	ck_assert_ptr_null(load(good, bad1, 1, &e));
+	ck_assert_str_eq(
+	    e.msg, "-o expect.min_iop=1: unknown expect key 'min_iop' (did you mean 'min_iops'?)");
+	char *bad2[] = {"a.expect.max_p99=2parsecs"};
+	ck_assert_ptr_null(load(good, bad2, 1, &e));
+	ck_assert_str_eq(e.msg, "-o a.expect.max_p99=2parsecs: expect.max_p99 expects a duration "
+				"like 500ms, 30s, 5m or 1h, got '2parsecs'");
+	ck_assert_int_eq(e.exit, CB_EXIT_USAGE);
+}
+END_TEST
+
+/* A bandwidth may be written per second, as reports print it. */
+START_TEST(expect_min_bw_per_second)
+{
+	struct cb_profile *p = load_ok(
+	    "name: x\n"
+	    "workloads:\n"
+	    "  - { name: a, layer: rados, pool: b, op: write, expect: { min_bw: 100M/s } }\n"
+	    "  - { name: b, layer: rados, pool: b, op: write, expect: { min_bw: 100M } }\n",
+	    NULL, 0);
+	ck_assert_uint_eq(wl_at(p, 0)->expect.v[CB_EXPECT_MIN_BW], 104857600ULL);
+	ck_assert_uint_eq(wl_at(p, 1)->expect.v[CB_EXPECT_MIN_BW], 104857600ULL);
+	ck_assert_uint_eq(wl_at(p, 0)->expect.set, BIT(CB_EXPECT_MIN_BW));
+	ck_assert_uint_eq(wl_at(p, 1)->expect.set, BIT(CB_EXPECT_MIN_BW));
+	cb_profile_free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("profile");
@@ -192,6 +579,17 @@ int main(void)
 	tcase_add_test(tc, good_profile);
 	tcase_add_test(tc, overrides);
 	tcase_add_test(tc, adhoc);
+	tcase_add_test(tc, matrix_one_list);
+	tcase_add_test(tc, matrix_two_lists);
+	tcase_add_test(tc, matrix_three_lists);
+	tcase_add_test(tc, matrix_name_chars);
+	tcase_add_test(tc, matrix_defaults_list);
+	tcase_add_test(tc, matrix_scalar_override);
+	tcase_add_test(tc, matrix_limits);
+	tcase_add_test(tc, repeat_optional);
+	tcase_add_test(tc, expect_parsed);
+	tcase_add_test(tc, expect_overrides);
+	tcase_add_test(tc, expect_min_bw_per_second);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
