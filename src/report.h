@@ -28,6 +28,12 @@ void cb_report_progress(FILE *out, const struct cb_progress *p);
 /* The end-of-run table. */
 void cb_report_text(FILE *out, const struct cb_result *r);
 
+/* The per-layer bottleneck breakdown (src/layers.h): the section below the
+ * table (nothing when no group), and the record's "layers" array (NULL on
+ * ENOMEM). */
+void cb_report_layers_text(FILE *out, const struct cb_result *r);
+json_t *cb_layers_json(const struct cb_result *r);
+
 /* The JSON record of DESIGN.md section 5 (schema docs/result.schema.json).
  * Returns 0 or -errno. */
 int cb_report_json(FILE *out, const struct cb_result *r);

@@ -86,12 +86,13 @@ json_t *cb_result_json(const struct cb_result *r)
 	json_t *phases = json_array();
 	for (size_t i = 0; i < r->nphases; i++)
 		json_array_append_new(phases, phase_json(&r->phases[i]));
-	return json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s, s:s, s:s, s:{s:s, s:s}, s:b, s:o}",
+	return json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s, s:s, s:s, s:{s:s, s:s}, s:b, s:o, "
+			 "s:o}",
 			 "schema", "cephbench-result/1", "tool", "name", "cephbench", "version",
 			 CB_VERSION, "cluster", "fsid", r->fsid, "ceph_version", r->ceph_version,
 			 "host", r->host, "started", ts, "run_name", r->run_name, "profile", "name",
 			 r->profile_name, "sha256", r->profile_sha256, "interrupted",
-			 r->interrupted, "phases", phases);
+			 r->interrupted, "phases", phases, "layers", cb_layers_json(r));
 }
 
 int cb_report_json_dump(FILE *out, const json_t *root)
