@@ -29,6 +29,8 @@ const char cb_cli_run_help[] =
     "      --allow-destructive  let write workloads write to an existing image, device\n"
     "                       or file the run did not create (its data is overwritten;\n"
     "                       a device with a filesystem or partition table never is)\n"
+    "      --wait           if another run is benchmarking the cluster from this host,\n"
+    "                       wait for it to end (default: refuse, exit 3)\n"
     "      --quiet          no per-second progress lines\n";
 
 int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err *e)
@@ -79,6 +81,9 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 		return 1;
 	case CB_OPT_ALLOW_DESTRUCTIVE:
 		o->allow_destructive = true;
+		return 1;
+	case CB_OPT_WAIT:
+		o->wait = true;
 		return 1;
 	}
 	return 0;

@@ -18,6 +18,7 @@ enum {
 	CB_OPT_NO_CLEANUP,
 	CB_OPT_QUIET,
 	CB_OPT_ALLOW_DESTRUCTIVE,
+	CB_OPT_WAIT,
 	CB_OPT_HELP,
 	CB_OPT_CMD_BASE = 1100, /* commands number their own long options from here */
 };
@@ -39,6 +40,7 @@ enum {
 	    {"format", required_argument, NULL, CB_OPT_FORMAT},                                    \
 	    {"json", required_argument, NULL, CB_OPT_JSON},                                        \
 	    {"allow-destructive", no_argument, NULL, CB_OPT_ALLOW_DESTRUCTIVE},                    \
+	    {"wait", no_argument, NULL, CB_OPT_WAIT},                                              \
 	{                                                                                          \
 		"no-cleanup", no_argument, NULL, CB_OPT_NO_CLEANUP                                 \
 	}

@@ -151,6 +151,8 @@ json_t *cb_result_json(const struct cb_result *r)
 							   r->skipped[i].reason));
 		json_object_set_new(root, "skipped", a);
 	}
+	if (root)
+		json_object_set_new(root, "layers", cb_layers_json(r));
 	return root;
 }
 

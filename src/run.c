@@ -1,5 +1,6 @@
 /* Whole-run orchestration shared by `run` and the ad-hoc layer commands. */
 #include "run.h"
+#include "lock.h"
 #include "report.h"
 #include "runner.h"
 
@@ -223,6 +224,7 @@ static void make_run_id(char *id, size_t n)
 int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, struct cb_err *e)
 {
 	struct run rn = {.p = p, .o = o, .co = o->cluster};
+	int lock = -1;
 	bool interrupted = false;
 	size_t failed = 0;
 	int r = 0;
@@ -254,6 +256,12 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	make_run_id(rn.id, sizeof(rn.id));
 	r = cb_conn_open(co, &rn.conn, e);
 	if (r < 0)
+		goto out;
+	/* before any phase: a second run on the cluster would skew both */
+	struct cb_lock_opts lo = {cb_conn_fsid(rn.conn), rn.name, o->wait, o->quiet, o->sigfd};
+	lock = cb_lock_take(&lo, e);
+	interrupted = lock == -EINTR;
+	if (lock < 0)
 		goto out;
 	struct cb_result *res = &rn.res;
 	res->run_name = strdup(rn.name);
@@ -315,6 +323,7 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	}
 out:
 	cb_conn_close(rn.conn); /* joins librados' threads: no cb_op_done after this */
+	cb_lock_release(lock);
 	for (size_t k = 0; k < ncq; k++)
 		cb_cq_free(cqs[k]);
 	free(cqs);

@@ -18,6 +18,7 @@ struct cb_run_opts {
 	bool no_cleanup;
 	bool allow_destructive; /* let writes reach things the run did not create */
 	bool quiet;
+	bool wait; /* for another run on the cluster to end, instead of refusing */
 	int sigfd; /* SIGINT/SIGTERM, blocked before any library thread exists */
 };
 

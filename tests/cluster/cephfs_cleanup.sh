@@ -97,7 +97,9 @@ fs_exists /cephbench/live/wl/t.0 || fail "cleanup removed a live run's tree"
 cb cleanup --fs "$FS" --all --conf "$CONF"
 assert_rc 3 "cleanup --all with a live run"
 fs_exists /cephbench/live/wl/t.0 || fail "cleanup --all removed a live run's tree"
-cb run "$p" --conf "$CONF" --run-name live --quiet
+# (a run directory of its own, as on another host: here the run lock would
+# refuse it before it looks at the tree)
+CEPHBENCH_RUN_DIR=$T/other-host cb run "$p" --conf "$CONF" --run-name live --quiet
 assert_rc 3 "a namesake of a live run"
 one_line "a namesake of a live run" "/cephbench/live" "live run (pid $bg)"
 kill -0 $bg 2>/dev/null || fail "the live run ended early: $(cat "$T/live.err")"

@@ -93,10 +93,11 @@ assert_no_images "after the reuse takeover and cleanup"
 # 6. A live run is never blocklisted: a second, non-reuse run of the same
 #    name finds the first one's image open by a live process of this host,
 #    waits briefly, and fails (exit 3) instead of taking it; the first run
-#    goes on and ends cleanly.
+#    goes on and ends cleanly. The second run has a run directory of its
+#    own, as on another host: on this one the run lock would refuse it first.
 bg_rbd live --reuse --io-pattern rand --duration 25 --quiet
 wait_for_watcher cephbench.live.0
-cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 64M --duration 1 --run-name live --quiet
+CEPHBENCH_RUN_DIR=$T/other-host cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 64M --duration 1 --run-name live --quiet
 assert_rc 3 "second run while the first one is live"
 grep -q "still open by another client" "$T/err" || fail "second live run said: $(cat "$T/err")"
 wait_bg $bg

@@ -1,0 +1,196 @@
+/* The per-layer bottleneck breakdown (layers.h): which rows compare, and the
+ * cost of each layer over the one beneath it. */
+#include "layers.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const cb_layer_names[CB_L_COUNT] = {"rados", "rbd", "krbd", "cephfs"};
+
+/* The normalized ops, as the block layers name them. */
+static const char *const norm_ops[] = {"read", "write", "randread", "randwrite", "rw", "randrw"};
+enum { OP_READ, OP_WRITE, OP_RANDREAD, OP_RANDWRITE, OP_RW, OP_RANDRW, OP_COUNT };
+
+static int layer_of(const char *name)
+{
+	for (int l = 0; l < CB_L_COUNT; l++)
+		if (strcmp(name, cb_layer_names[l]) == 0)
+			return l;
+	return -1;
+}
+
+/* The normalized ops a row stands for, as a bit mask; 0 when none. */
+static unsigned ops_of(int layer, const char *op)
+{
+	if (layer == CB_L_RADOS) {
+		/* write makes new objects, so it never seeks: the nearest RADOS has to
+		 * both a sequential and a random write */
+		if (strcmp(op, "write") == 0)
+			return 1u << OP_WRITE | 1u << OP_RANDWRITE;
+		if (strcmp(op, "seq") == 0)
+			return 1u << OP_READ;
+		if (strcmp(op, "rand") == 0)
+			return 1u << OP_RANDREAD;
+		return 0;
+	}
+	/* cephfs's other ops are tree phases; mixed ops are the block layers' */
+	int n = layer == CB_L_CEPHFS ? OP_RW : OP_COUNT;
+	for (int o = 0; o < n; o++)
+		if (strcmp(op, norm_ops[o]) == 0)
+			return 1u << o;
+	return 0;
+}
+
+static bool is_prefill(const struct cb_phase_result *p)
+{
+	size_t n = strlen(p->name), k = strlen(".prefill");
+	return strcmp(p->op, "prefill") == 0 || (n > k && strcmp(p->name + n - k, ".prefill") == 0);
+}
+
+static struct cb_layer_group *group_for(struct cb_layers *l, const char *op, uint64_t bs)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->groups[i].op == op && l->groups[i].block_size == bs)
+			return &l->groups[i];
+	struct cb_layer_group *g = realloc(l->groups, (l->n + 1) * sizeof(*g));
+	if (!g)
+		return NULL;
+	l->groups = g;
+	g = &l->groups[l->n++];
+	memset(g, 0, sizeof(*g));
+	g->op = op;
+	g->block_size = bs;
+	for (int k = 0; k < CB_L_COUNT; k++)
+		g->row[k].phase = SIZE_MAX;
+	return g;
+}
+
+static int add_row(struct cb_layer_group *g, int layer, size_t phase)
+{
+	if (g->row[layer].phase == SIZE_MAX) {
+		g->row[layer].phase = phase;
+		g->nlayers++;
+		return 0;
+	}
+	size_t *s = realloc(g->shadowed, (g->nshadowed + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	g->shadowed = s;
+	s[g->nshadowed++] = phase;
+	return 0;
+}
+
+/* The nearest layer present beneath l in its chain, or -1. */
+static int base_of(const struct cb_layer_group *g, int l)
+{
+	static const int below[CB_L_COUNT] = {[CB_L_RADOS] = -1,
+					      [CB_L_RBD] = CB_L_RADOS,
+					      [CB_L_KRBD] = CB_L_RBD,
+					      [CB_L_CEPHFS] = CB_L_RADOS};
+	for (int b = below[l]; b >= 0; b = below[b])
+		if (g->row[b].phase != SIZE_MAX)
+			return b;
+	return -1;
+}
+
+/* Figures, costs, the worst layer and the depth note of a kept group. */
+static void measure(const struct cb_result *r, struct cb_layer_group *g)
+{
+	uint64_t depth = 0;
+	for (int l = 0; l < CB_L_COUNT; l++) {
+		struct cb_layer_row *w = &g->row[l];
+		if (w->phase == SIZE_MAX)
+			continue;
+		const struct cb_phase_result *p = &r->phases[w->phase];
+		w->iops = cb_phase_iops(p);
+		w->p50_ns = cb_hist_percentile(p->hist, 50);
+		w->p99_ns = cb_hist_percentile(p->hist, 99);
+		uint64_t d = p->clients * p->concurrency;
+		if (depth && d != depth)
+			g->depth_differs = true;
+		depth = d;
+	}
+	double worst = 0;
+	for (int l = 0; l < CB_L_COUNT; l++) {
+		struct cb_layer_row *w = &g->row[l];
+		int b = w->phase == SIZE_MAX ? -1 : base_of(g, l);
+		if (b < 0)
+			continue;
+		const struct cb_layer_row *u = &g->row[b];
+		w->has_base = true;
+		w->base = (enum cb_layer)b;
+		w->iops_lost_pct = u->iops > 0 ? (u->iops - w->iops) / u->iops * 100.0 : 0.0;
+		w->p50_added_ns = (int64_t)w->p50_ns - (int64_t)u->p50_ns;
+		w->p99_added_ns = (int64_t)w->p99_ns - (int64_t)u->p99_ns;
+		/* ties: the lower layer, where the loss shows first */
+		if (w->iops_lost_pct > worst) {
+			worst = w->iops_lost_pct;
+			g->has_worst = true;
+			g->worst = (enum cb_layer)l;
+		}
+	}
+}
+
+int cb_layers_find(const struct cb_result *r, struct cb_layers *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->why = calloc(r->nphases ? r->nphases : 1, sizeof(*out->why));
+	if (!out->why)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct cb_phase_result *p = &r->phases[i];
+		int layer = layer_of(p->layer);
+		unsigned ops = layer < 0 ? 0 : ops_of(layer, p->op);
+		if (is_prefill(p))
+			out->why[i] = CB_LAYERS_PREFILL;
+		else if (!ops)
+			out->why[i] = CB_LAYERS_OTHER_OP;
+		else if (p->failed)
+			out->why[i] = CB_LAYERS_FAILED;
+		else if (p->ops == 0)
+			out->why[i] = CB_LAYERS_NO_OPS;
+		else
+			out->why[i] = CB_LAYERS_ALONE; /* until a group keeps it */
+		if (out->why[i] != CB_LAYERS_ALONE)
+			continue;
+		for (int o = 0; o < OP_COUNT; o++) {
+			if (!(ops & 1u << o))
+				continue;
+			struct cb_layer_group *g = group_for(out, norm_ops[o], p->block_size);
+			if (!g || add_row(g, layer, i) < 0)
+				return -ENOMEM;
+		}
+	}
+	/* a group needs two layers; what is left, in order of first appearance */
+	size_t kept = 0;
+	for (size_t i = 0; i < out->n; i++) {
+		if (out->groups[i].nlayers < 2) {
+			free(out->groups[i].shadowed);
+			continue;
+		}
+		out->groups[kept++] = out->groups[i];
+	}
+	out->n = kept;
+	for (size_t i = 0; i < out->n; i++) {
+		struct cb_layer_group *g = &out->groups[i];
+		measure(r, g);
+		for (int l = 0; l < CB_L_COUNT; l++)
+			if (g->row[l].phase != SIZE_MAX)
+				out->why[g->row[l].phase] = CB_LAYERS_USED;
+	}
+	for (size_t i = 0; i < out->n; i++)
+		for (size_t k = 0; k < out->groups[i].nshadowed; k++)
+			if (out->why[out->groups[i].shadowed[k]] != CB_LAYERS_USED)
+				out->why[out->groups[i].shadowed[k]] = CB_LAYERS_DUPLICATE;
+	return 0;
+}
+
+void cb_layers_free(struct cb_layers *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->groups[i].shadowed);
+	free(l->groups);
+	free(l->why);
+	memset(l, 0, sizeof(*l));
+}
