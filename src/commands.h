@@ -9,5 +9,6 @@ int cb_cmd_run(int argc, char **argv, struct cb_err *e);
 int cb_cmd_rados(int argc, char **argv, struct cb_err *e);
 int cb_cmd_rbd(int argc, char **argv, struct cb_err *e);
 int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e);
+int cb_cmd_history(int argc, char **argv, struct cb_err *e);
 
 #endif

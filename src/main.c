@@ -13,6 +13,7 @@ static const struct {
     {"rados", cb_cmd_rados, "ad-hoc RADOS object bench (write | seq | rand), like rados bench"},
     {"rbd", cb_cmd_rbd, "ad-hoc RBD image bench through librbd, like rbd bench"},
     {"cleanup", cb_cmd_cleanup, "remove what runs left behind (also crashed ones)"},
+    {"history", cb_cmd_history, "the trend of runs stored with --history; --add a result"},
 };
 
 static void usage(FILE *out)
@@ -20,9 +21,11 @@ static void usage(FILE *out)
 	fprintf(out, "usage: cephbench COMMAND [ARGS]\n\nCommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
-	fprintf(out, "\n'cephbench COMMAND --help' describes a command. --version prints the "
-		     "version.\nExit codes: 0 ok, 1 thresholds failed, 2 bad input, 3 cluster "
-		     "error, 130 interrupted.\n");
+	fprintf(
+	    out,
+	    "\n'cephbench COMMAND --help' describes a command. --version prints the "
+	    "version.\nExit codes: 0 ok, 1 thresholds failed or regression, 2 bad input, 3 cluster "
+	    "error, 130 interrupted.\n");
 }
 
 int main(int argc, char **argv)
