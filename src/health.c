@@ -190,26 +190,51 @@ static void print_metric(FILE *out, const char *phase, const char *key, const js
 		json_number_value(json_object_get(m, "spread_pct")));
 }
 
-void cb_health_print(const json_t *rec, FILE *out, bool verbose)
+/* The phases whose annotation says verdict (and reason, when given) in one
+ * line, the first time that pair is met: a profile of 13 phases with no
+ * history yet says so in one line, not 13. */
+static void print_group(FILE *out, const json_t *phases, size_t first, const char *verdict,
+			const char *reason)
 {
 	const json_t *ph;
 	size_t i;
-	json_array_foreach(json_object_get(rec, "phases"), i, ph)
+	json_array_foreach(phases, i, ph)
+	{
+		const json_t *a = json_object_get(ph, "regression");
+		const char *v = json_string_value(json_object_get(a, "verdict"));
+		const char *r = json_string_value(json_object_get(a, "reason"));
+		bool same =
+		    v && strcmp(v, verdict) == 0 && (!reason || (r && strcmp(r, reason) == 0));
+		if (same && i < first)
+			return; /* printed with an earlier phase */
+		if (!same)
+			continue;
+		if (i == first && reason)
+			fprintf(out, "regression check: no verdict (%s):", reason);
+		else if (i == first)
+			fprintf(out, "regression check: ok against the median of earlier runs:");
+		fprintf(out, " %s", json_string_value(json_object_get(ph, "name")));
+	}
+	fputc('\n', out);
+}
+
+void cb_health_print(const json_t *rec, FILE *out, bool verbose)
+{
+	const json_t *phases = json_object_get(rec, "phases"), *ph;
+	size_t i;
+	json_array_foreach(phases, i, ph)
 	{
 		const json_t *a = json_object_get(ph, "regression");
 		const char *name = json_string_value(json_object_get(ph, "name"));
 		const char *verdict = json_string_value(json_object_get(a, "verdict"));
 		if (!verdict)
 			continue;
-		if (strcmp(verdict, "none") == 0 && verbose)
-			fprintf(out, "regression check: %s: no verdict (%s)\n", name,
-				json_string_value(json_object_get(a, "reason")));
-		if (strcmp(verdict, "ok") == 0 && verbose)
-			fprintf(out, "regression check: %s: ok against the median of %lld runs\n",
-				name,
-				(long long)json_integer_value(json_object_get(a, "baseline_runs")));
-		if (strcmp(verdict, "regression") != 0)
+		if (strcmp(verdict, "regression") != 0) {
+			if (verbose)
+				print_group(out, phases, i, verdict,
+					    json_string_value(json_object_get(a, "reason")));
 			continue;
+		}
 		const char *key;
 		const json_t *m;
 		size_t runs = (size_t)json_integer_value(json_object_get(a, "baseline_runs"));

@@ -3,7 +3,8 @@
  * MAD scaled to a standard deviation (1.4826 x MAD for normal noise), as a
  * percentage of the median. A change is a regression only when it is worse
  * than both the user's limit and that spread: a limit tighter than the
- * cluster's own run-to-run noise would cry wolf every night. */
+ * cluster's own run-to-run noise would cry wolf every night. The p99 of a
+ * phase with few ops is not compared (CB_REG_P99_MIN_OPS). */
 #include "regression.h"
 
 #include <math.h>
@@ -67,6 +68,9 @@ static json_t *judge_metric(const json_t *phase, int m, const double *rows, size
 	double med = cb_median(v, n);
 	double spread = med > 0 ? 100.0 * SPREAD_MAD * MAD_SCALE * cb_mad(v, n, med) / med : 0;
 	if (med <= 0)
+		return NULL;
+	if (m == CB_REG_P99 &&
+	    json_number_value(json_object_get(phase, "ops")) < CB_REG_P99_MIN_OPS)
 		return NULL;
 	double val = cb_reg_value(phase, m);
 	double change = 100.0 * (val - med) / med;

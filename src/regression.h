@@ -13,6 +13,10 @@ enum { CB_REG_IOPS, CB_REG_BW, CB_REG_P99, CB_REG_NMETRICS };
 /* Fewer earlier runs than this give no verdict: a median of two is noise. */
 #define CB_REG_MIN_RUNS 3
 
+/* A p99 of fewer ops is little more than their maximum: one slow op in a
+ * small phase (a tree test's few creates) is no regression. */
+#define CB_REG_P99_MIN_OPS 1000
+
 /* Median of v[0..n) (sorts v). 0 for n == 0. */
 double cb_median(double *v, size_t n);
 

@@ -124,6 +124,15 @@ START_TEST(noisy_baseline_and_zero_figures)
 	ck_assert_ptr_null(json_object_get(json_object_get(a, "metrics"), "p99_us"));
 	json_decref(a);
 	json_decref(ph);
+	/* nor a p99 taken over a few ops: it is their maximum */
+	double rows7[7 * CB_REG_NMETRICS];
+	quiet_baseline(rows7);
+	ph = phase("w", "bench", 100, 4e6, 9000); /* 200 ops */
+	a = cb_regression_judge(ph, rows7, 7, 10, NULL);
+	ck_assert_ptr_null(json_object_get(json_object_get(a, "metrics"), "p99_us"));
+	ck_assert_ptr_nonnull(json_object_get(json_object_get(a, "metrics"), "iops"));
+	json_decref(a);
+	json_decref(ph);
 }
 END_TEST
 
