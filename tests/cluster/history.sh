@@ -214,6 +214,15 @@ cb history "$T/d.db" --format json
 "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert [x["interrupted"] for x in r]==[False,False,True,False,False], r' "$T/out" ||
 	fail "the interrupted run is not marked in the trend"
 
+# --- a live run cut by SIGINT: exit 130, stored and marked, no verdict
+"$CEPHBENCH" "${W[@]}" --duration 60 --history "$T/fast.db" --regression 10 >"$T/out" 2>"$T/err" &
+signal_and_wait INT $!
+assert_rc 130 "interrupted run"
+grep -q "no verdict (the run was interrupted): write" "$T/out" || fail "interrupted: $(cat "$T/out")"
+cb history "$T/fast.db" --format json
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert len(r)==1 and r[0]["interrupted"] and r[0]["regression"]["verdict"]=="none", r' "$T/out" ||
+	fail "the interrupted run is not stored marked: $(cat "$T/out")"
+
 # --- --quiet live runs: silent when clean, the regression line alone when not
 cb "${W[@]}" --ops 300 --history "$DB" --regression 10 --quiet
 assert_rc 0 "clean --quiet run"
