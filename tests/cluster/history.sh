@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
+command -v promtool >/dev/null || fail "no promtool (Debian package prometheus; scripts/setup installs it)"
 DB=$T/h.db
 W=(rados write -p "$POOL" --conf "$CONF" -b 4K -t 4 --run-name hist)
 
@@ -226,7 +227,9 @@ cb history "$T/fast.db" --format json
 # --- --quiet live runs: silent when clean, the regression line alone when not
 cb "${W[@]}" --ops 300 --history "$DB" --regression 10 --quiet
 assert_rc 0 "clean --quiet run"
-[ ! -s "$T/out" ] && [ ! -s "$T/err" ] || fail "clean --quiet run printed: $(cat "$T/out" "$T/err")"
+if [ -s "$T/out" ] || [ -s "$T/err" ]; then
+	fail "clean --quiet run printed: $(cat "$T/out" "$T/err")"
+fi
 # a history where this cluster ran ten times faster: the live run regresses
 "$PY" - "$T" <<'PYEOF'
 import copy, json, sys
