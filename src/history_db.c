@@ -91,15 +91,20 @@ static int create_schema(struct cb_hdb *h, struct cb_err *e)
 
 static int check_kind(struct cb_hdb *h, bool writable, struct cb_err *e)
 {
+	/* one read transaction: another process creating the schema meanwhile
+	 * must not be seen half (tables, but no application_id yet) */
+	sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL);
 	long long app = query_int(h->db, "PRAGMA application_id");
 	long long ver = query_int(h->db, "PRAGMA user_version");
 	long long objs = query_int(h->db, "SELECT count(*) FROM sqlite_master");
-	if (app < 0 || ver < 0 || objs < 0) {
-		if (sqlite3_errcode(h->db) == SQLITE_NOTADB)
-			return cb_err_usage(e, "%s: not a cephbench history (not an SQLite file)",
-					    h->what);
-		return db_err(h, "cannot read", e);
-	}
+	int r = 0;
+	if ((app < 0 || ver < 0 || objs < 0) && sqlite3_errcode(h->db) == SQLITE_NOTADB)
+		r = cb_err_usage(e, "%s: not a cephbench history (not an SQLite file)", h->what);
+	else if (app < 0 || ver < 0 || objs < 0)
+		r = db_err(h, "cannot read", e);
+	sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+	if (r < 0)
+		return r;
 	if (app == 0 && objs == 0) {
 		if (writable)
 			return create_schema(h, e);
