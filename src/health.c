@@ -44,11 +44,12 @@ int cb_health_flag(int opt, const char *arg, struct cb_health_opts *o, struct cb
 	case CB_OPT_BASELINE:
 		errno = 0;
 		n = strtoul(arg, &end, 10);
-		if (errno || end == arg || *end || arg[0] == '-' || n < 1 || n > 1000)
+		/* fewer than CB_REG_MIN_RUNS could never give a verdict */
+		if (errno || end == arg || *end || arg[0] == '-' || n < CB_REG_MIN_RUNS || n > 1000)
 			return cb_err_usage(e,
 					    "--baseline '%s': expected a number of earlier runs "
-					    "from 1 to 1000, like 7",
-					    arg);
+					    "from %d (the fewest a verdict needs) to 1000, like 7",
+					    arg, CB_REG_MIN_RUNS);
 		o->baseline = (unsigned)n;
 		return 1;
 	}

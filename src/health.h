@@ -50,7 +50,7 @@ int cb_health_flag(int opt, const char *arg, struct cb_health_opts *o, struct cb
 	"      --regression PCT compare each phase with the median of its earlier runs in\n"       \
 	"                       the history; a drop in IOPS or MiB/s, or a rise in p99, past\n"    \
 	"                       PCT % and past the baseline's spread exits 1\n"                    \
-	"      --baseline N     earlier runs the median is taken over (default 7)\n"               \
+	"      --baseline N     earlier runs the median is taken over (3-1000, default 7)\n"       \
 	"      --prom FILE      write the figures as a Prometheus textfile (node_exporter)\n"
 
 struct cb_health;

@@ -284,6 +284,9 @@ START_TEST(flags)
 	ck_assert_int_lt(cb_health_flag(CB_OPT_BASELINE, "0", &o, &e), 0);
 	ck_assert_ptr_nonnull(strstr(e.msg, "--baseline '0'"));
 	e = (struct cb_err){0};
+	ck_assert_int_lt(cb_health_flag(CB_OPT_BASELINE, "2", &o, &e), 0); /* never a verdict */
+	e = (struct cb_err){0};
+	ck_assert_int_eq(cb_health_flag(CB_OPT_BASELINE, "3", &o, &e), 1);
 	ck_assert_int_lt(cb_health_flag(CB_OPT_REGRESSION, "-5", &o, &e), 0);
 	e = (struct cb_err){0};
 	/* --regression needs a history to compare with */
