@@ -21,11 +21,9 @@ static void usage(FILE *out)
 	fprintf(out, "usage: cephbench COMMAND [ARGS]\n\nCommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
-	fprintf(
-	    out,
-	    "\n'cephbench COMMAND --help' describes a command. --version prints the "
-	    "version.\nExit codes: 0 ok, 1 thresholds failed or regression, 2 bad input, 3 cluster "
-	    "error, 130 interrupted.\n");
+	fprintf(out, "\n'cephbench COMMAND --help' describes a command. --version prints the "
+		     "version.\nExit codes: 0 ok, 1 thresholds failed, 2 bad input, 3 cluster "
+		     "error, 130 interrupted.\n");
 }
 
 int main(int argc, char **argv)
