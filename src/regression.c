@@ -86,17 +86,24 @@ static json_t *judge_metric(const json_t *phase, int m, const double *rows, size
 json_t *cb_regression_judge(const json_t *phase, const double *rows, size_t n, double pct,
 			    const char *skip)
 {
-	json_t *a = json_pack("{s:b, s:I, s:f}", "compared", !skip && n >= CB_REG_MIN_RUNS,
-			      "baseline_runs", (json_int_t)n, "limit_pct", pct);
+	double secs = json_number_value(json_object_get(phase, "duration_s"));
+	char why[160];
+	if (!skip && secs < CB_REG_MIN_SECONDS) {
+		/* no figure in the text: phases too short group into one line */
+		snprintf(why, sizeof(why), "measured for less than %g s", CB_REG_MIN_SECONDS);
+		skip = why;
+	} else if (!skip && n < CB_REG_MIN_RUNS) {
+		snprintf(why, sizeof(why), "%zu earlier run%s, %d needed", n, n == 1 ? "" : "s",
+			 CB_REG_MIN_RUNS);
+		skip = why;
+	}
+	json_t *a = json_pack("{s:b, s:I, s:f}", "compared", !skip, "baseline_runs", (json_int_t)n,
+			      "limit_pct", pct);
 	if (!a)
 		return NULL;
-	if (skip || n < CB_REG_MIN_RUNS) {
-		char why[160];
-		if (!skip)
-			snprintf(why, sizeof(why), "%zu earlier run%s, %d needed", n,
-				 n == 1 ? "" : "s", CB_REG_MIN_RUNS);
+	if (skip) {
 		json_object_set_new(a, "verdict", json_string("none"));
-		json_object_set_new(a, "reason", json_string(skip ? skip : why));
+		json_object_set_new(a, "reason", json_string(skip));
 		return a;
 	}
 	json_t *ms = json_object();

@@ -13,6 +13,10 @@ enum { CB_REG_IOPS, CB_REG_BW, CB_REG_P99, CB_REG_NMETRICS };
 /* Fewer earlier runs than this give no verdict: a median of two is noise. */
 #define CB_REG_MIN_RUNS 3
 
+/* A rate measured over less time than this is mostly scheduling noise (a
+ * tree test's stat phase lasts milliseconds): no verdict. */
+#define CB_REG_MIN_SECONDS 1.0
+
 /* A p99 of fewer ops is little more than their maximum: one slow op in a
  * small phase (a tree test's few creates) is no regression. */
 #define CB_REG_P99_MIN_OPS 1000

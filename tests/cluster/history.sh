@@ -173,7 +173,8 @@ def write(name, day, scale=1.0, p99=1.0, interrupted=False, fsid=None):
     ph["iops"] *= scale
     ph["bw_bytes_per_s"] *= scale
     ph["latency_us"]["p99"] = int(ph["latency_us"]["p99"] * p99)
-    ph["ops"] = 5000  # enough ops for a p99 verdict
+    ph["ops"] = 5000  # enough ops for a p99 verdict, over time enough for any
+    ph["duration_s"] = 2.0
     json.dump(r, open(f"{t}/{name}.json", "w"))
 noise = [1.0, 1.01, 0.99, 1.005, 0.995, 1.008, 0.992]
 for i, n in enumerate(noise):
@@ -246,7 +247,8 @@ assert_rc 0 "clean --quiet run"
 if [ -s "$T/out" ] || [ -s "$T/err" ]; then
 	fail "clean --quiet run printed: $(cat "$T/out" "$T/err")"
 fi
-# a history where this cluster ran ten times faster: the live run regresses
+# a history where this cluster ran ten times faster: the live run (long
+# enough for a verdict) regresses
 "$PY" - "$T" <<'PYEOF'
 import copy, json, sys
 t = sys.argv[1]
@@ -254,6 +256,7 @@ base = json.load(open(f"{t}/r1.json"))
 for i in range(3):
     r = copy.deepcopy(base)
     r["started"] = f"2026-01-0{i + 1}T00:00:00Z"
+    r["phases"][0]["duration_s"] = 2.0
     r["phases"][0]["iops"] *= 10
     r["phases"][0]["bw_bytes_per_s"] *= 10
     json.dump(r, open(f"{t}/fast{i}.json", "w"))
@@ -262,7 +265,7 @@ for i in 0 1 2; do
 	cb history "$T/fast.db" --add "$T/fast$i.json"
 	assert_rc 0 "seeding fast.db"
 done
-cb "${W[@]}" --ops 300 --history "$T/fast.db" --regression 10 --quiet --json "$T/live.json" \
+cb "${W[@]}" --duration 2 --history "$T/fast.db" --regression 10 --quiet --json "$T/live.json" \
 	--prom "$T/prom/cb.prom"
 assert_rc 1 "live regression"
 [ ! -s "$T/err" ] || fail "live regression, --quiet: stderr: $(cat "$T/err")"

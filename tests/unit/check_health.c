@@ -98,6 +98,13 @@ START_TEST(verdicts)
 	ck_assert(!json_is_true(json_object_get(a, "compared")));
 	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(a, "reason")), "2 earlier"));
 	json_decref(a);
+	/* a rate over a few milliseconds is noise */
+	json_object_set_new(slow, "duration_s", json_real(0.02));
+	a = cb_regression_judge(slow, rows, 7, 10, NULL);
+	ck_assert_str_eq(verdict(a), "none");
+	ck_assert_ptr_nonnull(
+	    strstr(json_string_value(json_object_get(a, "reason")), "less than 1 s"));
+	json_decref(a);
 	a = cb_regression_judge(slow, rows, 7, 10, "the run was interrupted");
 	ck_assert_str_eq(verdict(a), "none");
 	json_decref(a);
