@@ -127,7 +127,8 @@ int cb_hdb_open(const char *path, bool writable, const char *flag, struct cb_hdb
 	struct stat sb;
 	*out = NULL;
 	if (!writable && stat(path, &sb) != 0)
-		return cb_err_usage(e, "%s: cannot open: %s", flag, strerror(errno));
+		return cb_err_usage(e, "%s: cannot open: %s (a history is made by run --history)",
+				    flag, strerror(errno));
 	struct cb_hdb *h = calloc(1, sizeof(*h));
 	if (!h)
 		return cb_err_usage(e, "out of memory");
@@ -136,10 +137,11 @@ int cb_hdb_open(const char *path, bool writable, const char *flag, struct cb_hdb
 	int rc = sqlite3_open_v2(path, &h->db, fl, NULL);
 	if (rc != SQLITE_OK) {
 		int se = h->db ? sqlite3_system_errno(h->db) : 0;
-		cb_err_usage(e, "%s: cannot open: %s", flag,
-			     se	     ? strerror(se)
-			     : h->db ? sqlite3_errmsg(h->db)
-				     : "out of memory");
+		const char *why = se	  ? strerror(se)
+				  : h->db ? sqlite3_errmsg(h->db)
+					  : "out of memory";
+		cb_err_usage(e, "%s: cannot open: %s%s", flag, why,
+			     writable ? " (its directory must exist and be writable)" : "");
 		cb_hdb_close(h);
 		return -EINVAL;
 	}
