@@ -31,10 +31,15 @@ const char cb_cli_run_help[] =
     "                       a device with a filesystem or partition table never is)\n"
     "      --wait           if another run is benchmarking the cluster from this host,\n"
     "                       wait for it to end (default: refuse, exit 3)\n"
-    "      --quiet          no per-second progress lines\n";
+    "      --quiet          print only errors, failures and regressions (no report,\n"
+    "                       no progress lines, no cleanup notes)\n"
+    "\n" CB_HEALTH_HELP;
 
 int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err *e)
 {
+	int h = cb_health_flag(opt, arg, &o->health, e);
+	if (h != 0)
+		return h;
 	switch (opt) {
 	case 'c':
 	case CB_OPT_CONF:

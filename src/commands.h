@@ -10,5 +10,6 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e);
 int cb_cmd_rbd(int argc, char **argv, struct cb_err *e);
 int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e);
 int cb_cmd_compare(int argc, char **argv, struct cb_err *e);
+int cb_cmd_history(int argc, char **argv, struct cb_err *e);
 
 #endif

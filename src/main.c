@@ -14,6 +14,7 @@ static const struct {
     {"rbd", cb_cmd_rbd, "ad-hoc RBD image bench through librbd, like rbd bench"},
     {"cleanup", cb_cmd_cleanup, "remove what runs left behind (also crashed ones)"},
     {"compare", cb_cmd_compare, "compare result files (is a change real?), or a matrix's rows"},
+    {"history", cb_cmd_history, "the trend of runs stored with --history; --add a result"},
 };
 
 static void usage(FILE *out)

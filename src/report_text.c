@@ -100,10 +100,10 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		fprintf(out, "%s: %zu iterations, ops/s max %.1f min %.1f mean %.1f stddev %.1f\n",
 			p->name, p->niters, st.max, st.min, st.mean, st.stddev);
 	}
-	cb_report_layers_text(out, r);
 	for (size_t i = 0; i < r->nskipped; i++)
 		fprintf(out, "%s: skipped (optional): %s\n", r->skipped[i].workload,
 			r->skipped[i].reason);
+	cb_report_layers_text(out, r);
 	cb_report_verdicts(out, r, false);
 }
 

@@ -12,14 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 
-static int write_json_file(const char *path, const struct cb_result *res, struct cb_err *e)
+static int write_json_file(const char *path, const json_t *rec, struct cb_err *e)
 {
 	char tmp[4096];
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return cb_err_usage(e, "--json %s: cannot write: %s", path, strerror(errno));
-	int r = cb_report_json(f, res);
+	int r = cb_report_json_dump(f, rec);
 	if (fclose(f) != 0 && r == 0)
 		r = -EIO;
 	/* rename: a reader never sees half a file */
@@ -225,9 +225,9 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 {
 	struct run rn = {.p = p, .o = o, .co = o->cluster};
 	int lock = -1;
+	struct cb_health *health = NULL;
 	bool interrupted = false;
-	size_t failed = 0;
-	int r = 0;
+	int r = 0, verdict = CB_EXIT_OK;
 
 	/* one completion queue per client of the widest workload */
 	size_t ncq = 1;
@@ -254,7 +254,10 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	/* both validated: --run-name by the CLI, the profile name at load */
 	rn.name = o->run_name ? o->run_name : p->name;
 	make_run_id(rn.id, sizeof(rn.id));
-	r = cb_conn_open(co, &rn.conn, e);
+	/* a bad --history or --prom is an input error before anything runs */
+	r = cb_health_open(&o->health, &health, e);
+	if (r == 0)
+		r = cb_conn_open(co, &rn.conn, e);
 	if (r < 0)
 		goto out;
 	/* before any phase: a second run on the cluster would skew both */
@@ -289,29 +292,40 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	res->interrupted = interrupted;
 	/* asked after the phases: it opens a second session */
 	snprintf(res->ceph_version, sizeof(res->ceph_version), "%s", cb_conn_version(rn.conn));
-	size_t passed = 0;
+	/* the record as JSON, annotated with the regression verdicts before
+	 * anything prints or stores it */
+	json_t *rec = res->nphases ? cb_result_json(res) : NULL;
+	if (res->nphases && !rec)
+		cb_err_usage(e, "out of memory");
+	size_t passed = 0, failed = 0;
 	cb_expect_count(res, &passed, &failed);
-	if (res->nphases) {
+	if (failed)
+		verdict = CB_EXIT_FAILED;
+	if (rec) {
 		int wr = 0;
+		if (cb_health_record(health, rec, e) > 0)
+			verdict = CB_EXIT_FAILED;
 		if (o->format == CB_FORMAT_JSON)
-			wr = cb_report_json(stdout, res);
+			wr = cb_report_json_dump(stdout, rec);
 		else if (o->quiet) /* cron mails what it prints: only what failed */
 			cb_report_verdicts(stdout, res, true);
 		else
 			cb_report_text(stdout, res);
+		cb_health_print(rec, o->format == CB_FORMAT_JSON ? stderr : stdout, !o->quiet);
 		if ((fflush(stdout) != 0 || wr < 0 || ferror(stdout)) && !cb_err_isset(e))
 			cb_err_usage(e, "cannot write the report to standard output");
 		if (o->json_path) {
 			/* cron must notice a missing result file: it is an error of
 			 * its own, printed now if another one will be reported */
 			struct cb_err je = {0};
-			if (write_json_file(o->json_path, res, &je) < 0) {
+			if (write_json_file(o->json_path, rec, &je) < 0) {
 				if (cb_err_isset(e))
 					fprintf(stderr, "cephbench: %s\n", je.msg);
 				else
 					*e = je;
 			}
 		}
+		json_decref(rec);
 	}
 	if (!o->no_cleanup)
 		cleanup_run(p, rn.left, rn.name, rn.id, rn.conn, o->quiet, e);
@@ -329,9 +343,8 @@ out:
 	free(cqs);
 	cb_result_release(&rn.res);
 	free(rn.left);
+	cb_health_close(health);
 	if (cb_err_isset(e))
 		return (int)e->exit;
-	if (interrupted)
-		return CB_EXIT_INTERRUPTED;
-	return failed ? CB_EXIT_FAILED : CB_EXIT_OK;
+	return interrupted ? CB_EXIT_INTERRUPTED : verdict;
 }

@@ -1,0 +1,298 @@
+/* `cephbench history FILE`: the trend of the stored runs, or --add a result
+ * file (a run made elsewhere with --json), judged like a live run. */
+#include "cli.h"
+#include "commands.h"
+#include "health.h"
+#include "history_db.h"
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char history_help[] =
+    "usage: cephbench history FILE [--profile P] [--workload W] [--last N]\n"
+    "                              [--format text|json|csv]\n"
+    "       cephbench history FILE --add RESULT.json [--regression PCT] [--baseline N]\n"
+    "                              [--prom FILE] [--quiet]\n"
+    "\n"
+    "Lists the runs stored in the history FILE (made by --history), one line per run\n"
+    "and phase, oldest first; or stores the result RESULT.json (written by --json) in\n"
+    "it, with the regression check a live run gets (exit 1 on a regression).\n"
+    "\n"
+    "      --profile P      only runs of profile P\n"
+    "      --workload W     only phase W (and W.prefill, W.PHASE)\n"
+    "      --last N         only the last N runs\n"
+    "      --format F       text (default), json or csv\n"
+    "      --add RESULT.json  store that result\n"
+    "      --regression PCT, --baseline N, --prom FILE, --quiet: as for `cephbench run`\n";
+
+enum {
+	OPT_PROFILE = CB_OPT_CMD_BASE,
+	OPT_WORKLOAD,
+	OPT_LAST,
+	OPT_FORMAT,
+	OPT_ADD,
+	OPT_QUIET,
+	OPT_HELP,
+};
+
+enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
+
+struct args {
+	const char *file, *add;
+	struct cb_hdb_filter filter;
+	enum out_format format;
+	bool listing_flag; /* a flag that only listing takes */
+	bool quiet;
+	struct cb_health_opts health;
+};
+
+static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
+{
+	static const char shortopts[] = "h";
+	static const struct option longopts[] = {
+	    {"profile", required_argument, NULL, OPT_PROFILE},
+	    {"workload", required_argument, NULL, OPT_WORKLOAD},
+	    {"last", required_argument, NULL, OPT_LAST},
+	    {"format", required_argument, NULL, OPT_FORMAT},
+	    {"add", required_argument, NULL, OPT_ADD},
+	    {"regression", required_argument, NULL, CB_OPT_REGRESSION},
+	    {"baseline", required_argument, NULL, CB_OPT_BASELINE},
+	    {"prom", required_argument, NULL, CB_OPT_PROM},
+	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {NULL, 0, NULL, 0},
+	};
+	char *end;
+	int opt;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		int h = cb_health_flag(opt, optarg, &a->health, e);
+		if (h < 0)
+			return -EINVAL;
+		if (h > 0)
+			continue;
+		switch (opt) {
+		case OPT_PROFILE:
+			a->filter.profile = optarg;
+			a->listing_flag = true;
+			break;
+		case OPT_WORKLOAD:
+			a->filter.workload = optarg;
+			a->listing_flag = true;
+			break;
+		case OPT_LAST: {
+			errno = 0;
+			unsigned long n = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' || n < 1 ||
+			    n > 1000000)
+				return cb_err_usage(e,
+						    "--last '%s': expected a number of runs, "
+						    "like 30",
+						    optarg);
+			a->filter.last = (unsigned)n;
+			a->listing_flag = true;
+			break;
+		}
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				a->format = OUT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				a->format = OUT_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				a->format = OUT_CSV;
+			else
+				return cb_err_usage(e, "--format '%s': use text, json or csv",
+						    optarg);
+			a->listing_flag = true;
+			break;
+		case OPT_ADD:
+			a->add = optarg;
+			break;
+		case OPT_QUIET:
+			a->quiet = true;
+			break;
+		case 'h':
+		case OPT_HELP:
+			printf("%s", history_help);
+			return CB_CLI_HELP;
+		default:
+			return cb_cli_bad_flag("history", shortopts, argc, argv, longopts, e);
+		}
+	}
+	if (optind != argc - 1)
+		return cb_err_usage(e, optind >= argc ? "no history file given (cephbench history "
+							"FILE)"
+						      : "give exactly one history file");
+	a->file = argv[optind];
+	if (a->add && a->listing_flag)
+		return cb_err_usage(e, "--add stores a result; --profile, --workload, --last and "
+				       "--format are for listing");
+	if (!a->add && (a->health.regression_pct || a->health.baseline || a->health.prom))
+		return cb_err_usage(e, "--regression, --baseline and --prom go with --add "
+				       "RESULT.json");
+	return 0;
+}
+
+/* --add: the record is checked like any input, its old verdicts dropped
+ * (they were against another history), then judged and stored. */
+static int add_result(const struct args *a, struct cb_err *e)
+{
+	json_error_t je;
+	char why[256];
+	json_t *rec = json_load_file(a->add, 0, &je);
+	if (!rec)
+		return cb_err_usage(e, "%s: cannot read: %s", a->add, je.text), CB_EXIT_USAGE;
+	if (cb_record_check(rec, why, sizeof(why)) < 0) {
+		json_decref(rec);
+		return cb_err_usage(e, "%s: not a cephbench result: %s", a->add, why),
+		       CB_EXIT_USAGE;
+	}
+	json_t *ph;
+	size_t i;
+	json_array_foreach(json_object_get(rec, "phases"), i, ph) json_object_del(ph, "regression");
+	struct cb_health_opts ho = a->health;
+	struct cb_health *h = NULL;
+	ho.history = a->file;
+	ho.history_label = a->file;
+	int nreg = 0;
+	if (cb_health_open(&ho, &h, e) == 0)
+		nreg = cb_health_record(h, rec, e);
+	if (!cb_err_isset(e)) {
+		if (!a->quiet)
+			printf("%s: added run '%s' of profile '%s' (%zu phases)\n", a->file,
+			       json_string_value(json_object_get(rec, "run_name")),
+			       json_string_value(
+				   json_object_get(json_object_get(rec, "profile"), "name")),
+			       json_array_size(json_object_get(rec, "phases")));
+		cb_health_print(rec, stdout, !a->quiet);
+	}
+	cb_health_close(h);
+	json_decref(rec);
+	if (cb_err_isset(e))
+		return (int)e->exit;
+	return nreg > 0 ? CB_EXIT_FAILED : CB_EXIT_OK;
+}
+
+static const char *verdict_of(const json_t *row)
+{
+	const char *v =
+	    json_string_value(json_object_get(json_object_get(row, "regression"), "verdict"));
+	return v ? v : "";
+}
+
+static void print_text(const json_t *rows)
+{
+	const json_t *r;
+	size_t i;
+	printf("%-20s  %-16s %-24s %10s %9s %9s %9s %7s\n", "started", "run", "phase", "IOPS",
+	       "MiB/s", "mean ms", "p99 ms", "errors");
+	json_array_foreach(rows, i, r)
+	{
+		const json_t *l = json_object_get(r, "latency_us");
+		const char *v = verdict_of(r);
+		printf("%-20s  %-16s %-24s %10.1f %9.2f %9.3f %9.3f %7lld%s%s%s\n",
+		       json_string_value(json_object_get(r, "started")),
+		       json_string_value(json_object_get(r, "run_name")),
+		       json_string_value(json_object_get(r, "phase")),
+		       json_number_value(json_object_get(r, "iops")),
+		       json_number_value(json_object_get(r, "bw_bytes_per_s")) / (1 << 20),
+		       json_number_value(json_object_get(l, "mean")) / 1000,
+		       json_number_value(json_object_get(l, "p99")) / 1000,
+		       (long long)json_integer_value(json_object_get(r, "errors")),
+		       json_is_true(json_object_get(r, "interrupted")) ? " interrupted" : "",
+		       json_is_true(json_object_get(r, "failed")) ? " failed" : "",
+		       strcmp(v, "regression") == 0 ? " REGRESSION" : "");
+	}
+}
+
+/* One CSV field (RFC 4180): quoted when it holds a comma, quote or newline. */
+static void csv_field(const json_t *v, bool last)
+{
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		if (strpbrk(s, ",\"\r\n")) {
+			putchar('"');
+			for (; *s; s++) {
+				if (*s == '"')
+					putchar('"');
+				putchar(*s);
+			}
+			putchar('"');
+		} else {
+			fputs(s, stdout);
+		}
+	} else if (json_is_integer(v)) {
+		printf("%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		printf("%.15g", json_real_value(v));
+	} else if (json_is_boolean(v)) {
+		fputs(json_is_true(v) ? "1" : "0", stdout);
+	}
+	putchar(last ? '\n' : ',');
+}
+
+static void print_csv(const json_t *rows)
+{
+	static const char *const cols[] = {
+	    "started", "run_name",   "profile",	       "phase",	  "layer",	 "op",
+	    "pool",    "block_size", "concurrency",    "clients", "duration_s",	 "ops",
+	    "bytes",   "iops",	     "bw_bytes_per_s", "errors",  "interrupted", "failed"};
+	static const char *const lat[] = {"min", "mean", "p50", "p90", "p99", "p99.9", "max"};
+	const size_t nc = sizeof(cols) / sizeof(cols[0]), nl = sizeof(lat) / sizeof(lat[0]);
+	const json_t *r;
+	size_t i;
+	for (size_t k = 0; k < nc; k++)
+		printf("%s,", cols[k]);
+	for (size_t k = 0; k < nl; k++)
+		printf("lat_%s_us,", lat[k]);
+	printf("regression\n");
+	json_array_foreach(rows, i, r)
+	{
+		for (size_t k = 0; k < nc; k++)
+			csv_field(json_object_get(r, cols[k]), false);
+		for (size_t k = 0; k < nl; k++)
+			csv_field(json_object_get(json_object_get(r, "latency_us"), lat[k]), false);
+		json_t *v = json_string(verdict_of(r));
+		csv_field(v, true);
+		json_decref(v);
+	}
+}
+
+static int list_runs(const struct args *a, struct cb_err *e)
+{
+	struct cb_hdb *db;
+	json_t *rows;
+	if (cb_hdb_open(a->file, false, a->file, &db, e) < 0)
+		return CB_EXIT_USAGE;
+	int r = cb_hdb_trend(db, &a->filter, &rows, e);
+	cb_hdb_close(db);
+	if (r < 0)
+		return (int)e->exit;
+	if (a->format == OUT_JSON)
+		r = cb_report_json_dump(stdout, rows);
+	else if (a->format == OUT_CSV)
+		print_csv(rows);
+	else
+		print_text(rows);
+	if (a->format == OUT_TEXT && json_array_size(rows) == 0 && !a->quiet)
+		fprintf(stderr, "cephbench history: no runs in %s match\n", a->file);
+	json_decref(rows);
+	if ((fflush(stdout) != 0 || ferror(stdout) || r < 0) && !cb_err_isset(e))
+		return cb_err_usage(e, "cannot write to standard output"), CB_EXIT_USAGE;
+	return CB_EXIT_OK;
+}
+
+int cb_cmd_history(int argc, char **argv, struct cb_err *e)
+{
+	struct args a = {.format = OUT_TEXT};
+	int r = parse_args(argc, argv, &a, e);
+	if (r == CB_CLI_HELP)
+		return CB_EXIT_OK;
+	if (r < 0)
+		return CB_EXIT_USAGE;
+	return a.add ? add_result(&a, e) : list_runs(&a, e);
+}

@@ -1,0 +1,498 @@
+/* SQLite storage of runs. Every statement is prepared with bound values
+ * (names come from profiles and imported files). */
+#include "history_db.h"
+#include "regression.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* Long enough for a cron job to wait out another one's insert, short
+ * enough that a stuck holder is reported rather than hanging cron. */
+#define BUSY_TIMEOUT_MS 60000
+
+struct cb_hdb {
+	sqlite3 *db;
+	char what[1100]; /* "--history FILE" or "FILE", for messages */
+};
+
+static const char schema_v1[] =
+    "CREATE TABLE runs ("
+    " id INTEGER PRIMARY KEY,"
+    " started INTEGER NOT NULL,"
+    " profile TEXT NOT NULL,"
+    " profile_sha256 TEXT NOT NULL,"
+    " run_name TEXT NOT NULL,"
+    " fsid TEXT NOT NULL,"
+    " ceph_version TEXT NOT NULL,"
+    " host TEXT NOT NULL,"
+    " tool_version TEXT NOT NULL,"
+    " interrupted INTEGER NOT NULL,"
+    " stored INTEGER NOT NULL);"
+    "CREATE INDEX runs_by_profile ON runs(profile, fsid, started);"
+    "CREATE TABLE phases ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    " seq INTEGER NOT NULL,"
+    " name TEXT NOT NULL, layer TEXT NOT NULL, op TEXT NOT NULL, pool TEXT NOT NULL,"
+    " block_size INTEGER NOT NULL, concurrency INTEGER NOT NULL, clients INTEGER NOT NULL,"
+    " ops INTEGER NOT NULL, bytes INTEGER NOT NULL, duration_s REAL NOT NULL,"
+    " iops REAL NOT NULL, bw_bytes_per_s REAL NOT NULL,"
+    " lat_min_us NUMERIC NOT NULL, lat_mean_us NUMERIC NOT NULL, lat_p50_us NUMERIC NOT NULL,"
+    " lat_p90_us NUMERIC NOT NULL, lat_p99_us NUMERIC NOT NULL, lat_p999_us NUMERIC NOT NULL,"
+    " lat_max_us NUMERIC NOT NULL,"
+    " errors INTEGER NOT NULL, interrupted INTEGER NOT NULL, failed INTEGER NOT NULL,"
+    " regressed INTEGER, regression TEXT,"
+    " histogram TEXT NOT NULL, samples TEXT NOT NULL,"
+    " PRIMARY KEY (run_id, seq));"
+    "CREATE INDEX phases_by_name ON phases(name);";
+
+static int db_err(struct cb_hdb *h, const char *doing, struct cb_err *e)
+{
+	return cb_err_usage(e, "%s: %s: %s", h->what, doing, sqlite3_errmsg(h->db));
+}
+
+/* One integer from a PRAGMA or count query; -1 when the file cannot be
+ * read as a database. */
+static long long query_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Create the schema in an empty file. Inside one transaction, re-checked
+ * there: two first runs at once must not both create it. */
+static int create_schema(struct cb_hdb *h, struct cb_err *e)
+{
+	char sql[64];
+	if (cb_hdb_begin(h, e) < 0)
+		return -EIO;
+	if (query_int(h->db, "SELECT count(*) FROM sqlite_master") == 0) {
+		snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d;",
+			 CB_HDB_APP_ID, CB_HDB_VERSION);
+		if (sqlite3_exec(h->db, schema_v1, NULL, NULL, NULL) != SQLITE_OK ||
+		    sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			db_err(h, "cannot create the history", e);
+			cb_hdb_rollback(h);
+			return -EIO;
+		}
+	}
+	return cb_hdb_commit(h, e);
+}
+
+static int check_kind(struct cb_hdb *h, bool writable, struct cb_err *e)
+{
+	/* one read transaction: another process creating the schema meanwhile
+	 * must not be seen half (tables, but no application_id yet) */
+	sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL);
+	long long app = query_int(h->db, "PRAGMA application_id");
+	long long ver = query_int(h->db, "PRAGMA user_version");
+	long long objs = query_int(h->db, "SELECT count(*) FROM sqlite_master");
+	int r = 0;
+	if ((app < 0 || ver < 0 || objs < 0) && sqlite3_errcode(h->db) == SQLITE_NOTADB)
+		r = cb_err_usage(e, "%s: not a cephbench history (not an SQLite file)", h->what);
+	else if (app < 0 || ver < 0 || objs < 0)
+		r = db_err(h, "cannot read", e);
+	sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+	if (r < 0)
+		return r;
+	if (app == 0 && objs == 0) {
+		if (writable)
+			return create_schema(h, e);
+		return cb_err_usage(e, "%s: not a cephbench history (an empty file)", h->what);
+	}
+	if (app != CB_HDB_APP_ID)
+		return cb_err_usage(
+		    e, "%s: not a cephbench history (an SQLite file of something else)", h->what);
+	if (ver > CB_HDB_VERSION)
+		return cb_err_usage(e,
+				    "%s: history schema %lld is newer than this cephbench's (%d); "
+				    "use a newer cephbench",
+				    h->what, ver, CB_HDB_VERSION);
+	return 0;
+}
+
+int cb_hdb_open(const char *path, bool writable, const char *flag, struct cb_hdb **out,
+		struct cb_err *e)
+{
+	struct stat sb;
+	*out = NULL;
+	if (!writable && stat(path, &sb) != 0)
+		return cb_err_usage(e, "%s: cannot open: %s (a history is made by run --history)",
+				    flag, strerror(errno));
+	struct cb_hdb *h = calloc(1, sizeof(*h));
+	if (!h)
+		return cb_err_usage(e, "out of memory");
+	snprintf(h->what, sizeof(h->what), "%s", flag);
+	int fl = writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+	int rc = sqlite3_open_v2(path, &h->db, fl, NULL);
+	if (rc != SQLITE_OK) {
+		int se = h->db ? sqlite3_system_errno(h->db) : 0;
+		const char *why = se	  ? strerror(se)
+				  : h->db ? sqlite3_errmsg(h->db)
+					  : "out of memory";
+		cb_err_usage(e, "%s: cannot open: %s%s", flag, why,
+			     writable ? " (its directory must exist and be writable)" : "");
+		cb_hdb_close(h);
+		return -EINVAL;
+	}
+	sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
+	if (check_kind(h, writable, e) < 0 ||
+	    sqlite3_exec(h->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
+		if (!cb_err_isset(e))
+			db_err(h, "cannot open", e);
+		cb_hdb_close(h);
+		return -EINVAL;
+	}
+	*out = h;
+	return 0;
+}
+
+void cb_hdb_close(struct cb_hdb *h)
+{
+	if (!h)
+		return;
+	sqlite3_close(h->db);
+	free(h);
+}
+
+int cb_hdb_begin(struct cb_hdb *h, struct cb_err *e)
+{
+	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return db_err(h, "cannot write", e);
+	return 0;
+}
+
+int cb_hdb_commit(struct cb_hdb *h, struct cb_err *e)
+{
+	if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		db_err(h, "cannot write", e);
+		cb_hdb_rollback(h);
+		return -EIO;
+	}
+	return 0;
+}
+
+void cb_hdb_rollback(struct cb_hdb *h)
+{
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static time_t parse_time(const char *s)
+{
+	struct tm tm = {0};
+	const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return end && !*end ? timegm(&tm) : (time_t)-1;
+}
+
+int cb_hdb_baseline(struct cb_hdb *h, const json_t *rec, const char *phase, unsigned last,
+		    double **rows, size_t *n, struct cb_err *e)
+{
+	/* started <= the run's: an imported old result is judged by what came
+	 * before it, not by later runs */
+	static const char sql[] =
+	    "SELECT p.iops, p.bw_bytes_per_s, p.lat_p99_us FROM phases p JOIN runs r"
+	    " ON r.id = p.run_id WHERE r.profile = ?1 AND r.fsid = ?2 AND p.name = ?3"
+	    " AND r.started <= ?5 AND r.interrupted = 0 AND p.interrupted = 0 AND p.failed = 0"
+	    " ORDER BY r.started DESC, r.id DESC LIMIT ?4";
+	sqlite3_stmt *st;
+	*rows = NULL;
+	*n = 0;
+	double *v = calloc((size_t)last * CB_REG_NMETRICS, sizeof(*v));
+	if (!v)
+		return cb_err_usage(e, "out of memory");
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		free(v);
+		return db_err(h, "cannot read", e);
+	}
+	const json_t *prof = json_object_get(rec, "profile"), *cl = json_object_get(rec, "cluster");
+	sqlite3_bind_text(st, 1, json_string_value(json_object_get(prof, "name")), -1,
+			  SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, json_string_value(json_object_get(cl, "fsid")), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, phase, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, last);
+	sqlite3_bind_int64(st, 5, parse_time(json_string_value(json_object_get(rec, "started"))));
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < last) {
+		for (int m = 0; m < CB_REG_NMETRICS; m++)
+			v[*n * CB_REG_NMETRICS + m] = sqlite3_column_double(st, m);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		*n = 0;
+		return db_err(h, "cannot read", e);
+	}
+	*rows = v;
+	return 0;
+}
+
+static void bind_num(sqlite3_stmt *st, int i, const json_t *v)
+{
+	/* integers stay exact; SQLite keeps REAL for the rest */
+	if (json_is_integer(v))
+		sqlite3_bind_int64(st, i, json_integer_value(v));
+	else
+		sqlite3_bind_double(st, i, json_number_value(v));
+}
+
+static void bind_str(sqlite3_stmt *st, int i, const json_t *o, const char *key)
+{
+	sqlite3_bind_text(st, i, json_string_value(json_object_get(o, key)), -1, SQLITE_STATIC);
+}
+
+/* JSON text into a column; the memory goes to SQLite, which frees it. */
+static int bind_json(sqlite3_stmt *st, int i, const json_t *v)
+{
+	char *s = v ? json_dumps(v, JSON_COMPACT) : NULL;
+	if (v && !s)
+		return -ENOMEM;
+	sqlite3_bind_text(st, i, s, -1, s ? free : SQLITE_STATIC);
+	return 0;
+}
+
+static int store_phase(sqlite3_stmt *st, sqlite3_int64 run, int seq, const json_t *p)
+{
+	static const char *const nums[] = {"block_size", "concurrency",	  "clients",
+					   "ops",	 "bytes",	  "duration_s",
+					   "iops",	 "bw_bytes_per_s"};
+	static const char *const lat[] = {"min", "mean", "p50", "p90", "p99", "p99.9", "max"};
+	const json_t *l = json_object_get(p, "latency_us");
+	const json_t *reg = json_object_get(p, "regression");
+	const char *verdict = json_string_value(json_object_get(reg, "verdict"));
+	int i = 1;
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	sqlite3_bind_int64(st, i++, run);
+	sqlite3_bind_int(st, i++, seq);
+	bind_str(st, i++, p, "name");
+	bind_str(st, i++, p, "layer");
+	bind_str(st, i++, p, "op");
+	bind_str(st, i++, p, "pool");
+	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
+		bind_num(st, i++, json_object_get(p, nums[k]));
+	for (size_t k = 0; k < sizeof(lat) / sizeof(lat[0]); k++)
+		bind_num(st, i++, json_object_get(l, lat[k]));
+	bind_num(st, i++, json_object_get(p, "errors"));
+	sqlite3_bind_int(st, i++, json_is_true(json_object_get(p, "interrupted")));
+	sqlite3_bind_int(st, i++, json_is_true(json_object_get(p, "failed")));
+	if (verdict && strcmp(verdict, "none") != 0)
+		sqlite3_bind_int(st, i, strcmp(verdict, "regression") == 0);
+	i++; /* NULL: no verdict */
+	if (bind_json(st, i++, reg) < 0 ||
+	    bind_json(st, i++, json_object_get(p, "histogram")) < 0 ||
+	    bind_json(st, i++, json_object_get(p, "samples")) < 0)
+		return -ENOMEM;
+	return sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+}
+
+int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
+{
+	static const char run_sql[] =
+	    "INSERT INTO runs (started, profile, profile_sha256, run_name, fsid, ceph_version,"
+	    " host, tool_version, interrupted, stored) VALUES (?,?,?,?,?,?,?,?,?,?)";
+	static const char phase_sql[] = "INSERT INTO phases VALUES (?,?,?,?,?,?,?,"
+					"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	const json_t *prof = json_object_get(rec, "profile"), *cl = json_object_get(rec, "cluster");
+	sqlite3_stmt *rs = NULL, *ps = NULL;
+	int r = -EIO;
+	if (sqlite3_prepare_v2(h->db, run_sql, -1, &rs, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(h->db, phase_sql, -1, &ps, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(rs, 1, parse_time(json_string_value(json_object_get(rec, "started"))));
+	bind_str(rs, 2, prof, "name");
+	bind_str(rs, 3, prof, "sha256");
+	bind_str(rs, 4, rec, "run_name");
+	bind_str(rs, 5, cl, "fsid");
+	bind_str(rs, 6, cl, "ceph_version");
+	bind_str(rs, 7, rec, "host");
+	bind_str(rs, 8, json_object_get(rec, "tool"), "version");
+	sqlite3_bind_int(rs, 9, json_is_true(json_object_get(rec, "interrupted")));
+	sqlite3_bind_int64(rs, 10, time(NULL));
+	if (sqlite3_step(rs) != SQLITE_DONE)
+		goto out;
+	sqlite3_int64 run = sqlite3_last_insert_rowid(h->db);
+	const json_t *phases = json_object_get(rec, "phases");
+	r = 0;
+	for (size_t i = 0; i < json_array_size(phases) && r == 0; i++)
+		r = store_phase(ps, run, (int)i, json_array_get(phases, i));
+out:
+	if (r == -ENOMEM)
+		cb_err_usage(e, "out of memory");
+	else if (r < 0)
+		db_err(h, "cannot store the run", e);
+	sqlite3_finalize(rs);
+	sqlite3_finalize(ps);
+	return r;
+}
+
+/* A column as JSON: integers stay integers, so a figure reads back as it
+ * was stored. */
+static json_t *column_json(sqlite3_stmt *st, int i)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER:
+		return json_integer(sqlite3_column_int64(st, i));
+	case SQLITE_FLOAT:
+		return json_real(sqlite3_column_double(st, i));
+	case SQLITE_NULL:
+		return json_null();
+	default:
+		return json_string((const char *)sqlite3_column_text(st, i));
+	}
+}
+
+static json_t *trend_row(sqlite3_stmt *st)
+{
+	/* SELECT order below; "" starts the latency_us object */
+	static const char *const keys[] = {"started",
+					   "run_name",
+					   "profile",
+					   "profile_sha256",
+					   "fsid",
+					   "ceph_version",
+					   "host",
+					   "phase",
+					   "layer",
+					   "op",
+					   "pool",
+					   "block_size",
+					   "concurrency",
+					   "clients",
+					   "duration_s",
+					   "ops",
+					   "bytes",
+					   "iops",
+					   "bw_bytes_per_s",
+					   "errors",
+					   "",
+					   "min",
+					   "mean",
+					   "p50",
+					   "p90",
+					   "p99",
+					   "p99.9",
+					   "max"};
+	json_t *row = json_object(), *lat = json_object(), *into = row;
+	int n = (int)(sizeof(keys) / sizeof(keys[0]));
+	if (!row || !lat) {
+		json_decref(row);
+		json_decref(lat);
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!keys[i][0]) {
+			into = lat;
+			continue;
+		}
+		json_object_set_new(into, keys[i], column_json(st, i));
+	}
+	json_object_set_new(row, "latency_us", lat);
+	json_object_set_new(row, "interrupted", json_boolean(sqlite3_column_int(st, n)));
+	json_object_set_new(row, "failed", json_boolean(sqlite3_column_int(st, n + 1)));
+	const char *reg = (const char *)sqlite3_column_text(st, n + 2);
+	json_object_set_new(row, "regression", reg ? json_loads(reg, 0, NULL) : json_null());
+	return row;
+}
+
+int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, struct cb_err *e)
+{
+	/* ?1 profile, ?2 workload (NULL: any), ?3 last runs (0: all) */
+#define WL(p) "(?2 IS NULL OR " p ".name = ?2 OR substr(" p ".name, 1, length(?2) + 1) = ?2 || '.')"
+	static const char sql[] =
+	    "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', r.started, 'unixepoch'), r.run_name, r.profile,"
+	    " r.profile_sha256, r.fsid, r.ceph_version, r.host, p.name, p.layer, p.op, p.pool,"
+	    " p.block_size, p.concurrency, p.clients, p.duration_s, p.ops, p.bytes, p.iops,"
+	    " p.bw_bytes_per_s, p.errors, NULL, p.lat_min_us, p.lat_mean_us, p.lat_p50_us,"
+	    " p.lat_p90_us, p.lat_p99_us, p.lat_p999_us, p.lat_max_us,"
+	    " r.interrupted OR p.interrupted, p.failed, p.regression"
+	    " FROM phases p JOIN runs r ON r.id = p.run_id"
+	    " WHERE (?1 IS NULL OR r.profile = ?1) AND " WL(
+		"p") " AND (?3 = 0 OR r.id IN"
+		     " (SELECT r2.id FROM runs r2 WHERE (?1 IS NULL OR r2.profile = ?1) AND EXISTS"
+		     " (SELECT 1 FROM phases p2 WHERE p2.run_id = r2.id AND " WL(
+			 "p2") ")"
+			       " ORDER BY r2.started DESC, r2.id DESC LIMIT ?3))"
+			       " ORDER BY r.started, r.id, p.seq";
+#undef WL
+	sqlite3_stmt *st;
+	json_t *rows = json_array();
+	*out = NULL;
+	if (!rows)
+		return cb_err_usage(e, "out of memory");
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		json_decref(rows);
+		return db_err(h, "cannot read", e);
+	}
+	sqlite3_bind_text(st, 1, f->profile, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, f->workload, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, f->last);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *row = trend_row(st);
+		if (!row || json_array_append_new(rows, row) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		json_decref(rows);
+		return rc == SQLITE_NOMEM ? cb_err_usage(e, "out of memory")
+					  : db_err(h, "cannot read", e);
+	}
+	*out = rows;
+	return 0;
+}
+
+int cb_record_check(const json_t *rec, char *why, size_t n)
+{
+	json_error_t je;
+	if (json_unpack_ex((json_t *)rec, &je, JSON_VALIDATE_ONLY,
+			   "{s:s, s:{s:s}, s:{s:s, s:s}, s:s, s:s, s:s, s:{s:s, s:s}, s:b, s:o}",
+			   "schema", "tool", "version", "cluster", "fsid", "ceph_version", "host",
+			   "started", "run_name", "profile", "name", "sha256", "interrupted",
+			   "phases") < 0) {
+		snprintf(why, n, "%s", je.text);
+		return -EINVAL;
+	}
+	const char *schema = json_string_value(json_object_get(rec, "schema"));
+	const char *started = json_string_value(json_object_get(rec, "started"));
+	const json_t *phases = json_object_get(rec, "phases");
+	if (strcmp(schema, "cephbench-result/1") != 0) {
+		snprintf(why, n, "schema '%s', expected cephbench-result/1", schema);
+		return -EINVAL;
+	}
+	if (parse_time(started) == (time_t)-1) {
+		snprintf(why, n, "started '%s' is not YYYY-MM-DDTHH:MM:SSZ", started);
+		return -EINVAL;
+	}
+	if (!json_is_array(phases)) {
+		snprintf(why, n, "phases is not an array");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < json_array_size(phases); i++) {
+		if (json_unpack_ex(
+			json_array_get(phases, i), &je, JSON_VALIDATE_ONLY,
+			"{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:F, s:I, s:I, s:F, s:F, "
+			"s:I, s:b, s:b, s:{s:F, s:F, s:F, s:F, s:F, s:F, s:F}, s:o, s:o}",
+			"name", "layer", "op", "pool", "block_size", "concurrency", "clients",
+			"duration_s", "ops", "bytes", "iops", "bw_bytes_per_s", "errors",
+			"interrupted", "failed", "latency_us", "min", "mean", "p50", "p90", "p99",
+			"p99.9", "max", "histogram", "samples") < 0) {
+			snprintf(why, n, "phase %zu: %s", i + 1, je.text);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* The run history: one SQLite file, schema in docs/health.md. Runs go in
+ * as the JSON record (cb_result_json, or a --json file), so what is stored
+ * is what was reported. */
+#ifndef CB_HISTORY_DB_H
+#define CB_HISTORY_DB_H
+
+#include "err.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* PRAGMA user_version of the schema this code writes; application_id
+ * marks the file as a cephbench history ("cbhs"). */
+#define CB_HDB_VERSION 1
+#define CB_HDB_APP_ID  0x63626873
+
+struct cb_hdb;
+
+/* Open path. writable: create the file and its schema when missing or
+ * empty; otherwise the file must exist. A file that is not a cephbench
+ * history, or one of a newer schema, is an input error. flag names the
+ * file in messages ("--history FILE", "FILE"). 0 or -errno with e set. */
+int cb_hdb_open(const char *path, bool writable, const char *flag, struct cb_hdb **out,
+		struct cb_err *e);
+void cb_hdb_close(struct cb_hdb *db);
+
+/* One run is one transaction: its baseline read and its insert, so two cron
+ * jobs storing at once each see the other's run whole or not at all.
+ * BEGIN IMMEDIATE waits for the busy timeout rather than failing. */
+int cb_hdb_begin(struct cb_hdb *db, struct cb_err *e);
+int cb_hdb_commit(struct cb_hdb *db, struct cb_err *e);
+void cb_hdb_rollback(struct cb_hdb *db);
+
+/* The figures (iops, bw, p99 µs: regression.h's row order) of phase in the
+ * last `last` stored runs of rec's profile name on rec's cluster fsid that
+ * started no later than rec, newest first, skipping interrupted runs and
+ * phases that were interrupted or failed. rec must pass cb_record_check.
+ * *rows is malloc'd (free it). 0 or -errno with e set. */
+int cb_hdb_baseline(struct cb_hdb *db, const json_t *rec, const char *phase, unsigned last,
+		    double **rows, size_t *n, struct cb_err *e);
+
+/* Insert a checked record (cb_record_check) and its phases. 0 or -errno. */
+int cb_hdb_store(struct cb_hdb *db, const json_t *rec, struct cb_err *e);
+
+/* The trend: one object per run x phase, oldest first. profile and
+ * workload (a phase name, or the workload of NAME.prefill / NAME.PHASE)
+ * filter when set; last > 0 keeps the last runs only. */
+struct cb_hdb_filter {
+	const char *profile;
+	const char *workload;
+	unsigned last;
+};
+int cb_hdb_trend(struct cb_hdb *db, const struct cb_hdb_filter *f, json_t **rows, struct cb_err *e);
+
+/* Check that rec has the fields the history and the regression check use,
+ * with their types. 0, or -EINVAL with a reason naming the field in why. */
+int cb_record_check(const json_t *rec, char *why, size_t n);
+
+#endif

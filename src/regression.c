@@ -1,0 +1,126 @@
+/* Regression verdicts. The baseline of a figure is the median of the earlier
+ * runs (robust to one odd run, unlike the mean); its spread is 3 x the
+ * MAD scaled to a standard deviation (1.4826 x MAD for normal noise), as a
+ * percentage of the median. A change is a regression only when it is worse
+ * than both the user's limit and that spread: a limit tighter than the
+ * cluster's own run-to-run noise would cry wolf every night. The p99 of a
+ * phase with few ops is not compared (CB_REG_P99_MIN_OPS). */
+#include "regression.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAD_SCALE  1.4826
+#define SPREAD_MAD 3.0
+
+static const struct {
+	const char *key;
+	bool higher_better;
+} metric[CB_REG_NMETRICS] = {
+    [CB_REG_IOPS] = {"iops", true},
+    [CB_REG_BW] = {"bw_bytes_per_s", true},
+    [CB_REG_P99] = {"p99_us", false},
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double cb_median(double *v, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double cb_mad(const double *v, size_t n, double med)
+{
+	double *d = malloc((n ? n : 1) * sizeof(*d));
+	if (!d)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		d[i] = fabs(v[i] - med);
+	double m = cb_median(d, n);
+	free(d);
+	return m;
+}
+
+double cb_reg_value(const json_t *phase, int m)
+{
+	if (m == CB_REG_P99)
+		return json_number_value(
+		    json_object_get(json_object_get(phase, "latency_us"), "p99"));
+	return json_number_value(json_object_get(phase, metric[m].key));
+}
+
+/* One figure's comparison, or NULL when the baseline has nothing to compare
+ * with (a median of 0: no bytes moved, nothing measured). */
+static json_t *judge_metric(const json_t *phase, int m, const double *rows, size_t n, double pct,
+			    double *v, bool *bad)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = rows[i * CB_REG_NMETRICS + m];
+	double med = cb_median(v, n);
+	double spread = med > 0 ? 100.0 * SPREAD_MAD * MAD_SCALE * cb_mad(v, n, med) / med : 0;
+	if (med <= 0)
+		return NULL;
+	if (m == CB_REG_P99 &&
+	    json_number_value(json_object_get(phase, "ops")) < CB_REG_P99_MIN_OPS)
+		return NULL;
+	double val = cb_reg_value(phase, m);
+	double change = 100.0 * (val - med) / med;
+	/* worse means lower for rates, higher for latency */
+	double worse = metric[m].higher_better ? -change : change;
+	bool reg = worse > pct && worse > spread;
+	*bad |= reg;
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:b}", "value", val, "baseline_median", med,
+			 "change_pct", change, "limit_pct", metric[m].higher_better ? -pct : pct,
+			 "spread_pct", spread, "regression", reg);
+}
+
+json_t *cb_regression_judge(const json_t *phase, const double *rows, size_t n, double pct,
+			    const char *skip)
+{
+	double secs = json_number_value(json_object_get(phase, "duration_s"));
+	char why[160];
+	if (!skip && secs < CB_REG_MIN_SECONDS) {
+		/* no figure in the text: phases too short group into one line */
+		snprintf(why, sizeof(why), "measured for less than %g s", CB_REG_MIN_SECONDS);
+		skip = why;
+	} else if (!skip && n < CB_REG_MIN_RUNS) {
+		snprintf(why, sizeof(why), "%zu earlier run%s, %d needed", n, n == 1 ? "" : "s",
+			 CB_REG_MIN_RUNS);
+		skip = why;
+	}
+	json_t *a = json_pack("{s:b, s:I, s:f}", "compared", !skip, "baseline_runs", (json_int_t)n,
+			      "limit_pct", pct);
+	if (!a)
+		return NULL;
+	if (skip) {
+		json_object_set_new(a, "verdict", json_string("none"));
+		json_object_set_new(a, "reason", json_string(skip));
+		return a;
+	}
+	json_t *ms = json_object();
+	double *v = malloc(n * sizeof(*v)); /* scratch: the median sorts */
+	bool bad = false;
+	for (int m = 0; m < CB_REG_NMETRICS && ms && v; m++) {
+		json_t *j = judge_metric(phase, m, rows, n, pct, v, &bad);
+		if (j)
+			json_object_set_new(ms, metric[m].key, j);
+	}
+	free(v);
+	if (!ms || !v) {
+		json_decref(ms);
+		json_decref(a);
+		return NULL;
+	}
+	json_object_set_new(a, "metrics", ms);
+	json_object_set_new(a, "verdict", json_string(bad ? "regression" : "ok"));
+	return a;
+}

@@ -1,0 +1,331 @@
+/* The health pieces without a cluster: the regression rule's arithmetic and
+ * verdicts, the textfile's escaping, the SQLite history's round trip, its
+ * baseline selection and its refusal of files that are not histories. */
+#include "health.h"
+#include "history_db.h"
+#include "prom.h"
+#include "regression.h"
+
+#include <check.h>
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static json_t *phase(const char *name, const char *pool, double iops, double bw, int p99)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:f, s:i, s:i, s:f, s:f, s:i, s:b, "
+			 "s:b, s:{s:i, s:f, s:i, s:i, s:i, s:i, s:i}, s:{}, s:[]}",
+			 "name", name, "layer", "rados", "op", "write", "pool", pool, "block_size",
+			 4096, "concurrency", 16, "clients", 1, "duration_s", 2.0, "ops",
+			 (int)(iops * 2), "bytes", (int)(bw * 2), "iops", iops, "bw_bytes_per_s",
+			 bw, "errors", 0, "interrupted", 0, "failed", 0, "latency_us", "min", 100,
+			 "mean", 900.5, "p50", 800, "p90", 1500, "p99", p99, "p99.9", p99 + 100,
+			 "max", p99 + 200, "histogram", "samples");
+}
+
+static json_t *record(const char *started, bool interrupted, json_t *ph)
+{
+	return json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s, s:s, s:s, s:{s:s, s:s}, s:b, "
+			 "s:[o]}",
+			 "schema", "cephbench-result/1", "tool", "name", "cephbench", "version",
+			 "0.1.0", "cluster", "fsid", "f-1", "ceph_version", "16.2.15", "host", "h",
+			 "started", started, "run_name", "nightly", "profile", "name", "health",
+			 "sha256", "ab", "interrupted", interrupted, "phases", ph);
+}
+
+START_TEST(median_and_mad)
+{
+	double a[] = {5, 1, 3}, b[] = {4, 1, 3, 2}, c[] = {1, 2, 3, 4, 100};
+	ck_assert_double_eq(cb_median(a, 3), 3);
+	ck_assert_double_eq(cb_median(b, 4), 2.5);
+	ck_assert_double_eq(cb_mad(c, 5, 3), 1); /* the outlier does not move it */
+	ck_assert_double_eq(cb_median(NULL, 0), 0);
+}
+END_TEST
+
+/* seven runs around 1000 IOPS (±1 %), 4 MB/s, p99 2000 µs */
+static void quiet_baseline(double *rows)
+{
+	static const double noise[] = {1.0, 1.01, 0.99, 1.005, 0.995, 1.0, 1.01};
+	for (int i = 0; i < 7; i++) {
+		rows[i * CB_REG_NMETRICS + CB_REG_IOPS] = 1000 * noise[i];
+		rows[i * CB_REG_NMETRICS + CB_REG_BW] = 4e6 * noise[i];
+		rows[i * CB_REG_NMETRICS + CB_REG_P99] = 2000 * noise[i];
+	}
+}
+
+static const char *verdict(const json_t *a)
+{
+	return json_string_value(json_object_get(a, "verdict"));
+}
+
+static bool flagged(const json_t *a, const char *m)
+{
+	return json_is_true(
+	    json_object_get(json_object_get(json_object_get(a, "metrics"), m), "regression"));
+}
+
+START_TEST(verdicts)
+{
+	double rows[7 * CB_REG_NMETRICS];
+	quiet_baseline(rows);
+	json_t *slow = phase("w", "bench", 800, 3.2e6, 2000);
+	json_t *a = cb_regression_judge(slow, rows, 7, 10, NULL);
+	ck_assert_str_eq(verdict(a), "regression");
+	ck_assert(flagged(a, "iops") && flagged(a, "bw_bytes_per_s") && !flagged(a, "p99_us"));
+	json_t *m = json_object_get(json_object_get(a, "metrics"), "iops");
+	ck_assert_double_eq_tol(json_real_value(json_object_get(m, "change_pct")), -20, 1e-9);
+	ck_assert_double_eq(json_real_value(json_object_get(m, "baseline_median")), 1000);
+	json_decref(a);
+
+	json_t *near = phase("w", "bench", 990, 3.96e6, 2010);
+	a = cb_regression_judge(near, rows, 7, 10, NULL);
+	ck_assert_str_eq(verdict(a), "ok");
+	json_decref(a);
+
+	json_t *late = phase("w", "bench", 1000, 4e6, 3000);
+	a = cb_regression_judge(late, rows, 7, 10, NULL);
+	ck_assert_str_eq(verdict(a), "regression");
+	ck_assert(flagged(a, "p99_us") && !flagged(a, "iops"));
+	json_decref(a);
+
+	/* too few earlier runs, or a run that was cut: no verdict, said why */
+	a = cb_regression_judge(slow, rows, 2, 10, NULL);
+	ck_assert_str_eq(verdict(a), "none");
+	ck_assert(!json_is_true(json_object_get(a, "compared")));
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(a, "reason")), "2 earlier"));
+	json_decref(a);
+	/* a rate over a few milliseconds is noise */
+	json_object_set_new(slow, "duration_s", json_real(0.02));
+	a = cb_regression_judge(slow, rows, 7, 10, NULL);
+	ck_assert_str_eq(verdict(a), "none");
+	ck_assert_ptr_nonnull(
+	    strstr(json_string_value(json_object_get(a, "reason")), "less than 1 s"));
+	json_decref(a);
+	a = cb_regression_judge(slow, rows, 7, 10, "the run was interrupted");
+	ck_assert_str_eq(verdict(a), "none");
+	json_decref(a);
+	json_decref(slow);
+	json_decref(near);
+	json_decref(late);
+}
+END_TEST
+
+START_TEST(noisy_baseline_and_zero_figures)
+{
+	/* a baseline that swings ±40 %: a 20 % drop is within its spread */
+	double rows[5 * CB_REG_NMETRICS] = {0};
+	const double iops[] = {600, 1400, 1000, 700, 1300};
+	for (int i = 0; i < 5; i++)
+		rows[i * CB_REG_NMETRICS + CB_REG_IOPS] = iops[i];
+	json_t *ph = phase("w", "bench", 800, 0, 0);
+	json_t *a = cb_regression_judge(ph, rows, 5, 10, NULL);
+	ck_assert_str_eq(verdict(a), "ok");
+	json_t *m = json_object_get(json_object_get(a, "metrics"), "iops");
+	ck_assert(json_real_value(json_object_get(m, "spread_pct")) > 20);
+	/* nothing to compare a bandwidth or p99 of 0 with */
+	ck_assert_ptr_null(json_object_get(json_object_get(a, "metrics"), "bw_bytes_per_s"));
+	ck_assert_ptr_null(json_object_get(json_object_get(a, "metrics"), "p99_us"));
+	json_decref(a);
+	json_decref(ph);
+	/* nor a p99 taken over a few ops: it is their maximum */
+	double rows7[7 * CB_REG_NMETRICS];
+	quiet_baseline(rows7);
+	ph = phase("w", "bench", 100, 4e6, 9000); /* 200 ops */
+	a = cb_regression_judge(ph, rows7, 7, 10, NULL);
+	ck_assert_ptr_null(json_object_get(json_object_get(a, "metrics"), "p99_us"));
+	ck_assert_ptr_nonnull(json_object_get(json_object_get(a, "metrics"), "iops"));
+	json_decref(a);
+	json_decref(ph);
+}
+END_TEST
+
+START_TEST(prom_escapes_labels)
+{
+	json_t *rec = record("2026-01-02T03:04:05Z", false, phase("w", "a\"b\\c\nd", 10, 20, 30));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(cb_prom_render(f, rec), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "pool=\"a\\\"b\\\\c\\nd\""));
+	ck_assert_ptr_nonnull(strstr(buf, "# TYPE cephbench_latency_seconds summary\n"));
+	ck_assert_ptr_nonnull(strstr(buf, ",quantile=\"0.99\"} 3e-05\n"));
+	ck_assert_ptr_nonnull(
+	    strstr(buf, "cephbench_last_run_timestamp_seconds{profile=\"health\"} 1767323045\n"));
+	free(buf);
+	json_decref(rec);
+}
+END_TEST
+
+static char dir[] = "/tmp/check_health.XXXXXX";
+
+static void path_in_dir(char *out, size_t n, const char *name)
+{
+	snprintf(out, n, "%s/%s", dir, name);
+}
+
+START_TEST(history_round_trip)
+{
+	char db_path[256];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	path_in_dir(db_path, sizeof(db_path), "h.db");
+	ck_assert_int_eq(cb_hdb_open(db_path, true, "--history h.db", &db, &e), 0);
+	const double iops[] = {1000, 1010, 990, 5};
+	for (int i = 0; i < 4; i++) {
+		char ts[32];
+		snprintf(ts, sizeof(ts), "2026-01-0%dT00:00:00Z", i + 1);
+		/* the fourth run was interrupted: stored, never a baseline */
+		json_t *rec = record(ts, i == 3, phase("w", "bench", iops[i], iops[i] * 4096, 900));
+		ck_assert_int_eq(cb_hdb_begin(db, &e), 0);
+		ck_assert_int_eq(cb_hdb_store(db, rec, &e), 0);
+		ck_assert_int_eq(cb_hdb_commit(db, &e), 0);
+		json_decref(rec);
+	}
+	json_t *later = record("2026-02-01T00:00:00Z", false, phase("w", "bench", 1, 1, 1));
+	double *rows;
+	size_t n;
+	ck_assert_int_eq(cb_hdb_baseline(db, later, "w", 7, &rows, &n, &e), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_double_eq(rows[0 * CB_REG_NMETRICS + CB_REG_IOPS], 990); /* newest first */
+	ck_assert_double_eq(rows[2 * CB_REG_NMETRICS + CB_REG_IOPS], 1000);
+	ck_assert_double_eq(rows[0 * CB_REG_NMETRICS + CB_REG_P99], 900);
+	free(rows);
+	ck_assert_int_eq(cb_hdb_baseline(db, later, "w", 2, &rows, &n, &e), 0);
+	ck_assert_uint_eq(n, 2);
+	free(rows);
+	ck_assert_int_eq(cb_hdb_baseline(db, later, "other", 7, &rows, &n, &e), 0);
+	ck_assert_uint_eq(n, 0);
+	free(rows);
+	json_decref(later);
+	cb_hdb_close(db);
+
+	ck_assert_int_eq(cb_hdb_open(db_path, false, "h.db", &db, &e), 0);
+	json_t *t;
+	struct cb_hdb_filter f = {.last = 2};
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	ck_assert_uint_eq(json_array_size(t), 2);
+	const json_t *r0 = json_array_get(t, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(r0, "started")), "2026-01-03T00:00:00Z");
+	ck_assert_double_eq(json_number_value(json_object_get(r0, "iops")), 990);
+	ck_assert_int_eq(json_integer_value(json_object_get(r0, "ops")), 1980);
+	ck_assert(json_is_true(json_object_get(json_array_get(t, 1), "interrupted")));
+	json_decref(t);
+	f = (struct cb_hdb_filter){.workload = "nope"};
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	ck_assert_uint_eq(json_array_size(t), 0);
+	json_decref(t);
+	cb_hdb_close(db);
+	ck_assert(!cb_err_isset(&e));
+}
+END_TEST
+
+START_TEST(history_refuses_other_files)
+{
+	char p[256];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	path_in_dir(p, sizeof(p), "missing.db");
+	ck_assert_int_lt(cb_hdb_open(p, false, "missing.db", &db, &e), 0);
+	ck_assert_int_eq(e.exit, CB_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(e.msg, "missing.db: cannot open"));
+	ck_assert_int_ne(access(p, F_OK), 0); /* reading creates nothing */
+
+	path_in_dir(p, sizeof(p), "text");
+	FILE *f = fopen(p, "w");
+	fputs("not a database, just some words that are long enough to fill a header", f);
+	fclose(f);
+	e = (struct cb_err){0};
+	ck_assert_int_lt(cb_hdb_open(p, true, "--history text", &db, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "not a cephbench history"));
+
+	path_in_dir(p, sizeof(p), "other.db");
+	sqlite3 *s;
+	ck_assert_int_eq(sqlite3_open(p, &s), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(s, "CREATE TABLE t (x)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(s);
+	e = (struct cb_err){0};
+	ck_assert_int_lt(cb_hdb_open(p, false, "other.db", &db, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "other.db: not a cephbench history"));
+
+	/* a history from a newer cephbench */
+	path_in_dir(p, sizeof(p), "new.db");
+	e = (struct cb_err){0};
+	ck_assert_int_eq(cb_hdb_open(p, true, "new.db", &db, &e), 0);
+	cb_hdb_close(db);
+	ck_assert_int_eq(sqlite3_open(p, &s), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(s, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(s);
+	ck_assert_int_lt(cb_hdb_open(p, true, "new.db", &db, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "newer"));
+}
+END_TEST
+
+START_TEST(record_check_names_the_field)
+{
+	char why[256];
+	json_t *rec = record("2026-01-01T00:00:00Z", false, phase("w", "bench", 1, 1, 1));
+	ck_assert_int_eq(cb_record_check(rec, why, sizeof(why)), 0);
+	json_object_del(json_object_get(rec, "cluster"), "fsid");
+	ck_assert_int_lt(cb_record_check(rec, why, sizeof(why)), 0);
+	ck_assert_ptr_nonnull(strstr(why, "fsid"));
+	json_decref(rec);
+	rec = record("yesterday", false, phase("w", "bench", 1, 1, 1));
+	ck_assert_int_lt(cb_record_check(rec, why, sizeof(why)), 0);
+	ck_assert_ptr_nonnull(strstr(why, "yesterday"));
+	json_decref(rec);
+}
+END_TEST
+
+START_TEST(flags)
+{
+	struct cb_health_opts o = {0};
+	struct cb_err e = {0};
+	struct cb_health *h;
+	ck_assert_int_eq(cb_health_flag(CB_OPT_REGRESSION, "12.5%", &o, &e), 1);
+	ck_assert_double_eq(o.regression_pct, 12.5);
+	ck_assert_int_lt(cb_health_flag(CB_OPT_BASELINE, "0", &o, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--baseline '0'"));
+	e = (struct cb_err){0};
+	ck_assert_int_lt(cb_health_flag(CB_OPT_BASELINE, "2", &o, &e), 0); /* never a verdict */
+	e = (struct cb_err){0};
+	ck_assert_int_eq(cb_health_flag(CB_OPT_BASELINE, "3", &o, &e), 1);
+	ck_assert_int_lt(cb_health_flag(CB_OPT_REGRESSION, "-5", &o, &e), 0);
+	e = (struct cb_err){0};
+	/* --regression needs a history to compare with */
+	ck_assert_int_lt(cb_health_open(&o, &h, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--regression needs --history"));
+	ck_assert_int_eq(cb_health_flag(0, "x", &o, &e), 0);
+}
+END_TEST
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		return 1;
+	Suite *s = suite_create("health");
+	TCase *tc = tcase_create("health");
+	tcase_add_test(tc, median_and_mad);
+	tcase_add_test(tc, verdicts);
+	tcase_add_test(tc, noisy_baseline_and_zero_figures);
+	tcase_add_test(tc, prom_escapes_labels);
+	tcase_add_test(tc, history_round_trip);
+	tcase_add_test(tc, history_refuses_other_files);
+	tcase_add_test(tc, record_check_names_the_field);
+	tcase_add_test(tc, flags);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_set_fork_status(sr, CK_NOFORK);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		failed++;
+	return failed ? 1 : 0;
+}
