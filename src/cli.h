@@ -40,8 +40,7 @@ enum {
 	    {"format", required_argument, NULL, CB_OPT_FORMAT},                                    \
 	    {"json", required_argument, NULL, CB_OPT_JSON},                                        \
 	    {"allow-destructive", no_argument, NULL, CB_OPT_ALLOW_DESTRUCTIVE},                    \
-	    {"wait", no_argument, NULL, CB_OPT_WAIT},                                              \
-	    CB_CLI_HEALTH_OPTIONS,                                                                 \
+	    {"wait", no_argument, NULL, CB_OPT_WAIT}, CB_CLI_HEALTH_OPTIONS,                       \
 	{                                                                                          \
 		"no-cleanup", no_argument, NULL, CB_OPT_NO_CLEANUP                                 \
 	}

@@ -18,8 +18,8 @@ struct cb_run_opts {
 	const char *json_path; /* also write the JSON record here */
 	bool no_cleanup;
 	bool allow_destructive; /* let writes reach things the run did not create */
-	bool quiet; /* print only errors, failures and regressions */
-	bool wait;  /* for another run on the cluster to end, instead of refusing */
+	bool quiet;		/* print only errors, failures and regressions */
+	bool wait;		/* for another run on the cluster to end, instead of refusing */
 	/* --history, --regression, --baseline, --prom */
 	struct cb_health_opts health;
 	int sigfd; /* SIGINT/SIGTERM, blocked before any library thread exists */
