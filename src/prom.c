@@ -2,6 +2,7 @@
  * workload, layer, op, pool, so runs of several profiles can share one
  * collector directory (one file each). */
 #include "prom.h"
+#include "atomic_file.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -130,21 +131,15 @@ int cb_prom_render(FILE *out, const json_t *rec)
 	return ferror(out) ? -EIO : 0;
 }
 
+static int render(FILE *f, const void *rec)
+{
+	return cb_prom_render(f, rec);
+}
+
 int cb_prom_write(const char *path, const json_t *rec, struct cb_err *e)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return cb_err_usage(e, "--prom %s: cannot write: %s", path, strerror(errno));
-	int r = cb_prom_render(f, rec);
-	if (fclose(f) != 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) != 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
+	int r = cb_write_file_atomic(path, render, rec);
+	if (r < 0)
 		return cb_err_usage(e, "--prom %s: cannot write: %s", path, strerror(-r));
-	}
 	return 0;
 }

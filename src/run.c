@@ -1,5 +1,6 @@
 /* Whole-run orchestration shared by `run` and the ad-hoc layer commands. */
 #include "run.h"
+#include "atomic_file.h"
 #include "lock.h"
 #include "report.h"
 #include "runner.h"
@@ -12,23 +13,16 @@
 #include <time.h>
 #include <unistd.h>
 
+static int render_json(FILE *f, const void *rec)
+{
+	return cb_report_json_dump(f, rec);
+}
+
 static int write_json_file(const char *path, const json_t *rec, struct cb_err *e)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return cb_err_usage(e, "--json %s: cannot write: %s", path, strerror(errno));
-	int r = cb_report_json_dump(f, rec);
-	if (fclose(f) != 0 && r == 0)
-		r = -EIO;
-	/* rename: a reader never sees half a file */
-	if (r == 0 && rename(tmp, path) != 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
+	int r = cb_write_file_atomic(path, render_json, rec);
+	if (r < 0)
 		return cb_err_usage(e, "--json %s: cannot write: %s", path, strerror(-r));
-	}
 	return 0;
 }
 

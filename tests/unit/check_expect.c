@@ -5,6 +5,8 @@
  * PASS/FAIL table show them. Writes a JSON record with verdicts to the
  * path in argv[1] so CTest can validate it against the schema. */
 #include "engine.h"
+#include "unit_run.h"
+#include "unit_result.h"
 #include "expect.h"
 #include "profile.h"
 #include "report.h"
@@ -295,14 +297,7 @@ static struct cb_workload wa = {.name = "a"}, wb = {.name = "b"};
 
 static void fill_result(struct cb_result *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->run_name = strdup("unit");
-	r->profile_name = strdup("unit-profile");
-	memset(r->profile_sha256, 'a', 64);
-	snprintf(r->fsid, sizeof(r->fsid), "00000000-0000-0000-0000-000000000000");
-	snprintf(r->ceph_version, sizeof(r->ceph_version), "16.2.15");
-	snprintf(r->host, sizeof(r->host), "host");
-	r->started = 1700000000;
+	unit_result_init(r, "unit-profile");
 	wa = (struct cb_workload){.name = "a"};
 	wb = (struct cb_workload){.name = "b"};
 	set(&wa.expect, CB_EXPECT_MIN_IOPS, IOPS);
@@ -618,10 +613,5 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, text_verdicts);
 	tcase_add_test(tc, format);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

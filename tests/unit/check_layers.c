@@ -3,6 +3,8 @@
  * and the text and JSON that show it. Writes a record with a breakdown to
  * argv[1] for the schema check. */
 #include "layers.h"
+#include "unit_run.h"
+#include "unit_result.h"
 #include "report.h"
 
 #include <check.h>
@@ -37,14 +39,7 @@ static struct cb_phase_result *add(struct cb_result *r, const char *name, const 
 
 static void result(struct cb_result *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->run_name = strdup("unit");
-	r->profile_name = strdup("bottleneck");
-	memset(r->profile_sha256, 'a', 64);
-	snprintf(r->fsid, sizeof(r->fsid), "00000000-0000-0000-0000-000000000000");
-	snprintf(r->ceph_version, sizeof(r->ceph_version), "16.2.15");
-	snprintf(r->host, sizeof(r->host), "host");
-	r->started = 1700000000;
+	unit_result_init(r, "bottleneck");
 }
 
 /* The bottleneck profile's shape: 4K random writes on rados, rbd and cephfs
@@ -285,10 +280,5 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, nothing_to_compare);
 	tcase_add_test(tc, rendered);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

@@ -3,6 +3,8 @@
  * and the text table has one row per phase. Writes its JSON to the path in
  * argv[1] so CTest can validate it against docs/result.schema.json. */
 #include "report.h"
+#include "unit_run.h"
+#include "unit_result.h"
 
 #include <check.h>
 #include <jansson.h>
@@ -14,14 +16,7 @@ static const char *out_path;
 
 static void fill(struct cb_result *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->run_name = strdup("unit");
-	r->profile_name = strdup("unit-profile");
-	memset(r->profile_sha256, 'a', 64);
-	snprintf(r->fsid, sizeof(r->fsid), "00000000-0000-0000-0000-000000000000");
-	snprintf(r->ceph_version, sizeof(r->ceph_version), "16.2.15");
-	snprintf(r->host, sizeof(r->host), "host");
-	r->started = 1700000000;
+	unit_result_init(r, "unit-profile");
 	for (int k = 0; k < 2; k++) {
 		struct cb_phase_result *p = cb_result_add_phase(r);
 		ck_assert_ptr_nonnull(p);
@@ -127,10 +122,5 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, json_record);
 	tcase_add_test(tc, text_table);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }
