@@ -6,7 +6,7 @@
 assert_ns_empty "before the test"
 
 # 1. A normal run cleans up after itself.
-cb rados write -p "$POOL" --conf "$CONF" --duration 2 -b 4K --run-name normal --quiet
+cb rados write -p "$POOL" --conf "$CONF" --duration 2 -b 4K --run-name normal
 assert_rc 0 "rados write"
 grep -q "^write " "$T/out" || fail "no report row: $(cat "$T/out")"
 assert_ns_empty "after a normal run"
