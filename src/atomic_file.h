@@ -1,5 +1,5 @@
 /* Writing a whole file so that a reader (a scrape, a cron job, a script
- * waiting for the result) never sees half of it: into PATH.tmp.PID in the
+ * waiting for the result) never sees half of it: into a new PATH.tmp.XXXXXX in the
  * same directory, then renamed over PATH. */
 #ifndef CB_ATOMIC_FILE_H
 #define CB_ATOMIC_FILE_H

@@ -98,6 +98,7 @@ static int base_of(const struct cb_layer_group *g, int l)
 static void measure(const struct cb_result *r, struct cb_layer_group *g)
 {
 	uint64_t depth = 0;
+	const char *pool = NULL;
 	for (int l = 0; l < CB_L_COUNT; l++) {
 		struct cb_layer_row *w = &g->row[l];
 		if (w->phase == SIZE_MAX)
@@ -110,6 +111,12 @@ static void measure(const struct cb_result *r, struct cb_layer_group *g)
 		if (depth && d != depth)
 			g->depth_differs = true;
 		depth = d;
+		/* a pool's replication and devices would pass for a layer's cost;
+		 * cephfs writes to its file system's data pool, named nowhere here */
+		if (l != CB_L_CEPHFS && pool && strcmp(pool, p->target) != 0)
+			g->pools_differ = true;
+		if (l != CB_L_CEPHFS)
+			pool = p->target;
 	}
 	double worst = 0;
 	for (int l = 0; l < CB_L_COUNT; l++) {

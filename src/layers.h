@@ -47,6 +47,7 @@ struct cb_layer_group {
 	bool has_worst; /* some layer loses IOPS over its base */
 	enum cb_layer worst;
 	bool depth_differs; /* clients x concurrency not the same on every layer */
+	bool pools_differ;  /* the rados, rbd and krbd rows ran on different pools */
 	size_t *shadowed;   /* phases left out as CB_LAYERS_DUPLICATE of this group */
 	size_t nshadowed;
 };

@@ -59,6 +59,9 @@ static void group_text(FILE *out, const struct cb_result *r, const struct cb_lay
 	if (g->depth_differs)
 		fprintf(out,
 			"  note: ops in flight differ (qd): a fair comparison needs the same\n");
+	if (g->pools_differ)
+		fprintf(out, "  note: the rows ran on different pools: the costs include the "
+			     "pools' differences\n");
 	for (size_t k = 0; k < g->nshadowed; k++)
 		fprintf(out, "  note: %s not compared: an earlier %s row stands for its layer\n",
 			r->phases[g->shadowed[k]].name, r->phases[g->shadowed[k]].layer);
@@ -122,9 +125,10 @@ static json_t *group_json(const struct cb_result *r, const struct cb_layer_group
 		json_decref(worst);
 		return NULL;
 	}
-	return json_pack("{s:s, s:I, s:o, s:o, s:b, s:o}", "op", g->op, "block_size",
+	return json_pack("{s:s, s:I, s:o, s:o, s:b, s:b, s:o}", "op", g->op, "block_size",
 			 (json_int_t)g->block_size, "rows", rows, "most_lost", worst,
-			 "same_in_flight", !g->depth_differs, "not_compared", skipped);
+			 "same_in_flight", !g->depth_differs, "same_pool", !g->pools_differ,
+			 "not_compared", skipped);
 }
 
 json_t *cb_layers_json(const struct cb_result *r)

@@ -272,8 +272,10 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	rn.ro = (struct cb_runner_opts){
 	    .sigfd = o->sigfd, .progress = progress ? stdout : NULL, .cqs = cqs, .ncqs = ncq};
 	for (size_t i = 0; i < p->n && !interrupted; i++) {
-		if ((r = skip_unavailable(&rn, i, e)) != 0)
+		if ((r = skip_unavailable(&rn, i, e)) > 0)
 			continue;
+		if (r < 0)
+			break;
 		r = run_workload(&rn, i, e);
 		if (r == -EINTR)
 			interrupted = true;

@@ -51,6 +51,8 @@ static void bottleneck(struct cb_result *r)
 	add(r, "img-randwrite-4k", "rbd", "randwrite", 4096, 6000, 2000);
 	struct cb_phase_result *fs =
 	    add(r, "fs-randwrite-4k", "cephfs", "randwrite", 4096, 3000, 3000);
+	/* a file system, not a pool: no note for it */
+	snprintf(fs->target, sizeof(fs->target), "cephfs");
 	fs->clients = 4;
 	fs->concurrency = 1;
 	add(r, "obj-write-4m", "rados", "write", 4 << 20, 100, 40000);
@@ -71,6 +73,33 @@ static const struct cb_layer_row *row(const struct cb_layer_group *g, enum cb_la
 	ck_assert_uint_ne(g->row[l].phase, SIZE_MAX);
 	return &g->row[l];
 }
+
+/* rbd on another pool than rados: the pools' difference would pass for
+ * rbd's cost, so the group says so (text and JSON). */
+START_TEST(pools_differ)
+{
+	struct cb_result r;
+	struct cb_layers l;
+	bottleneck(&r);
+	snprintf(r.phases[4].target, sizeof(r.phases[4].target), "hdd"); /* img-write-4m */
+	ck_assert_int_eq(cb_layers_find(&r, &l), 0);
+	ck_assert(!l.groups[0].pools_differ);
+	ck_assert(l.groups[1].pools_differ);
+	cb_layers_free(&l);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	cb_report_layers_text(f, &r);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "note: the rows ran on different pools"));
+	free(buf);
+	json_t *j = cb_layers_json(&r);
+	ck_assert(json_is_true(json_object_get(json_array_get(j, 0), "same_pool")));
+	ck_assert(json_is_false(json_object_get(json_array_get(j, 1), "same_pool")));
+	json_decref(j);
+	cb_result_release(&r);
+}
+END_TEST
 
 START_TEST(groups_and_costs)
 {
@@ -99,6 +128,7 @@ START_TEST(groups_and_costs)
 	ck_assert_int_lt(rbd->p99_added_ns, 1010000);
 	ck_assert(g->has_worst && g->worst == CB_L_CEPHFS);
 	ck_assert(g->depth_differs); /* 16 in flight against 4x1 */
+	ck_assert(!g->pools_differ);
 
 	g = &l.groups[1];
 	ck_assert_str_eq(g->op, "write");
@@ -109,6 +139,7 @@ START_TEST(groups_and_costs)
 	ck_assert_double_eq_tol(row(g, CB_L_RBD)->iops_lost_pct, 20.0, 1e-9);
 	ck_assert(g->has_worst && g->worst == CB_L_RBD);
 	ck_assert(!g->depth_differs);
+	ck_assert(!g->pools_differ);
 	for (size_t i = 0; i < r.nphases; i++)
 		ck_assert_int_eq(l.why[i], CB_LAYERS_USED);
 	cb_layers_free(&l);
@@ -276,6 +307,7 @@ int main(int argc, char **argv)
 	Suite *s = suite_create("layers");
 	TCase *tc = tcase_create("layers");
 	tcase_add_test(tc, groups_and_costs);
+	tcase_add_test(tc, pools_differ);
 	tcase_add_test(tc, rows_left_out);
 	tcase_add_test(tc, nothing_to_compare);
 	tcase_add_test(tc, rendered);
