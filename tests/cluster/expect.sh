@@ -25,6 +25,9 @@ assert all(x["pass"] for x in e)
 p=d["phases"][0]; assert abs(e[0]["measured"]-p["iops"])<1e-6*p["iops"]; assert int(e[3]["measured"])==p["latency_us"]["p99"], (e[3], p["latency_us"])' ||
 	fail "JSON verdicts of a passing run"
 "$ROOT/tests/validate-json" "$ROOT/docs/result.schema.json" "$T/pass.json" >/dev/null || fail "schema"
+# --json writes a new file (mkstemp) renamed into place: readable, no leftovers
+[ "$(stat -c %a "$T/pass.json")" = 644 ] || fail "--json file mode $(stat -c %a "$T/pass.json")"
+if ls "$T"/pass.json.tmp.* >/dev/null 2>&1; then fail "--json left a temporary file"; fi
 
 cb run "$p" --conf "$CONF" --json "$T/fail.json" -o easy.expect.min_iops=100000000 \
 	-o 'easy.expect.max_p99=1us'
