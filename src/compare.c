@@ -47,6 +47,7 @@ int cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, do
 	memset(c, 0, sizeof(*c));
 	c->a = a;
 	c->b = b;
+	c->judged = !a->interrupted && !a->failed && !b->interrupted && !b->failed;
 	c->repeats = a->nreps >= 2 && b->nreps >= 2;
 	double *bw_a = NULL, *bw_b = NULL;
 	const double *ia = a->ops_s, *ib = b->ops_s, *ba = a->bytes_s, *bb = b->bytes_s;
@@ -87,6 +88,8 @@ int cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, do
 
 int cb_cmp_worse_beyond(const struct cb_cmp *c, double pct)
 {
+	if (!c->judged)
+		return -1;
 	for (int i = 0; i < CB_CMP_NMETRICS; i++) {
 		const struct cb_cmp_metric *m = &c->m[i];
 		if (!m->tested)

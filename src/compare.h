@@ -26,6 +26,8 @@ struct cb_cmp_phase {
 	size_t nlat;
 	double *reps; /* iterations.iops: per-repeat rates */
 	size_t nreps;
+	json_int_t errors;	  /* failed ops */
+	bool interrupted, failed; /* cut by a signal / stopped by max_errors: partial */
 };
 
 struct cb_cmp_file {
@@ -64,6 +66,10 @@ struct cb_cmp {
 	const struct cb_cmp_phase *a, *b;
 	bool repeats;	 /* IOPS and bandwidth tested on per-repeat rates */
 	size_t n_a, n_b; /* values behind the IOPS test */
+	/* false when either phase was interrupted or failed: its figures are
+	 * partial, so a drop may be the cut rather than a regression (and a
+	 * rise may hide one); verdicts are shown but --fail-if-worse skips it */
+	bool judged;
 	struct cb_cmp_metric m[CB_CMP_NMETRICS];
 };
 
@@ -73,7 +79,7 @@ int cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, do
 
 /* The first tested metric of c whose whole CI is worse than pct % (IOPS or
  * bandwidth: upper bound below -pct; mean latency: lower bound above +pct),
- * or -1. */
+ * or -1; always -1 when c is not judged. */
 int cb_cmp_worse_beyond(const struct cb_cmp *c, double pct);
 
 /* Phases of a and b with equal names, in a's order (a name given twice

@@ -113,6 +113,18 @@ static int load_phase(const char *path, size_t i, const json_t *o, struct cb_cmp
 				 "'iops', 'bw_bytes_per_s', 'ops', 'bytes', 'latency_us.mean' and "
 				 "'latency_us.p99' must be numbers");
 	p->bytes_per_op = ops > 0 ? bytes / ops : 0;
+	/* a partial phase must not be judged like a complete one, so a record
+	 * that cannot say which it is is refused rather than taken as complete */
+	const json_t *errors = json_object_get(o, "errors");
+	const json_t *intr = json_object_get(o, "interrupted");
+	const json_t *failed = json_object_get(o, "failed");
+	if (!json_is_integer(errors) || json_integer_value(errors) < 0 || !json_is_boolean(intr) ||
+	    !json_is_boolean(failed))
+		return bad_phase(e, path, i, p->name,
+				 "'errors' must be a count, 'interrupted' and 'failed' booleans");
+	p->errors = json_integer_value(errors);
+	p->interrupted = json_is_true(intr);
+	p->failed = json_is_true(failed);
 	const json_t *samples = json_object_get(o, "samples");
 	if (!json_is_array(samples))
 		return bad_phase(e, path, i, p->name, "no 'samples' array");

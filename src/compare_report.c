@@ -46,6 +46,19 @@ static void print_names(FILE *out, const char *what, const char **names, size_t 
 	fputc('\n', out);
 }
 
+/* A phase cut short is still compared (its figures are real, only fewer),
+ * but a reader must not take its verdicts at face value. */
+static void print_partial(FILE *out, const char *label, const struct cb_cmp_phase *p)
+{
+	if (p->failed)
+		fprintf(out,
+			"  note: %s's phase failed after %" JSON_INTEGER_FORMAT
+			" errors%s (partial figures)\n",
+			label, p->errors, p->interrupted ? " and was interrupted" : "");
+	else if (p->interrupted)
+		fprintf(out, "  note: %s's phase was interrupted (partial figures)\n", label);
+}
+
 static void print_pair(FILE *out, const struct cb_cmp_set *s, const struct cb_cmp *c,
 		       const struct cb_cmp_opts *o)
 {
@@ -69,6 +82,16 @@ static void print_pair(FILE *out, const struct cb_cmp_set *s, const struct cb_cm
 			fprintf(out, " %+7.1f %%", m->change_pct);
 		fprintf(out, "  %s\n", verdict);
 	}
+	/* op errors within max_errors leave the phase whole and judged: the
+	 * counts are all there is to say about them */
+	if (c->a->errors || c->b->errors)
+		fprintf(out,
+			"  op errors: %s %" JSON_INTEGER_FORMAT ", %s %" JSON_INTEGER_FORMAT "\n",
+			s->label_a, c->a->errors, s->label_b, c->b->errors);
+	print_partial(out, s->label_a, c->a);
+	print_partial(out, s->label_b, c->b);
+	if (!c->judged && !isnan(o->fail_pct))
+		fprintf(out, "  note: not judged by --fail-if-worse\n");
 }
 
 void cb_cmp_print_text(FILE *out, const struct cb_cmp_doc *d, const struct cb_cmp_opts *o)
@@ -131,9 +154,12 @@ static json_t *metric_json(const struct cb_cmp_set *s, int i, const struct cb_cm
 static json_t *pair_json(const struct cb_cmp_set *s, const struct cb_cmp *c,
 			 const struct cb_cmp_opts *o)
 {
-	json_t *j = json_pack("{s:s, s:s, s:s, s:I, s:I}", "a_name", c->a->name, "b_name",
-			      c->b->name, "data", c->repeats ? "repeats" : "seconds", "n_a",
-			      (json_int_t)c->n_a, "n_b", (json_int_t)c->n_b);
+	json_t *j = json_pack(
+	    "{s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:b, s:I, s:b, s:b, s:b}", "a_name", c->a->name,
+	    "b_name", c->b->name, "data", c->repeats ? "repeats" : "seconds", "n_a",
+	    (json_int_t)c->n_a, "n_b", (json_int_t)c->n_b, "a_errors", c->a->errors,
+	    "a_interrupted", c->a->interrupted, "a_failed", c->a->failed, "b_errors", c->b->errors,
+	    "b_interrupted", c->b->interrupted, "b_failed", c->b->failed, "judged", c->judged);
 	for (int i = 0; j && i < CB_CMP_NMETRICS; i++)
 		json_object_set_new(j, cb_cmp_metrics[i].key, metric_json(s, i, &c->m[i], o));
 	return j;

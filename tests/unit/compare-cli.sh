@@ -2,8 +2,8 @@
 # `cephbench compare` on synthetic results with known differences
 # (compare_gen.py): real shifts are called, with a CI holding the true
 # change; shifts within noise are not; repeats are used when both sides
-# have them; --fail-if-worse; --by groups and baselines; bad input is one
-# line and exit 2.
+# have them; --fail-if-worse; --by groups and baselines; interrupted and
+# failed phases marked and not judged; bad input is one line and exit 2.
 set -euo pipefail
 bin=${1:?usage: compare-cli.sh CEPHBENCH SOURCE_DIR}
 src=${2:?usage: compare-cli.sh CEPHBENCH SOURCE_DIR}
@@ -28,7 +28,8 @@ for p in doc["phases"]:
 json.dump(doc, open(sys.argv[2], "w"))
 PY
 "$src/tests/validate-json" "$src/docs/result.schema.json" "$d"/base.json "$d"/up10.json \
-	"$d"/down10.json "$d"/noisy-*.json "$d"/rep-*.json "$d/matrix-stripped.json" >/dev/null ||
+	"$d"/down10.json "$d"/noisy-*.json "$d"/rep-*.json "$d/matrix-stripped.json" \
+	"$d"/intr-down50.json "$d"/failed-a.json "$d"/errs-down10.json >/dev/null ||
 	fail "generated files are not valid cephbench-result/1"
 
 # check JSON PYTHON-EXPR: the expression holds for the JSON in $d/out.json (as j)
@@ -113,6 +114,37 @@ check "(e) by block_size" "j['alone'] == ['w-ssd-4K.prefill', 'w-nvme-4K', 'w-hd
 cmp --by pool "$d/matrix.json"
 grep -q '^  IOPS .*  pool=hdd -50\.0 % IOPS' "$d/out.json" || fail "(e) text verdict names the row"
 
+# notes: the lines of block w after its 4 metric rows, joined by |
+notes() { awk '/^w /{f=1} f&&/^$/{exit} f' "$d/out.json" | tail -n +7 | tr '\n' '|'; }
+# (g) partial phases. B interrupted at half the rate: the drop is shown and
+# called worse, but marked and not judged by --fail-if-worse (exit 0)
+cmp --fail-if-worse 5 "$d/base.json" "$d/intr-down50.json"
+[ "$rc" -eq 0 ] && [ ! -s "$d/err" ] || fail "(g) interrupted B: exit $rc $(cat "$d/err")"
+grep -Eq '^  IOPS .* -50\.0 %  B -50\.0 % IOPS .*, worse$' "$d/out.json" || fail "(g) interrupted B's verdict"
+[ "$(notes)" = "  note: B's phase was interrupted (partial figures)|  note: not judged by --fail-if-worse|" ] ||
+	fail "(g) interrupted B not marked: $(notes)"
+# the same file but whole: the flag alone makes the difference (exit 1)
+"$py" -c "import json; d = json.load(open('$d/intr-down50.json')); d['interrupted'] = d['phases'][0]['interrupted'] = False; json.dump(d, open('$d/down50.json', 'w'))"
+cmp --fail-if-worse 5 "$d/base.json" "$d/down50.json"
+[ "$rc" -eq 1 ] && [ -z "$(notes)" ] || fail "(g) whole 50 % drop: exit $rc, notes $(notes)"
+cmp --format json --fail-if-worse 5 "$d/base.json" "$d/intr-down50.json"
+check "(g) interrupted B" "$ph[\"b_interrupted\"] is True and $ph[\"b_failed\"] is False and $ph[\"a_interrupted\"] is False and $ph[\"judged\"] is False and j['worse'] is False"
+check "(g) interrupted B" "$ph[\"iops\"][\"verdict\"] == 'worse' and $ph[\"a_errors\"] == 0 and $ph[\"b_errors\"] == 0"
+# A failed on errors: marked in text and JSON, with its count
+cmp "$d/failed-a.json" "$d/up10.json"
+[ "$rc" -eq 0 ] || fail "(g) failed A: exit $rc"
+[ "$(notes)" = "  op errors: A 1001, B 0|  note: A's phase failed after 1001 errors (partial figures)|" ] ||
+	fail "(g) failed A not marked: $(notes)"
+grep -q 'not judged' "$d/out.json" && fail "(g) 'not judged' without --fail-if-worse"
+cmp --format json "$d/failed-a.json" "$d/up10.json"
+check "(g) failed A" "$ph[\"a_failed\"] is True and $ph[\"a_errors\"] == 1001 and $ph[\"a_interrupted\"] is False and $ph[\"b_failed\"] is False and $ph[\"judged\"] is False"
+# op errors within max_errors: counts shown, the pair still judged
+cmp --fail-if-worse 5 "$d/base.json" "$d/errs-down10.json"
+[ "$rc" -eq 1 ] && grep -q 'B IOPS -10' "$d/err" || fail "(g) errors within max_errors: exit $rc $(cat "$d/err")"
+[ "$(notes)" = "  op errors: A 0, B 12|" ] || fail "(g) errors within max_errors: $(notes)"
+cmp --format json "$d/base.json" "$d/errs-down10.json"
+check "(g) errors" "$ph[\"b_errors\"] == 12 and $ph[\"b_failed\"] is False and $ph[\"judged\"] is True"
+
 # (f) bad input: exit 2, one line naming the culprit, nothing on stdout
 bad() {
 	local want=$1
@@ -138,6 +170,10 @@ bad "--format 'xml': use text or json$" --format xml "$d/base.json" "$d/up10.jso
 bad "unknown flag '--fail-if-wrose' (did you mean '--fail-if-worse'?)$" --fail-if-wrose 5 "$d/base.json" "$d/up10.json"
 "$py" -c "import json; d = json.load(open('$d/base.json')); del d['phases'][0]['samples']; json.dump(d, open('$d/nosamples.json', 'w'))"
 bad "$d/nosamples.json: phases\[0\] 'w': no 'samples' array" "$d/nosamples.json" "$d/up10.json"
+# a phase that cannot say whether it is whole is not taken as whole
+"$py" -c "import json; d = json.load(open('$d/base.json')); del d['phases'][0]['failed']; json.dump(d, open('$d/nofailed.json', 'w'))"
+bad "$d/nofailed.json: phases\[0\] 'w': 'errors' must be a count, 'interrupted' and 'failed' booleans" \
+	"$d/base.json" "$d/nofailed.json"
 
 [ "$fails" -eq 0 ] && echo "compare-cli: all checks passed"
 [ "$fails" -eq 0 ]

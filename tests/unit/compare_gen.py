@@ -74,7 +74,8 @@ def result(phases, schema="cephbench-result/1"):
             "cluster": {"fsid": "00000000-0000-0000-0000-000000000000",
                         "ceph_version": "16.2.15"},
             "host": "synthetic", "started": "2026-11-30T12:00:00Z", "run_name": "syn",
-            "profile": {"name": "syn", "sha256": "0" * 64}, "interrupted": False,
+            "profile": {"name": "syn", "sha256": "0" * 64},
+            "interrupted": any(p["interrupted"] for p in phases),
             "phases": phases}
 
 
@@ -118,6 +119,12 @@ def main(d):
         phase("plain", 100, 0.01, 10),
         row("solo-ssd", 100, "ssd", None, workload="solo"),
     ]))
+    # (g) phases cut short: B interrupted after 20 s at half the rate (a drop
+    # --fail-if-worse must not judge), A failed on errors, and a 10 % drop
+    # with op errors within max_errors (still judged)
+    write(d, "intr-down50.json", result([phase("w", 5000, 0.01, 20, interrupted=True)]))
+    write(d, "failed-a.json", result([phase("w", 10000, 0.01, 60, errors=1001, failed=True)]))
+    write(d, "errs-down10.json", result([phase("w", 9000, 0.01, 60, errors=12)]))
     # (f) bad inputs
     write(d, "wrong-schema.json", result([phase("w", 100, 0.01, 5)], schema="x"))
     with open(os.path.join(d, "not.json"), "w") as f:
