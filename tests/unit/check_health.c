@@ -7,12 +7,27 @@
 #include "regression.h"
 
 #include <check.h>
+#include <errno.h>
 #include <jansson.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+/* The out-of-memory tests ask for more than any allocator gives: ASan must
+ * answer NULL, as malloc does, rather than abort. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+#endif
+
+/* More doubles than fit in memory: an allocation for them fails. */
+#define TOO_MANY (SIZE_MAX / sizeof(double) / 2)
 
 static json_t *phase(const char *name, const char *pool, double iops, double bw, int p99)
 {
@@ -41,8 +56,25 @@ START_TEST(median_and_mad)
 	double a[] = {5, 1, 3}, b[] = {4, 1, 3, 2}, c[] = {1, 2, 3, 4, 100};
 	ck_assert_double_eq(cb_median(a, 3), 3);
 	ck_assert_double_eq(cb_median(b, 4), 2.5);
-	ck_assert_double_eq(cb_mad(c, 5, 3), 1); /* the outlier does not move it */
+	double mad = -1;
+	ck_assert_int_eq(cb_mad(c, 5, 3, &mad), 0);
+	ck_assert_double_eq(mad, 1); /* the outlier does not move it */
 	ck_assert_double_eq(cb_median(NULL, 0), 0);
+	/* out of memory is an error, not a MAD (a spread) of 0 */
+	mad = -1;
+	ck_assert_int_eq(cb_mad(c, TOO_MANY, 3, &mad), -ENOMEM);
+	ck_assert_double_eq(mad, -1);
+}
+END_TEST
+
+START_TEST(judge_out_of_memory)
+{
+	/* the scratch for the medians cannot be had: NULL, nothing leaked (the
+	 * rows are never read: the allocation fails first) */
+	double rows[CB_REG_NMETRICS] = {0};
+	json_t *ph = phase("w", "bench", 800, 3.2e6, 2000);
+	ck_assert_ptr_null(cb_regression_judge(ph, rows, TOO_MANY, 10, NULL));
+	json_decref(ph);
 }
 END_TEST
 
@@ -310,6 +342,7 @@ int main(void)
 	Suite *s = suite_create("health");
 	TCase *tc = tcase_create("health");
 	tcase_add_test(tc, median_and_mad);
+	tcase_add_test(tc, judge_out_of_memory);
 	tcase_add_test(tc, verdicts);
 	tcase_add_test(tc, noisy_baseline_and_zero_figures);
 	tcase_add_test(tc, prom_escapes_labels);
