@@ -17,17 +17,23 @@
 
 struct cb_hdb;
 
-/* Open path. writable: create the file and its schema when missing or
- * empty; otherwise the file must exist. A file that is not a cephbench
- * history, or one of a newer schema, is an input error. flag names the
- * file in messages ("--history FILE", "FILE"). 0 or -errno with e set. */
+/* Open path. writable: the history will be stored into, so it must be
+ * writable now (the file, and its directory for SQLite's journal); a
+ * missing file is not created here but by the first cb_hdb_begin, in the
+ * store's own transaction, so a run that fails before storing leaves
+ * nothing behind. Otherwise the file must exist. A file that is not a
+ * cephbench history, or one of a newer schema, is an input error. flag
+ * names the file in messages ("--history FILE", "FILE"). 0 or -errno with
+ * e set. */
 int cb_hdb_open(const char *path, bool writable, const char *flag, struct cb_hdb **out,
 		struct cb_err *e);
 void cb_hdb_close(struct cb_hdb *db);
 
 /* One run is one transaction: its baseline read and its insert, so two cron
  * jobs storing at once each see the other's run whole or not at all.
- * BEGIN IMMEDIATE waits for the busy timeout rather than failing. */
+ * BEGIN IMMEDIATE waits for the busy timeout rather than failing. The
+ * first begin on a new history creates the file and, in the transaction,
+ * its schema. */
 int cb_hdb_begin(struct cb_hdb *db, struct cb_err *e);
 int cb_hdb_commit(struct cb_hdb *db, struct cb_err *e);
 void cb_hdb_rollback(struct cb_hdb *db);

@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -256,6 +259,135 @@ START_TEST(history_round_trip)
 }
 END_TEST
 
+/* One run stored into the history at path, as cb_health_record does. */
+static void store_one(const char *path, const char *started)
+{
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	json_t *rec = record(started, false, phase("w", "bench", 1000, 4e6, 900));
+	ck_assert_int_eq(cb_hdb_open(path, true, "--history", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_begin(db, &e), 0);
+	ck_assert_int_eq(cb_hdb_store(db, rec, &e), 0);
+	ck_assert_int_eq(cb_hdb_commit(db, &e), 0);
+	cb_hdb_close(db);
+	json_decref(rec);
+}
+
+START_TEST(history_made_by_the_first_store)
+{
+	char p[256];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	struct cb_health *h;
+	/* a run that fails before storing leaves no file (nor an empty one) */
+	path_in_dir(p, sizeof(p), "later.db");
+	struct cb_health_opts o = {.history = p, .regression_pct = 10};
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	ck_assert_int_ne(access(p, F_OK), 0);
+	cb_health_close(h);
+	ck_assert_int_ne(access(p, F_OK), 0);
+	/* the first store makes it, schema and run in one */
+	json_t *rec = record("2026-01-01T00:00:00Z", false, phase("w", "bench", 1000, 4e6, 900));
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	ck_assert_int_eq(cb_health_record(h, rec, &e), 0);
+	cb_health_close(h);
+	json_decref(rec);
+	ck_assert(!cb_err_isset(&e));
+	ck_assert_int_eq(cb_hdb_open(p, false, "later.db", &db, &e), 0);
+	json_t *t;
+	struct cb_hdb_filter f = {0};
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	ck_assert_uint_eq(json_array_size(t), 1);
+	json_decref(t);
+	cb_hdb_close(db);
+	/* an empty file (a store that failed in its first transaction) is a
+	 * history yet to be made, not an error */
+	path_in_dir(p, sizeof(p), "empty.db");
+	fclose(fopen(p, "w"));
+	store_one(p, "2026-01-01T00:00:00Z");
+	/* still checked before the run: a missing directory, or a file in the
+	 * way of one */
+	path_in_dir(p, sizeof(p), "no-such-dir/h.db");
+	ck_assert_int_lt(cb_hdb_open(p, true, "--history x", &db, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--history x: cannot open: No such file"));
+	e = (struct cb_err){0};
+	path_in_dir(p, sizeof(p), "empty.db/h.db");
+	ck_assert_int_lt(cb_hdb_open(p, true, "--history y", &db, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--history y: cannot open: Not a directory"));
+}
+END_TEST
+
+/* What a user who may not write gets, before any run: -1 on the first
+ * check that fails (it says which on stderr), 0 when all hold. */
+static int read_only_checks(const char *ro_file, const char *ro_dir)
+{
+	char p[300];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	struct stat before, after;
+	stat(ro_file, &before);
+	if (cb_hdb_open(ro_file, true, "--history ro", &db, &e) == 0 ||
+	    !strstr(e.msg, "--history ro: cannot write: the file is read-only")) {
+		fprintf(stderr, "a 0444 history: '%s'\n", e.msg);
+		return -1;
+	}
+	stat(ro_file, &after);
+	if (after.st_mtime != before.st_mtime || after.st_size != before.st_size)
+		return fprintf(stderr, "a 0444 history changed\n"), -1;
+	/* a writable file, but the journal has nowhere to go */
+	snprintf(p, sizeof(p), "%s/h.db", ro_dir);
+	e = (struct cb_err){0};
+	if (cb_hdb_open(p, true, "--history h", &db, &e) == 0 ||
+	    !strstr(e.msg, "cannot write in ")) {
+		fprintf(stderr, "a history in a read-only directory: '%s'\n", e.msg);
+		return -1;
+	}
+	snprintf(p, sizeof(p), "%s/new.db", ro_dir);
+	e = (struct cb_err){0};
+	if (cb_hdb_open(p, true, "--history new", &db, &e) == 0 ||
+	    !strstr(e.msg, "cannot write in ") || access(p, F_OK) == 0) {
+		fprintf(stderr, "a new history in a read-only directory: '%s'\n", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+START_TEST(history_read_only)
+{
+	char ro[256], rodir[256], p[300];
+	path_in_dir(ro, sizeof(ro), "ro.db");
+	path_in_dir(rodir, sizeof(rodir), "rodir");
+	store_one(ro, "2026-01-01T00:00:00Z");
+	ck_assert_int_eq(chmod(ro, 0444), 0);
+	ck_assert_int_eq(mkdir(rodir, 0777), 0);
+	snprintf(p, sizeof(p), "%s/h.db", rodir);
+	store_one(p, "2026-01-01T00:00:00Z");
+	ck_assert_int_eq(chmod(p, 0666), 0);
+	ck_assert_int_eq(chmod(rodir, 0555), 0);
+	if (geteuid() != 0) {
+		ck_assert_int_eq(read_only_checks(ro, rodir), 0);
+		return;
+	}
+	/* root writes whatever the mode bits say: the checks run as nobody */
+	ck_assert_int_eq(chmod(dir, 0755), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(77);
+		_exit(read_only_checks(ro, rodir) == 0 ? 0 : 1);
+	}
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		fprintf(stderr, "history_read_only: cannot become nobody; not tested\n");
+	else
+		ck_assert_int_eq(WEXITSTATUS(status), 0);
+	chmod(dir, 0700);
+}
+END_TEST
+
 START_TEST(history_refuses_other_files)
 {
 	char p[256];
@@ -287,8 +419,7 @@ START_TEST(history_refuses_other_files)
 	/* a history from a newer cephbench */
 	path_in_dir(p, sizeof(p), "new.db");
 	e = (struct cb_err){0};
-	ck_assert_int_eq(cb_hdb_open(p, true, "new.db", &db, &e), 0);
-	cb_hdb_close(db);
+	store_one(p, "2026-01-01T00:00:00Z");
 	ck_assert_int_eq(sqlite3_open(p, &s), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(s, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(s);
@@ -347,6 +478,8 @@ int main(void)
 	tcase_add_test(tc, noisy_baseline_and_zero_figures);
 	tcase_add_test(tc, prom_escapes_labels);
 	tcase_add_test(tc, history_round_trip);
+	tcase_add_test(tc, history_made_by_the_first_store);
+	tcase_add_test(tc, history_read_only);
 	tcase_add_test(tc, history_refuses_other_files);
 	tcase_add_test(tc, record_check_names_the_field);
 	tcase_add_test(tc, flags);
@@ -356,8 +489,8 @@ int main(void)
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "chmod -R u+w %s; rm -rf %s", dir, dir);
 	if (system(cmd) != 0)
 		failed++;
 	return failed ? 1 : 0;
