@@ -165,6 +165,10 @@ int cb_health_record(struct cb_health *h, json_t *rec, struct cb_err *e)
 		if (r < 0)
 			own_error(e, &he);
 	}
+	/* a run stored already is an input refused whole (exit 2): nothing
+	 * is written, the textfile neither */
+	if (r == -EEXIST)
+		return 0;
 	if (h->o.prom && cb_prom_write(h->o.prom, rec, &pe) < 0)
 		own_error(e, &pe);
 	return nreg;

@@ -373,6 +373,26 @@ static int store_phase(sqlite3_stmt *st, sqlite3_int64 run, int seq, const json_
 	return sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 }
 
+/* 1 when the history holds rec's run already: an imported result added
+ * twice would join its own baseline (a spread of 0). A live run cannot
+ * collide (the run lock), but it shares this path. 0, 1 or -EIO. */
+static int stored_already(struct cb_hdb *h, const json_t *rec)
+{
+	static const char sql[] = "SELECT 1 FROM runs WHERE started = ? AND fsid = ? AND"
+				  " run_name = ? AND host = ? AND profile_sha256 = ?";
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, parse_time(json_string_value(json_object_get(rec, "started"))));
+	bind_str(st, 2, json_object_get(rec, "cluster"), "fsid");
+	bind_str(st, 3, rec, "run_name");
+	bind_str(st, 4, rec, "host");
+	bind_str(st, 5, json_object_get(rec, "profile"), "sha256");
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
+}
+
 int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 {
 	static const char run_sql[] =
@@ -382,8 +402,18 @@ int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 					"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	const json_t *prof = json_object_get(rec, "profile"), *cl = json_object_get(rec, "cluster");
 	sqlite3_stmt *rs = NULL, *ps = NULL;
-	int r = -EIO;
-	if (sqlite3_prepare_v2(h->db, run_sql, -1, &rs, NULL) != SQLITE_OK ||
+	int r = -EIO, dup = stored_already(h, rec);
+	if (dup == 1)
+		return cb_err_usage(
+			   e,
+			   "%s: run '%s' of profile '%s' started %s on host '%s' is already "
+			   "stored; nothing added",
+			   h->what, json_string_value(json_object_get(rec, "run_name")),
+			   json_string_value(json_object_get(prof, "name")),
+			   json_string_value(json_object_get(rec, "started")),
+			   json_string_value(json_object_get(rec, "host"))),
+		       -EEXIST;
+	if (dup < 0 || sqlite3_prepare_v2(h->db, run_sql, -1, &rs, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(h->db, phase_sql, -1, &ps, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(rs, 1, parse_time(json_string_value(json_object_get(rec, "started"))));

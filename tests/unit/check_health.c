@@ -388,6 +388,43 @@ START_TEST(history_read_only)
 }
 END_TEST
 
+START_TEST(history_refuses_a_run_twice)
+{
+	char p[256], prom[256];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	struct cb_health *h;
+	path_in_dir(p, sizeof(p), "twice.db");
+	path_in_dir(prom, sizeof(prom), "twice.prom");
+	store_one(p, "2026-01-01T00:00:00Z");
+	struct cb_health_opts o = {.history = p, .prom = prom, .regression_pct = 10};
+	json_t *rec = record("2026-01-01T00:00:00Z", false, phase("w", "bench", 1000, 4e6, 900));
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	ck_assert_int_eq(cb_health_record(h, rec, &e), 0);
+	cb_health_close(h);
+	ck_assert_int_eq(e.exit, CB_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(e.msg, "run 'nightly' of profile 'health' started "
+					    "2026-01-01T00:00:00Z on host 'h' is already stored"));
+	ck_assert_int_ne(access(prom, F_OK), 0); /* nothing written */
+	/* the same run elsewhere (another host) is another run */
+	json_object_set_new(rec, "host", json_string("h2"));
+	e = (struct cb_err){0};
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	ck_assert_int_eq(cb_health_record(h, rec, &e), 0);
+	cb_health_close(h);
+	ck_assert(!cb_err_isset(&e));
+	ck_assert_int_eq(access(prom, F_OK), 0);
+	json_decref(rec);
+	json_t *t;
+	struct cb_hdb_filter f = {0};
+	ck_assert_int_eq(cb_hdb_open(p, false, "twice.db", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	ck_assert_uint_eq(json_array_size(t), 2);
+	json_decref(t);
+	cb_hdb_close(db);
+}
+END_TEST
+
 START_TEST(history_refuses_other_files)
 {
 	char p[256];
@@ -480,6 +517,7 @@ int main(void)
 	tcase_add_test(tc, history_round_trip);
 	tcase_add_test(tc, history_made_by_the_first_store);
 	tcase_add_test(tc, history_read_only);
+	tcase_add_test(tc, history_refuses_a_run_twice);
 	tcase_add_test(tc, history_refuses_other_files);
 	tcase_add_test(tc, record_check_names_the_field);
 	tcase_add_test(tc, flags);
