@@ -515,7 +515,19 @@ static json_t *trend_row(sqlite3_stmt *st)
 int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, struct cb_err *e)
 {
 	/* ?1 profile, ?2 workload (NULL: any), ?3 last runs (0: all) */
-#define WL(p) "(?2 IS NULL OR " p ".name = ?2 OR substr(" p ".name, 1, length(?2) + 1) = ?2 || '.')"
+	/* W itself, its steps W.STEP, and the rows of a matrix workload:
+	 * W_KEY-VALUE[_KEY-VALUE...][.STEP]. The phases table keeps no
+	 * workload column, so a row is told by its name: W_, then a '-' before
+	 * any '.' (names have no '.', steps start with one), so neither
+	 * another workload W_x nor its steps (W_x.dir-create) match. Not LIKE:
+	 * it ignores case, and W's own '_' would be a wildcard. */
+#define REST(p) "substr(" p ".name, length(?2) + 2)"
+#define WL(p)                                                                                      \
+	"(?2 IS NULL OR " p ".name = ?2 OR substr(" p ".name, 1, length(?2) + 1) = ?2 || '.' OR"   \
+	" (substr(" p ".name, 1, length(?2) + 1) = ?2 || '_' AND instr(" REST(                     \
+	    p) ", '-') > 0 AND"                                                                    \
+	       " (instr(" REST(p) ", '.') = 0 OR instr(" REST(p) ", '-') < instr(" REST(           \
+		   p) ", '.'))))"
 	static const char sql[] =
 	    "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', r.started, 'unixepoch'), r.run_name, r.profile,"
 	    " r.profile_sha256, r.fsid, r.ceph_version, r.host, p.name, p.layer, p.op, p.pool,"
@@ -532,6 +544,7 @@ int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, 
 			       " ORDER BY r2.started DESC, r2.id DESC LIMIT ?3))"
 			       " ORDER BY r.started, r.id, p.seq";
 #undef WL
+#undef REST
 	sqlite3_stmt *st;
 	json_t *rows = json_array();
 	*out = NULL;

@@ -52,8 +52,9 @@ int cb_hdb_baseline(struct cb_hdb *db, const json_t *rec, const char *phase, uns
 int cb_hdb_store(struct cb_hdb *db, const json_t *rec, struct cb_err *e);
 
 /* The trend: one object per run x phase, oldest first. profile and
- * workload (a phase name, or the workload of NAME.prefill / NAME.PHASE)
- * filter when set; last > 0 keeps the last runs only. */
+ * workload (a phase name, or the workload of NAME.prefill / NAME.PHASE and
+ * of the matrix rows NAME_KEY-VALUE...) filter when set; last > 0 keeps the
+ * last runs only. */
 struct cb_hdb_filter {
 	const char *profile;
 	const char *workload;

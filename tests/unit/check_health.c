@@ -425,6 +425,51 @@ START_TEST(history_refuses_a_run_twice)
 }
 END_TEST
 
+START_TEST(history_workload_filter)
+{
+	/* what --workload w keeps: w, its steps, its matrix rows and their
+	 * steps; not another workload whose name starts with w */
+	static const char *const names[] = {
+	    "w",	"w.prefill", "w_bs-4K",	       "w_bs-4K.prefill", "w_block_size-64K_qd-16",
+	    "wx",	"w_x",	     "w_x.dir-create", "W_bs-4K",	  "other",
+	    "other_w-1"};
+	static const bool kept[] = {true,  true,  true,	 true,	true, false,
+				    false, false, false, false, false};
+	char p[256];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	json_t *rec = record("2026-01-01T00:00:00Z", false, phase("w", "bench", 1, 1, 1));
+	json_t *phases = json_object_get(rec, "phases");
+	for (size_t i = 1; i < sizeof(names) / sizeof(names[0]); i++)
+		json_array_append_new(phases, phase(names[i], "bench", 1, 1, 1));
+	path_in_dir(p, sizeof(p), "wl.db");
+	ck_assert_int_eq(cb_hdb_open(p, true, "wl.db", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_begin(db, &e), 0);
+	ck_assert_int_eq(cb_hdb_store(db, rec, &e), 0);
+	ck_assert_int_eq(cb_hdb_commit(db, &e), 0);
+	json_decref(rec);
+	json_t *t;
+	struct cb_hdb_filter f = {.workload = "w", .last = 1};
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	size_t k = 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!kept[i])
+			continue;
+		const char *got =
+		    json_string_value(json_object_get(json_array_get(t, k++), "phase"));
+		ck_assert_str_eq(got ? got : "(none)", names[i]);
+	}
+	ck_assert_uint_eq(json_array_size(t), k);
+	json_decref(t);
+	/* a workload name with an '_' of its own: no wildcard */
+	f.workload = "w_x";
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	ck_assert_uint_eq(json_array_size(t), 2); /* w_x, w_x.dir-create */
+	json_decref(t);
+	cb_hdb_close(db);
+}
+END_TEST
+
 START_TEST(history_refuses_other_files)
 {
 	char p[256];
@@ -518,6 +563,7 @@ int main(void)
 	tcase_add_test(tc, history_made_by_the_first_store);
 	tcase_add_test(tc, history_read_only);
 	tcase_add_test(tc, history_refuses_a_run_twice);
+	tcase_add_test(tc, history_workload_filter);
 	tcase_add_test(tc, history_refuses_other_files);
 	tcase_add_test(tc, record_check_names_the_field);
 	tcase_add_test(tc, flags);
