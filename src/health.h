@@ -56,6 +56,10 @@ int cb_health_flag(int opt, const char *arg, struct cb_health_opts *o, struct cb
 
 struct cb_health;
 
+/* The flags together, without looking at any file (what --dry-run checks;
+ * cb_health_open does it too). 0 or -EINVAL with e set. */
+int cb_health_check(const struct cb_health_opts *o, struct cb_err *e);
+
 /* Check the flags together and open the history, before the run connects:
  * a bad combination or an unusable file (not a history, not writable) is an
  * input error before any benchmark ran. A missing history is created by

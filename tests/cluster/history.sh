@@ -14,6 +14,10 @@ W=(rados write -p "$POOL" --conf "$CONF" -b 4K -t 4 --run-name hist)
 cb "${W[@]}" --ops 200 --regression 10
 assert_rc 2 "--regression without --history"
 one_line "--regression without --history" "--regression needs --history"
+# --dry-run checks the flags together too (it looks at no file)
+cb run "$(dirname "$0")/../../profiles/health.yaml" --dry-run --regression 5
+assert_rc 2 "--dry-run --regression without --history"
+one_line "--dry-run --regression without --history" "--regression needs --history"
 cb "${W[@]}" --ops 200 --history "$DB" --regression 10 --baseline 0
 assert_rc 2 "--baseline 0"
 one_line "--baseline 0" "--baseline '0'"

@@ -541,9 +541,20 @@ START_TEST(flags)
 	ck_assert_int_eq(cb_health_flag(CB_OPT_BASELINE, "3", &o, &e), 1);
 	ck_assert_int_lt(cb_health_flag(CB_OPT_REGRESSION, "-5", &o, &e), 0);
 	e = (struct cb_err){0};
-	/* --regression needs a history to compare with */
+	/* --regression needs a history to compare with; --dry-run checks it
+	 * too (cb_health_check) */
+	ck_assert_int_lt(cb_health_check(&o, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--regression needs --history"));
+	e = (struct cb_err){0};
 	ck_assert_int_lt(cb_health_open(&o, &h, &e), 0);
 	ck_assert_ptr_nonnull(strstr(e.msg, "--regression needs --history"));
+	e = (struct cb_err){0};
+	struct cb_health_opts b = {.history = "/no/such/dir/h.db", .baseline = 5};
+	ck_assert_int_lt(cb_health_check(&b, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--baseline needs --regression"));
+	e = (struct cb_err){0};
+	b.regression_pct = 5; /* the file is the real run's to check */
+	ck_assert_int_eq(cb_health_check(&b, &e), 0);
 	ck_assert_int_eq(cb_health_flag(0, "x", &o, &e), 0);
 }
 END_TEST
