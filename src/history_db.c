@@ -373,12 +373,44 @@ static int store_phase(sqlite3_stmt *st, sqlite3_int64 run, int seq, const json_
 	return sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 }
 
+/* Whether the stored run id has rec's phases: the same names, ops and
+ * measured durations, in order. 0, 1 or -EIO. */
+static int same_phases(struct cb_hdb *h, sqlite3_int64 id, const json_t *rec)
+{
+	const json_t *phases = json_object_get(rec, "phases");
+	sqlite3_stmt *st;
+	size_t i = 0;
+	int rc = SQLITE_DONE, same = 1;
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT name, ops, duration_s FROM phases WHERE run_id = ?"
+			       " ORDER BY seq",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, id);
+	while (same && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const json_t *p = json_array_get(phases, i++);
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		same =
+		    p && name && strcmp(name, json_string_value(json_object_get(p, "name"))) == 0 &&
+		    sqlite3_column_int64(st, 1) == json_integer_value(json_object_get(p, "ops")) &&
+		    sqlite3_column_double(st, 2) ==
+			json_number_value(json_object_get(p, "duration_s"));
+	}
+	sqlite3_finalize(st);
+	if (same && rc != SQLITE_DONE)
+		return -EIO;
+	return same && i == json_array_size(phases);
+}
+
 /* 1 when the history holds rec's run already: an imported result added
- * twice would join its own baseline (a spread of 0). A live run cannot
- * collide (the run lock), but it shares this path. 0, 1 or -EIO. */
+ * twice would join its own baseline (a spread of 0). A run is known by
+ * where, when and what ran (started, fsid, run_name, host, profile sha256)
+ * and, since started has whole seconds and two short runs may share one
+ * (one after the other, under the run lock), by its phases' measured ops
+ * and durations. 0, 1 or -EIO. */
 static int stored_already(struct cb_hdb *h, const json_t *rec)
 {
-	static const char sql[] = "SELECT 1 FROM runs WHERE started = ? AND fsid = ? AND"
+	static const char sql[] = "SELECT id FROM runs WHERE started = ? AND fsid = ? AND"
 				  " run_name = ? AND host = ? AND profile_sha256 = ?";
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -388,9 +420,11 @@ static int stored_already(struct cb_hdb *h, const json_t *rec)
 	bind_str(st, 3, rec, "run_name");
 	bind_str(st, 4, rec, "host");
 	bind_str(st, 5, json_object_get(rec, "profile"), "sha256");
-	int rc = sqlite3_step(st);
+	int rc = SQLITE_DONE, r = 0;
+	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		r = same_phases(h, sqlite3_column_int64(st, 0), rec);
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
+	return r == 0 && rc != SQLITE_DONE ? -EIO : r;
 }
 
 int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)

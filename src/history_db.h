@@ -47,8 +47,9 @@ int cb_hdb_baseline(struct cb_hdb *db, const json_t *rec, const char *phase, uns
 		    double **rows, size_t *n, struct cb_err *e);
 
 /* Insert a checked record (cb_record_check) and its phases. A run stored
- * already (same started, fsid, run_name, host and profile sha256) is an
- * input error: -EEXIST, nothing inserted. 0 or -errno with e set. */
+ * already (same started, fsid, run_name, host and profile sha256, and the
+ * same phase names, ops and durations) is an input error: -EEXIST, nothing
+ * inserted. 0 or -errno with e set. */
 int cb_hdb_store(struct cb_hdb *db, const json_t *rec, struct cb_err *e);
 
 /* The trend: one object per run x phase, oldest first. profile and
