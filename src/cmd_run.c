@@ -2,6 +2,7 @@
  * --dry-run, print the plan without connecting). */
 #include "cli.h"
 #include "commands.h"
+#include "health.h"
 #include "units.h"
 
 #include <stdio.h>
@@ -123,6 +124,10 @@ int cb_cmd_run(int argc, char **argv, struct cb_err *e)
 		goto out;
 	}
 	if (cb_profile_load(argv[optind], ov, nov, &p, e) < 0)
+		goto out;
+	/* the health flags' own consistency: a dry run that passes must not
+	 * hide a combination the real run refuses (their files are left to it) */
+	if (dry && cb_health_check(&o.health, e) < 0)
 		goto out;
 	if (dry) {
 		print_plan(p);

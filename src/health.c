@@ -71,16 +71,23 @@ static int check_dir_writable(const char *flag, const char *path, struct cb_err 
 	return r;
 }
 
-int cb_health_open(const struct cb_health_opts *o, struct cb_health **out, struct cb_err *e)
+int cb_health_check(const struct cb_health_opts *o, struct cb_err *e)
 {
-	*out = NULL;
-	if (!o->history && !o->prom && !o->regression_pct && !o->baseline)
-		return 0;
 	if (o->regression_pct && !o->history)
 		return cb_err_usage(e, "--regression needs --history FILE (the earlier runs to "
 				       "compare with)");
 	if (o->baseline && !o->regression_pct)
 		return cb_err_usage(e, "--baseline needs --regression PCT");
+	return 0;
+}
+
+int cb_health_open(const struct cb_health_opts *o, struct cb_health **out, struct cb_err *e)
+{
+	*out = NULL;
+	if (!o->history && !o->prom && !o->regression_pct && !o->baseline)
+		return 0;
+	if (cb_health_check(o, e) < 0)
+		return -EINVAL;
 	if (o->prom && check_dir_writable("--prom", o->prom, e) < 0)
 		return -EINVAL;
 	struct cb_health *h = calloc(1, sizeof(*h));
@@ -165,6 +172,10 @@ int cb_health_record(struct cb_health *h, json_t *rec, struct cb_err *e)
 		if (r < 0)
 			own_error(e, &he);
 	}
+	/* a run stored already is an input refused whole (exit 2): nothing
+	 * is written, the textfile neither */
+	if (r == -EEXIST)
+		return 0;
 	if (h->o.prom && cb_prom_write(h->o.prom, rec, &pe) < 0)
 		own_error(e, &pe);
 	return nreg;

@@ -46,7 +46,8 @@ int cb_health_flag(int opt, const char *arg, struct cb_health_opts *o, struct cb
 /* The flags' help paragraph (part of cb_cli_run_help). */
 #define CB_HEALTH_HELP                                                                             \
 	"Health (cron; see docs/health.md):\n"                                                     \
-	"      --history FILE   store the run in the SQLite history FILE (created if missing)\n"   \
+	"      --history FILE   store the run in the SQLite history FILE (made by the first\n"     \
+	"                       run stored; its directory must exist)\n"                           \
 	"      --regression PCT compare each phase with the median of its earlier runs in\n"       \
 	"                       the history; a drop in IOPS or MiB/s, or a rise in p99, past\n"    \
 	"                       PCT % and past the baseline's spread exits 1\n"                    \
@@ -55,9 +56,14 @@ int cb_health_flag(int opt, const char *arg, struct cb_health_opts *o, struct cb
 
 struct cb_health;
 
-/* Check the flags together and open the history (creating it), before the
- * run connects: a bad combination or an unusable file is an input error
- * before any benchmark ran. *out is NULL when no health flag was given.
+/* The flags together, without looking at any file (what --dry-run checks;
+ * cb_health_open does it too). 0 or -EINVAL with e set. */
+int cb_health_check(const struct cb_health_opts *o, struct cb_err *e);
+
+/* Check the flags together and open the history, before the run connects:
+ * a bad combination or an unusable file (not a history, not writable) is an
+ * input error before any benchmark ran. A missing history is created by
+ * cb_health_record, not here. *out is NULL when no health flag was given.
  * 0 or -errno with e set. */
 int cb_health_open(const struct cb_health_opts *o, struct cb_health **out, struct cb_err *e);
 

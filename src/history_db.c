@@ -4,19 +4,27 @@
 #include "regression.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Long enough for a cron job to wait out another one's insert, short
  * enough that a stuck holder is reported rather than hanging cron. */
 #define BUSY_TIMEOUT_MS 60000
 
 struct cb_hdb {
-	sqlite3 *db;
+	sqlite3 *db; /* NULL until the first store when the file did not exist */
+	char *path;
+	/* no schema at open (a missing or empty file): the first store's
+	 * transaction makes it, so a run that fails before storing leaves no
+	 * file behind */
+	bool fresh;
 	char what[1100]; /* "--history FILE" or "FILE", for messages */
 };
 
@@ -69,31 +77,16 @@ static long long query_int(sqlite3 *db, const char *sql)
 	return v;
 }
 
-/* Create the schema in an empty file. Inside one transaction, re-checked
- * there: two first runs at once must not both create it. */
-static int create_schema(struct cb_hdb *h, struct cb_err *e)
+/* What the file holds, read in one transaction: another process creating
+ * the schema meanwhile must not be seen half (tables, but no
+ * application_id yet). Inside a transaction already, it reads in that one.
+ * 0, 1 when the file holds nothing yet (no schema, no application_id), or
+ * -EINVAL with e set. */
+static int check_kind(struct cb_hdb *h, struct cb_err *e)
 {
-	char sql[64];
-	if (cb_hdb_begin(h, e) < 0)
-		return -EIO;
-	if (query_int(h->db, "SELECT count(*) FROM sqlite_master") == 0) {
-		snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d;",
-			 CB_HDB_APP_ID, CB_HDB_VERSION);
-		if (sqlite3_exec(h->db, schema_v1, NULL, NULL, NULL) != SQLITE_OK ||
-		    sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			db_err(h, "cannot create the history", e);
-			cb_hdb_rollback(h);
-			return -EIO;
-		}
-	}
-	return cb_hdb_commit(h, e);
-}
-
-static int check_kind(struct cb_hdb *h, bool writable, struct cb_err *e)
-{
-	/* one read transaction: another process creating the schema meanwhile
-	 * must not be seen half (tables, but no application_id yet) */
-	sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL);
+	bool own = sqlite3_get_autocommit(h->db);
+	if (own)
+		sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL);
 	long long app = query_int(h->db, "PRAGMA application_id");
 	long long ver = query_int(h->db, "PRAGMA user_version");
 	long long objs = query_int(h->db, "SELECT count(*) FROM sqlite_master");
@@ -102,14 +95,12 @@ static int check_kind(struct cb_hdb *h, bool writable, struct cb_err *e)
 		r = cb_err_usage(e, "%s: not a cephbench history (not an SQLite file)", h->what);
 	else if (app < 0 || ver < 0 || objs < 0)
 		r = db_err(h, "cannot read", e);
-	sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+	if (own)
+		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	if (r < 0)
 		return r;
-	if (app == 0 && objs == 0) {
-		if (writable)
-			return create_schema(h, e);
-		return cb_err_usage(e, "%s: not a cephbench history (an empty file)", h->what);
-	}
+	if (app == 0 && objs == 0 && ver == 0)
+		return 1;
 	if (app != CB_HDB_APP_ID)
 		return cb_err_usage(
 		    e, "%s: not a cephbench history (an SQLite file of something else)", h->what);
@@ -121,35 +112,104 @@ static int check_kind(struct cb_hdb *h, bool writable, struct cb_err *e)
 	return 0;
 }
 
-int cb_hdb_open(const char *path, bool writable, const char *flag, struct cb_hdb **out,
-		struct cb_err *e)
+/* The schema, inside the caller's write transaction. */
+static int create_schema(struct cb_hdb *h, struct cb_err *e)
 {
-	struct stat sb;
-	*out = NULL;
-	if (!writable && stat(path, &sb) != 0)
-		return cb_err_usage(e, "%s: cannot open: %s (a history is made by run --history)",
-				    flag, strerror(errno));
-	struct cb_hdb *h = calloc(1, sizeof(*h));
-	if (!h)
-		return cb_err_usage(e, "out of memory");
-	snprintf(h->what, sizeof(h->what), "%s", flag);
-	int fl = writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
-	int rc = sqlite3_open_v2(path, &h->db, fl, NULL);
+	char sql[64];
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d;",
+		 CB_HDB_APP_ID, CB_HDB_VERSION);
+	if (sqlite3_exec(h->db, schema_v1, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_err(h, "cannot create the history", e);
+	return 0;
+}
+
+static int open_conn(struct cb_hdb *h, int flags, struct cb_err *e)
+{
+	int rc = sqlite3_open_v2(h->path, &h->db, flags, NULL);
 	if (rc != SQLITE_OK) {
 		int se = h->db ? sqlite3_system_errno(h->db) : 0;
 		const char *why = se	  ? strerror(se)
 				  : h->db ? sqlite3_errmsg(h->db)
 					  : "out of memory";
-		cb_err_usage(e, "%s: cannot open: %s%s", flag, why,
-			     writable ? " (its directory must exist and be writable)" : "");
-		cb_hdb_close(h);
+		cb_err_usage(e, "%s: cannot open: %s%s", h->what, why,
+			     flags & SQLITE_OPEN_READWRITE
+				 ? " (its directory must exist and be writable)"
+				 : "");
+		sqlite3_close(h->db);
+		h->db = NULL;
 		return -EINVAL;
 	}
 	sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
-	if (check_kind(h, writable, e) < 0 ||
-	    sqlite3_exec(h->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
-		if (!cb_err_isset(e))
-			db_err(h, "cannot open", e);
+	/* outside any transaction: inside one it is a no-op */
+	if (sqlite3_exec(h->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK)
+		return db_err(h, "cannot open", e);
+	return 0;
+}
+
+/* The directory of h->path must take new files: the history itself when
+ * missing, SQLite's journal (FILE-journal) on every store. Checked now, so
+ * a history that cannot be written fails before the run, not after it. */
+static int check_dir(struct cb_hdb *h, struct cb_err *e)
+{
+	char *copy = strdup(h->path);
+	if (!copy)
+		return cb_err_usage(e, "out of memory");
+	const char *dir = dirname(copy);
+	struct stat sb;
+	int r = 0, err = stat(dir, &sb) != 0 ? errno : S_ISDIR(sb.st_mode) ? 0 : ENOTDIR;
+	if (err)
+		r = cb_err_usage(e,
+				 "%s: cannot open: %s (its directory must exist and be writable)",
+				 h->what, strerror(err));
+	else if (access(dir, W_OK | X_OK) != 0)
+		r = cb_err_usage(e,
+				 "%s: cannot write in %s: %s (SQLite writes its journal there; "
+				 "make it writable or put the history elsewhere)",
+				 h->what, dir, strerror(errno));
+	free(copy);
+	return r;
+}
+
+int cb_hdb_open(const char *path, bool writable, const char *flag, struct cb_hdb **out,
+		struct cb_err *e)
+{
+	struct stat sb;
+	*out = NULL;
+	bool missing = stat(path, &sb) != 0;
+	if (missing && (!writable || errno != ENOENT))
+		return cb_err_usage(e, "%s: cannot open: %s%s", flag, strerror(errno),
+				    writable ? " (its directory must exist and be writable)"
+					     : " (a history is made by run --history)");
+	struct cb_hdb *h = calloc(1, sizeof(*h));
+	if (!h || !(h->path = strdup(path))) {
+		free(h);
+		return cb_err_usage(e, "out of memory");
+	}
+	snprintf(h->what, sizeof(h->what), "%s", flag);
+	int r = 0;
+	if (missing) {
+		/* made by the first store (cb_hdb_begin), not now */
+		h->fresh = true;
+		r = check_dir(h, e);
+	} else {
+		r = open_conn(h, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, e);
+		if (r == 0)
+			r = check_kind(h, e);
+		if (r == 1 && !writable)
+			r = cb_err_usage(e, "%s: not a cephbench history (an empty file)", h->what);
+		h->fresh = r == 1;
+		/* SQLite opens a file it may not write read-only, silently */
+		if (r >= 0 && writable && sqlite3_db_readonly(h->db, "main") == 1)
+			r = cb_err_usage(e,
+					 "%s: cannot write: the file is read-only (its mode, or a "
+					 "read-only file system); make it writable or give another "
+					 "file",
+					 h->what);
+		if (r >= 0 && writable)
+			r = check_dir(h, e);
+	}
+	if (r < 0) {
 		cb_hdb_close(h);
 		return -EINVAL;
 	}
@@ -162,13 +222,28 @@ void cb_hdb_close(struct cb_hdb *h)
 	if (!h)
 		return;
 	sqlite3_close(h->db);
+	free(h->path);
 	free(h);
 }
 
 int cb_hdb_begin(struct cb_hdb *h, struct cb_err *e)
 {
+	if (!h->db && open_conn(h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, e) < 0)
+		return -EINVAL;
 	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return db_err(h, "cannot write", e);
+	if (!h->fresh)
+		return 0;
+	/* Looked at again under the write lock: another first run may have
+	 * made the schema since open (or something else the file). Made in
+	 * this transaction, the schema is there exactly when the run is. */
+	int r = check_kind(h, e);
+	if (r == 1)
+		r = create_schema(h, e);
+	if (r < 0) {
+		cb_hdb_rollback(h);
+		return r;
+	}
 	return 0;
 }
 
@@ -179,12 +254,14 @@ int cb_hdb_commit(struct cb_hdb *h, struct cb_err *e)
 		cb_hdb_rollback(h);
 		return -EIO;
 	}
+	h->fresh = false;
 	return 0;
 }
 
 void cb_hdb_rollback(struct cb_hdb *h)
 {
-	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	if (h->db)
+		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 static time_t parse_time(const char *s)
@@ -296,6 +373,60 @@ static int store_phase(sqlite3_stmt *st, sqlite3_int64 run, int seq, const json_
 	return sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 }
 
+/* Whether the stored run id has rec's phases: the same names, ops and
+ * measured durations, in order. 0, 1 or -EIO. */
+static int same_phases(struct cb_hdb *h, sqlite3_int64 id, const json_t *rec)
+{
+	const json_t *phases = json_object_get(rec, "phases");
+	sqlite3_stmt *st;
+	size_t i = 0;
+	int rc = SQLITE_DONE, same = 1;
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT name, ops, duration_s FROM phases WHERE run_id = ?"
+			       " ORDER BY seq",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, id);
+	while (same && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const json_t *p = json_array_get(phases, i++);
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		same =
+		    p && name && strcmp(name, json_string_value(json_object_get(p, "name"))) == 0 &&
+		    sqlite3_column_int64(st, 1) == json_integer_value(json_object_get(p, "ops")) &&
+		    sqlite3_column_double(st, 2) ==
+			json_number_value(json_object_get(p, "duration_s"));
+	}
+	sqlite3_finalize(st);
+	if (same && rc != SQLITE_DONE)
+		return -EIO;
+	return same && i == json_array_size(phases);
+}
+
+/* 1 when the history holds rec's run already: an imported result added
+ * twice would join its own baseline (a spread of 0). A run is known by
+ * where, when and what ran (started, fsid, run_name, host, profile sha256)
+ * and, since started has whole seconds and two short runs may share one
+ * (one after the other, under the run lock), by its phases' measured ops
+ * and durations. 0, 1 or -EIO. */
+static int stored_already(struct cb_hdb *h, const json_t *rec)
+{
+	static const char sql[] = "SELECT id FROM runs WHERE started = ? AND fsid = ? AND"
+				  " run_name = ? AND host = ? AND profile_sha256 = ?";
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, parse_time(json_string_value(json_object_get(rec, "started"))));
+	bind_str(st, 2, json_object_get(rec, "cluster"), "fsid");
+	bind_str(st, 3, rec, "run_name");
+	bind_str(st, 4, rec, "host");
+	bind_str(st, 5, json_object_get(rec, "profile"), "sha256");
+	int rc = SQLITE_DONE, r = 0;
+	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		r = same_phases(h, sqlite3_column_int64(st, 0), rec);
+	sqlite3_finalize(st);
+	return r == 0 && rc != SQLITE_DONE ? -EIO : r;
+}
+
 int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 {
 	static const char run_sql[] =
@@ -305,8 +436,18 @@ int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 					"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	const json_t *prof = json_object_get(rec, "profile"), *cl = json_object_get(rec, "cluster");
 	sqlite3_stmt *rs = NULL, *ps = NULL;
-	int r = -EIO;
-	if (sqlite3_prepare_v2(h->db, run_sql, -1, &rs, NULL) != SQLITE_OK ||
+	int r = -EIO, dup = stored_already(h, rec);
+	if (dup == 1)
+		return cb_err_usage(
+			   e,
+			   "%s: run '%s' of profile '%s' started %s on host '%s' is already "
+			   "stored; nothing added",
+			   h->what, json_string_value(json_object_get(rec, "run_name")),
+			   json_string_value(json_object_get(prof, "name")),
+			   json_string_value(json_object_get(rec, "started")),
+			   json_string_value(json_object_get(rec, "host"))),
+		       -EEXIST;
+	if (dup < 0 || sqlite3_prepare_v2(h->db, run_sql, -1, &rs, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(h->db, phase_sql, -1, &ps, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(rs, 1, parse_time(json_string_value(json_object_get(rec, "started"))));
@@ -408,7 +549,19 @@ static json_t *trend_row(sqlite3_stmt *st)
 int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, struct cb_err *e)
 {
 	/* ?1 profile, ?2 workload (NULL: any), ?3 last runs (0: all) */
-#define WL(p) "(?2 IS NULL OR " p ".name = ?2 OR substr(" p ".name, 1, length(?2) + 1) = ?2 || '.')"
+	/* W itself, its steps W.STEP, and the rows of a matrix workload:
+	 * W_KEY-VALUE[_KEY-VALUE...][.STEP]. The phases table keeps no
+	 * workload column, so a row is told by its name: W_, then a '-' before
+	 * any '.' (names have no '.', steps start with one), so neither
+	 * another workload W_x nor its steps (W_x.dir-create) match. Not LIKE:
+	 * it ignores case, and W's own '_' would be a wildcard. */
+#define REST(p) "substr(" p ".name, length(?2) + 2)"
+#define WL(p)                                                                                      \
+	"(?2 IS NULL OR " p ".name = ?2 OR substr(" p ".name, 1, length(?2) + 1) = ?2 || '.' OR"   \
+	" (substr(" p ".name, 1, length(?2) + 1) = ?2 || '_' AND instr(" REST(                     \
+	    p) ", '-') > 0 AND"                                                                    \
+	       " (instr(" REST(p) ", '.') = 0 OR instr(" REST(p) ", '-') < instr(" REST(           \
+		   p) ", '.'))))"
 	static const char sql[] =
 	    "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', r.started, 'unixepoch'), r.run_name, r.profile,"
 	    " r.profile_sha256, r.fsid, r.ceph_version, r.host, p.name, p.layer, p.op, p.pool,"
@@ -425,6 +578,7 @@ int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, 
 			       " ORDER BY r2.started DESC, r2.id DESC LIMIT ?3))"
 			       " ORDER BY r.started, r.id, p.seq";
 #undef WL
+#undef REST
 	sqlite3_stmt *st;
 	json_t *rows = json_array();
 	*out = NULL;

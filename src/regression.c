@@ -7,6 +7,7 @@
  * phase with few ops is not compared (CB_REG_P99_MIN_OPS). */
 #include "regression.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,16 +39,17 @@ double cb_median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-double cb_mad(const double *v, size_t n, double med)
+int cb_mad(const double *v, size_t n, double med, double *mad)
 {
-	double *d = malloc((n ? n : 1) * sizeof(*d));
+	/* calloc: it refuses an n whose size in bytes overflows */
+	double *d = calloc(n ? n : 1, sizeof(*d));
 	if (!d)
-		return 0;
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		d[i] = fabs(v[i] - med);
-	double m = cb_median(d, n);
+	*mad = cb_median(d, n);
 	free(d);
-	return m;
+	return 0;
 }
 
 double cb_reg_value(const json_t *phase, int m)
@@ -58,29 +60,36 @@ double cb_reg_value(const json_t *phase, int m)
 	return json_number_value(json_object_get(phase, metric[m].key));
 }
 
-/* One figure's comparison, or NULL when the baseline has nothing to compare
- * with (a median of 0: no bytes moved, nothing measured). */
-static json_t *judge_metric(const json_t *phase, int m, const double *rows, size_t n, double pct,
-			    double *v, bool *bad)
+/* One figure's comparison into *out, left NULL when the baseline has
+ * nothing to compare with (a median of 0: no bytes moved, nothing measured).
+ * 0 or -ENOMEM: a spread lost to a failed allocation must not read as 0,
+ * which would let any change past the limit through as a regression. */
+static int judge_metric(const json_t *phase, int m, const double *rows, size_t n, double pct,
+			double *v, bool *bad, json_t **out)
 {
+	double mad;
+	*out = NULL;
 	for (size_t i = 0; i < n; i++)
 		v[i] = rows[i * CB_REG_NMETRICS + m];
 	double med = cb_median(v, n);
-	double spread = med > 0 ? 100.0 * SPREAD_MAD * MAD_SCALE * cb_mad(v, n, med) / med : 0;
 	if (med <= 0)
-		return NULL;
+		return 0;
 	if (m == CB_REG_P99 &&
 	    json_number_value(json_object_get(phase, "ops")) < CB_REG_P99_MIN_OPS)
-		return NULL;
+		return 0;
+	if (cb_mad(v, n, med, &mad) < 0)
+		return -ENOMEM;
+	double spread = 100.0 * SPREAD_MAD * MAD_SCALE * mad / med;
 	double val = cb_reg_value(phase, m);
 	double change = 100.0 * (val - med) / med;
 	/* worse means lower for rates, higher for latency */
 	double worse = metric[m].higher_better ? -change : change;
 	bool reg = worse > pct && worse > spread;
 	*bad |= reg;
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:b}", "value", val, "baseline_median", med,
+	*out = json_pack("{s:f, s:f, s:f, s:f, s:f, s:b}", "value", val, "baseline_median", med,
 			 "change_pct", change, "limit_pct", metric[m].higher_better ? -pct : pct,
 			 "spread_pct", spread, "regression", reg);
+	return *out ? 0 : -ENOMEM;
 }
 
 json_t *cb_regression_judge(const json_t *phase, const double *rows, size_t n, double pct,
@@ -107,15 +116,17 @@ json_t *cb_regression_judge(const json_t *phase, const double *rows, size_t n, d
 		return a;
 	}
 	json_t *ms = json_object();
-	double *v = malloc(n * sizeof(*v)); /* scratch: the median sorts */
+	double *v = calloc(n ? n : 1, sizeof(*v)); /* scratch: the median sorts */
 	bool bad = false;
-	for (int m = 0; m < CB_REG_NMETRICS && ms && v; m++) {
-		json_t *j = judge_metric(phase, m, rows, n, pct, v, &bad);
-		if (j)
-			json_object_set_new(ms, metric[m].key, j);
+	/* decided before free(v): v's value is indeterminate after it */
+	bool oom = !ms || !v;
+	for (int m = 0; m < CB_REG_NMETRICS && !oom; m++) {
+		json_t *j;
+		oom = judge_metric(phase, m, rows, n, pct, v, &bad, &j) < 0 ||
+		      (j && json_object_set_new(ms, metric[m].key, j) < 0);
 	}
 	free(v);
-	if (!ms || !v) {
+	if (oom) {
 		json_decref(ms);
 		json_decref(a);
 		return NULL;

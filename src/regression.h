@@ -24,8 +24,9 @@ enum { CB_REG_IOPS, CB_REG_BW, CB_REG_P99, CB_REG_NMETRICS };
 /* Median of v[0..n) (sorts v). 0 for n == 0. */
 double cb_median(double *v, size_t n);
 
-/* Median absolute deviation of v[0..n) from med (v unchanged). */
-double cb_mad(const double *v, size_t n, double med);
+/* Median absolute deviation of v[0..n) from med into *mad (v unchanged).
+ * 0, or -ENOMEM (*mad untouched). */
+int cb_mad(const double *v, size_t n, double med, double *mad);
 
 /* A phase's figure for metric m from its JSON record (p99 in µs). */
 double cb_reg_value(const json_t *phase, int m);

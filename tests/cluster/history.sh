@@ -14,6 +14,10 @@ W=(rados write -p "$POOL" --conf "$CONF" -b 4K -t 4 --run-name hist)
 cb "${W[@]}" --ops 200 --regression 10
 assert_rc 2 "--regression without --history"
 one_line "--regression without --history" "--regression needs --history"
+# --dry-run checks the flags together too (it looks at no file)
+cb run "$(dirname "$0")/../../profiles/health.yaml" --dry-run --regression 5
+assert_rc 2 "--dry-run --regression without --history"
+one_line "--dry-run --regression without --history" "--regression needs --history"
 cb "${W[@]}" --ops 200 --history "$DB" --regression 10 --baseline 0
 assert_rc 2 "--baseline 0"
 one_line "--baseline 0" "--baseline '0'"
@@ -31,8 +35,66 @@ echo "not a history" >"$T/text.db"
 cb "${W[@]}" --ops 200 --history "$T/text.db"
 assert_rc 2 "--history of another file"
 one_line "--history of another file" "not a cephbench history"
+# a run that fails before storing (bad --conf: exit 2; no monitor: exit 3)
+# leaves no history behind, not even an empty one
+cb "${W[@]}" --ops 200 --conf "$T/no-such.conf" --history "$DB"
+assert_rc 2 "--history with a bad --conf"
+sed -E 's/^([[:space:]]*mon[ _]host[[:space:]]*=).*/\1 127.0.0.1:1/' "$CONF" >"$T/dead.conf"
+grep -q "127.0.0.1:1" "$T/dead.conf" || fail "could not rewrite mon host in $CONF"
+cb "${W[@]}" --ops 200 --conf "$T/dead.conf" --timeout 3 --history "$DB"
+assert_rc 3 "--history with no monitor"
 assert_ns_empty "after the bad flags"
 [ ! -e "$DB" ] || fail "a rejected run created $DB"
+
+# a history the user may not write: refused before connecting (a dead
+# monitor would be exit 3), one line. Root writes whatever the mode bits
+# say, so as root this runs as nobody.
+as_user=()
+[ "$(id -u)" -ne 0 ] || as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+mkdir "$T/rw" "$T/rodir"
+chmod 755 "$T"
+chmod 777 "$T/rw"
+# a history to refuse: seeded by python (sqlite3 module) as cephbench would
+# make it, so this part needs no stored run yet
+"$PY" - "$T" <<'PYEOF'
+import sqlite3, sys
+t = sys.argv[1]
+for p in (f"{t}/rw/ro.db", f"{t}/rodir/h.db"):
+    c = sqlite3.connect(p)
+    c.execute("PRAGMA application_id = 1667393651")  # 0x63626873, "cbhs"
+    c.execute("PRAGMA user_version = 1")
+    c.execute("CREATE TABLE placeholder (x)")
+    c.commit()
+    c.close()
+PYEOF
+chmod 444 "$T/rw/ro.db"
+chmod 666 "$T/rodir/h.db"
+chmod 555 "$T/rodir"
+if "${as_user[@]}" test -w "$T/rw/ro.db"; then
+	echo "history: cannot test read-only histories (the test user writes 0444 files)" >&2
+else
+	sum=$(md5sum <"$T/rw/ro.db")
+	set +e
+	"${as_user[@]}" "$CEPHBENCH" "${W[@]}" --ops 200 --conf "$T/dead.conf" --timeout 3 \
+		--history "$T/rw/ro.db" >"$T/out" 2>"$T/err"
+	rc=$?
+	set -e
+	assert_rc 2 "a read-only history"
+	one_line "a read-only history" "--history $T/rw/ro.db: cannot write: the file is read-only"
+	[ "$(md5sum <"$T/rw/ro.db")" = "$sum" ] || fail "a read-only history changed"
+	for h in h.db new.db; do
+		set +e
+		"${as_user[@]}" "$CEPHBENCH" "${W[@]}" --ops 200 --conf "$T/dead.conf" --timeout 3 \
+			--history "$T/rodir/$h" >"$T/out" 2>"$T/err"
+		rc=$?
+		set -e
+		assert_rc 2 "a history in a read-only directory ($h)"
+		one_line "a history in a read-only directory ($h)" \
+			"--history $T/rodir/$h: cannot write in $T/rodir"
+	done
+	[ ! -e "$T/rodir/new.db" ] || fail "a history made in a read-only directory"
+fi
+chmod 755 "$T/rodir"
 
 # --- five runs into the history, read back exactly
 mkdir "$T/prom"
@@ -143,19 +205,35 @@ cb history "$T/seed.db" --add "$T/trend.json"
 assert_rc 2 "--add of a non-result"
 one_line "--add of a non-result" "not a cephbench result"
 
-# --- two cron jobs at once: neither fails on the other's lock (even while
-# the first creates the schema), every run stored whole
+# --- the same result twice: refused, one line, nothing written
+cb history "$T/dup.db" --add "$T/r1.json" --quiet
+assert_rc 0 "--add r1"
+sum=$(md5sum <"$T/dup.db")
+cb history "$T/dup.db" --add "$T/r1.json" --prom "$T/dup.prom"
+assert_rc 2 "--add r1 again"
+one_line "--add r1 again" "$T/dup.db: run 'hist' of profile 'rados' started" "is already stored"
+[ "$(md5sum <"$T/dup.db")" = "$sum" ] || fail "--add r1 again changed the history"
+[ ! -e "$T/dup.prom" ] || fail "--add r1 again wrote --prom"
+
+# --- cron jobs at once: none fails on another's lock (even while the first
+# creates the file and schema), every run stored whole; of two adding the
+# same result, exactly one stores it (the check is in the store's
+# transaction)
 pids=()
 for i in 1 2 3 4 5 6; do
 	"$CEPHBENCH" history "$T/par.db" --add "$T/r$(((i - 1) % 5 + 1)).json" --quiet >"$T/par$i" 2>&1 &
 	pids+=($!)
 done
+refused=0
 for p in "${pids[@]}"; do
 	wait_bg "$p"
+	[ "$rc" -eq 2 ] && refused=$((refused + 1)) && continue
 	assert_rc 0 "concurrent --add"
 done
+[ "$refused" -eq 1 ] || fail "concurrent --add of r1 twice: $refused refused: $(cat "$T"/par*)"
+grep -l "is already stored" "$T"/par[16] >/dev/null || fail "concurrent --add: $(cat "$T"/par*)"
 cb history "$T/par.db" --format csv
-[ "$(wc -l <"$T/out")" -eq 7 ] || fail "concurrent --add: $(cat "$T/out" "$T"/par*)"
+[ "$(wc -l <"$T/out")" -eq 6 ] || fail "concurrent --add: $(cat "$T/out" "$T"/par*)"
 
 # --- seeded histories: seven results around r1's figures (±1 %), then one
 # to judge. Written by python from the real record, never by cephbench.

@@ -7,12 +7,30 @@
 #include "regression.h"
 
 #include <check.h>
+#include <errno.h>
 #include <jansson.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+/* The out-of-memory tests ask for more than any allocator gives: ASan must
+ * answer NULL, as malloc does, rather than abort. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+#endif
+
+/* More doubles than fit in memory: an allocation for them fails. */
+#define TOO_MANY (SIZE_MAX / sizeof(double) / 2)
 
 static json_t *phase(const char *name, const char *pool, double iops, double bw, int p99)
 {
@@ -41,8 +59,25 @@ START_TEST(median_and_mad)
 	double a[] = {5, 1, 3}, b[] = {4, 1, 3, 2}, c[] = {1, 2, 3, 4, 100};
 	ck_assert_double_eq(cb_median(a, 3), 3);
 	ck_assert_double_eq(cb_median(b, 4), 2.5);
-	ck_assert_double_eq(cb_mad(c, 5, 3), 1); /* the outlier does not move it */
+	double mad = -1;
+	ck_assert_int_eq(cb_mad(c, 5, 3, &mad), 0);
+	ck_assert_double_eq(mad, 1); /* the outlier does not move it */
 	ck_assert_double_eq(cb_median(NULL, 0), 0);
+	/* out of memory is an error, not a MAD (a spread) of 0 */
+	mad = -1;
+	ck_assert_int_eq(cb_mad(c, TOO_MANY, 3, &mad), -ENOMEM);
+	ck_assert_double_eq(mad, -1);
+}
+END_TEST
+
+START_TEST(judge_out_of_memory)
+{
+	/* the scratch for the medians cannot be had: NULL, nothing leaked (the
+	 * rows are never read: the allocation fails first) */
+	double rows[CB_REG_NMETRICS] = {0};
+	json_t *ph = phase("w", "bench", 800, 3.2e6, 2000);
+	ck_assert_ptr_null(cb_regression_judge(ph, rows, TOO_MANY, 10, NULL));
+	json_decref(ph);
 }
 END_TEST
 
@@ -224,6 +259,227 @@ START_TEST(history_round_trip)
 }
 END_TEST
 
+/* One run stored into the history at path, as cb_health_record does. */
+static void store_one(const char *path, const char *started)
+{
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	json_t *rec = record(started, false, phase("w", "bench", 1000, 4e6, 900));
+	ck_assert_int_eq(cb_hdb_open(path, true, "--history", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_begin(db, &e), 0);
+	ck_assert_int_eq(cb_hdb_store(db, rec, &e), 0);
+	ck_assert_int_eq(cb_hdb_commit(db, &e), 0);
+	cb_hdb_close(db);
+	json_decref(rec);
+}
+
+START_TEST(history_made_by_the_first_store)
+{
+	char p[256];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	struct cb_health *h;
+	/* a run that fails before storing leaves no file (nor an empty one) */
+	path_in_dir(p, sizeof(p), "later.db");
+	struct cb_health_opts o = {.history = p, .regression_pct = 10};
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	ck_assert_int_ne(access(p, F_OK), 0);
+	cb_health_close(h);
+	ck_assert_int_ne(access(p, F_OK), 0);
+	/* the first store makes it, schema and run in one */
+	json_t *rec = record("2026-01-01T00:00:00Z", false, phase("w", "bench", 1000, 4e6, 900));
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	ck_assert_int_eq(cb_health_record(h, rec, &e), 0);
+	cb_health_close(h);
+	json_decref(rec);
+	ck_assert(!cb_err_isset(&e));
+	ck_assert_int_eq(cb_hdb_open(p, false, "later.db", &db, &e), 0);
+	json_t *t;
+	struct cb_hdb_filter f = {0};
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	ck_assert_uint_eq(json_array_size(t), 1);
+	json_decref(t);
+	cb_hdb_close(db);
+	/* an empty file (a store that failed in its first transaction) is a
+	 * history yet to be made, not an error */
+	path_in_dir(p, sizeof(p), "empty.db");
+	fclose(fopen(p, "w"));
+	store_one(p, "2026-01-01T00:00:00Z");
+	/* still checked before the run: a missing directory, or a file in the
+	 * way of one */
+	path_in_dir(p, sizeof(p), "no-such-dir/h.db");
+	ck_assert_int_lt(cb_hdb_open(p, true, "--history x", &db, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--history x: cannot open: No such file"));
+	e = (struct cb_err){0};
+	path_in_dir(p, sizeof(p), "empty.db/h.db");
+	ck_assert_int_lt(cb_hdb_open(p, true, "--history y", &db, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--history y: cannot open: Not a directory"));
+}
+END_TEST
+
+/* What a user who may not write gets, before any run: -1 on the first
+ * check that fails (it says which on stderr), 0 when all hold. */
+static int read_only_checks(const char *ro_file, const char *ro_dir)
+{
+	char p[300];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	struct stat before, after;
+	stat(ro_file, &before);
+	if (cb_hdb_open(ro_file, true, "--history ro", &db, &e) == 0 ||
+	    !strstr(e.msg, "--history ro: cannot write: the file is read-only")) {
+		fprintf(stderr, "a 0444 history: '%s'\n", e.msg);
+		return -1;
+	}
+	stat(ro_file, &after);
+	if (after.st_mtime != before.st_mtime || after.st_size != before.st_size)
+		return fprintf(stderr, "a 0444 history changed\n"), -1;
+	/* a writable file, but the journal has nowhere to go */
+	snprintf(p, sizeof(p), "%s/h.db", ro_dir);
+	e = (struct cb_err){0};
+	if (cb_hdb_open(p, true, "--history h", &db, &e) == 0 ||
+	    !strstr(e.msg, "cannot write in ")) {
+		fprintf(stderr, "a history in a read-only directory: '%s'\n", e.msg);
+		return -1;
+	}
+	snprintf(p, sizeof(p), "%s/new.db", ro_dir);
+	e = (struct cb_err){0};
+	if (cb_hdb_open(p, true, "--history new", &db, &e) == 0 ||
+	    !strstr(e.msg, "cannot write in ") || access(p, F_OK) == 0) {
+		fprintf(stderr, "a new history in a read-only directory: '%s'\n", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+START_TEST(history_read_only)
+{
+	char ro[256], rodir[256], p[300];
+	path_in_dir(ro, sizeof(ro), "ro.db");
+	path_in_dir(rodir, sizeof(rodir), "rodir");
+	store_one(ro, "2026-01-01T00:00:00Z");
+	ck_assert_int_eq(chmod(ro, 0444), 0);
+	ck_assert_int_eq(mkdir(rodir, 0777), 0);
+	snprintf(p, sizeof(p), "%s/h.db", rodir);
+	store_one(p, "2026-01-01T00:00:00Z");
+	ck_assert_int_eq(chmod(p, 0666), 0);
+	ck_assert_int_eq(chmod(rodir, 0555), 0);
+	if (geteuid() != 0) {
+		ck_assert_int_eq(read_only_checks(ro, rodir), 0);
+		return;
+	}
+	/* root writes whatever the mode bits say: the checks run as nobody */
+	ck_assert_int_eq(chmod(dir, 0755), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(77);
+		_exit(read_only_checks(ro, rodir) == 0 ? 0 : 1);
+	}
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		fprintf(stderr, "history_read_only: cannot become nobody; not tested\n");
+	else
+		ck_assert_int_eq(WEXITSTATUS(status), 0);
+	chmod(dir, 0700);
+}
+END_TEST
+
+START_TEST(history_refuses_a_run_twice)
+{
+	char p[256], prom[256];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	struct cb_health *h;
+	path_in_dir(p, sizeof(p), "twice.db");
+	path_in_dir(prom, sizeof(prom), "twice.prom");
+	store_one(p, "2026-01-01T00:00:00Z");
+	struct cb_health_opts o = {.history = p, .prom = prom, .regression_pct = 10};
+	json_t *rec = record("2026-01-01T00:00:00Z", false, phase("w", "bench", 1000, 4e6, 900));
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	ck_assert_int_eq(cb_health_record(h, rec, &e), 0);
+	cb_health_close(h);
+	ck_assert_int_eq(e.exit, CB_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(e.msg, "run 'nightly' of profile 'health' started "
+					    "2026-01-01T00:00:00Z on host 'h' is already stored"));
+	ck_assert_int_ne(access(prom, F_OK), 0); /* nothing written */
+	/* another run in the same second (a short run, then the next one):
+	 * other figures, another run */
+	json_t *next = record("2026-01-01T00:00:00Z", false, phase("w", "bench", 1001, 4e6, 900));
+	e = (struct cb_err){0};
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	ck_assert_int_eq(cb_health_record(h, next, &e), 0);
+	cb_health_close(h);
+	ck_assert(!cb_err_isset(&e));
+	json_decref(next);
+	ck_assert_int_eq(unlink(prom), 0);
+	/* the same run elsewhere (another host) is another run */
+	json_object_set_new(rec, "host", json_string("h2"));
+	e = (struct cb_err){0};
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	ck_assert_int_eq(cb_health_record(h, rec, &e), 0);
+	cb_health_close(h);
+	ck_assert(!cb_err_isset(&e));
+	ck_assert_int_eq(access(prom, F_OK), 0);
+	json_decref(rec);
+	json_t *t;
+	struct cb_hdb_filter f = {0};
+	ck_assert_int_eq(cb_hdb_open(p, false, "twice.db", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	ck_assert_uint_eq(json_array_size(t), 3);
+	json_decref(t);
+	cb_hdb_close(db);
+}
+END_TEST
+
+START_TEST(history_workload_filter)
+{
+	/* what --workload w keeps: w, its steps, its matrix rows and their
+	 * steps; not another workload whose name starts with w */
+	static const char *const names[] = {
+	    "w",	"w.prefill", "w_bs-4K",	       "w_bs-4K.prefill", "w_block_size-64K_qd-16",
+	    "wx",	"w_x",	     "w_x.dir-create", "W_bs-4K",	  "other",
+	    "other_w-1"};
+	static const bool kept[] = {true,  true,  true,	 true,	true, false,
+				    false, false, false, false, false};
+	char p[256];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	json_t *rec = record("2026-01-01T00:00:00Z", false, phase("w", "bench", 1, 1, 1));
+	json_t *phases = json_object_get(rec, "phases");
+	for (size_t i = 1; i < sizeof(names) / sizeof(names[0]); i++)
+		json_array_append_new(phases, phase(names[i], "bench", 1, 1, 1));
+	path_in_dir(p, sizeof(p), "wl.db");
+	ck_assert_int_eq(cb_hdb_open(p, true, "wl.db", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_begin(db, &e), 0);
+	ck_assert_int_eq(cb_hdb_store(db, rec, &e), 0);
+	ck_assert_int_eq(cb_hdb_commit(db, &e), 0);
+	json_decref(rec);
+	json_t *t;
+	struct cb_hdb_filter f = {.workload = "w", .last = 1};
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	size_t k = 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!kept[i])
+			continue;
+		const char *got =
+		    json_string_value(json_object_get(json_array_get(t, k++), "phase"));
+		ck_assert_str_eq(got ? got : "(none)", names[i]);
+	}
+	ck_assert_uint_eq(json_array_size(t), k);
+	json_decref(t);
+	/* a workload name with an '_' of its own: no wildcard */
+	f.workload = "w_x";
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	ck_assert_uint_eq(json_array_size(t), 2); /* w_x, w_x.dir-create */
+	json_decref(t);
+	cb_hdb_close(db);
+}
+END_TEST
+
 START_TEST(history_refuses_other_files)
 {
 	char p[256];
@@ -255,8 +511,7 @@ START_TEST(history_refuses_other_files)
 	/* a history from a newer cephbench */
 	path_in_dir(p, sizeof(p), "new.db");
 	e = (struct cb_err){0};
-	ck_assert_int_eq(cb_hdb_open(p, true, "new.db", &db, &e), 0);
-	cb_hdb_close(db);
+	store_one(p, "2026-01-01T00:00:00Z");
 	ck_assert_int_eq(sqlite3_open(p, &s), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(s, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(s);
@@ -296,9 +551,20 @@ START_TEST(flags)
 	ck_assert_int_eq(cb_health_flag(CB_OPT_BASELINE, "3", &o, &e), 1);
 	ck_assert_int_lt(cb_health_flag(CB_OPT_REGRESSION, "-5", &o, &e), 0);
 	e = (struct cb_err){0};
-	/* --regression needs a history to compare with */
+	/* --regression needs a history to compare with; --dry-run checks it
+	 * too (cb_health_check) */
+	ck_assert_int_lt(cb_health_check(&o, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--regression needs --history"));
+	e = (struct cb_err){0};
 	ck_assert_int_lt(cb_health_open(&o, &h, &e), 0);
 	ck_assert_ptr_nonnull(strstr(e.msg, "--regression needs --history"));
+	e = (struct cb_err){0};
+	struct cb_health_opts b = {.history = "/no/such/dir/h.db", .baseline = 5};
+	ck_assert_int_lt(cb_health_check(&b, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--baseline needs --regression"));
+	e = (struct cb_err){0};
+	b.regression_pct = 5; /* the file is the real run's to check */
+	ck_assert_int_eq(cb_health_check(&b, &e), 0);
 	ck_assert_int_eq(cb_health_flag(0, "x", &o, &e), 0);
 }
 END_TEST
@@ -310,10 +576,15 @@ int main(void)
 	Suite *s = suite_create("health");
 	TCase *tc = tcase_create("health");
 	tcase_add_test(tc, median_and_mad);
+	tcase_add_test(tc, judge_out_of_memory);
 	tcase_add_test(tc, verdicts);
 	tcase_add_test(tc, noisy_baseline_and_zero_figures);
 	tcase_add_test(tc, prom_escapes_labels);
 	tcase_add_test(tc, history_round_trip);
+	tcase_add_test(tc, history_made_by_the_first_store);
+	tcase_add_test(tc, history_read_only);
+	tcase_add_test(tc, history_refuses_a_run_twice);
+	tcase_add_test(tc, history_workload_filter);
 	tcase_add_test(tc, history_refuses_other_files);
 	tcase_add_test(tc, record_check_names_the_field);
 	tcase_add_test(tc, flags);
@@ -323,8 +594,8 @@ int main(void)
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "chmod -R u+w %s; rm -rf %s", dir, dir);
 	if (system(cmd) != 0)
 		failed++;
 	return failed ? 1 : 0;
