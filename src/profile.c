@@ -3,10 +3,9 @@
  * tables. Keys are gathered as (key, value, where) triples in precedence
  * order (defaults, workload, -o) so files, overrides and ad-hoc flags share
  * one validation path and one message format. */
-#include "profile.h"
 #include "engines.h"
+#include "profile_priv.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <openssl/evp.h>
@@ -60,53 +59,8 @@ static const struct cb_option cluster_options[] = {
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
-/* Where a key came from; defaults and -o KEY=V apply only to the workloads
- * whose layer has that key. */
-enum kv_src { KV_DEFAULT, KV_WORKLOAD, KV_OVERRIDE_ALL, KV_OVERRIDE };
-
-struct kv {
-	const char *key;
-	const char *val;	/* a list given with -o: "[a, b]" */
-	bool list;		/* a list of values: a matrix dimension */
-	const yaml_node_t *seq; /* a list's YAML node (none from -o) */
-	char where[320];	/* of the value */
-	char kwhere[320];	/* of the key */
-	enum kv_src src;
-};
-
-struct kvs {
-	struct kv *v;
-	size_t n, cap;
-};
-
-/* -o forms: workloads.NAME.KEY / NAME.KEY (one workload), KEY (every
- * workload whose layer has KEY), defaults.KEY (a default), cluster.KEY. */
-enum ov_kind { OV_WORKLOAD, OV_ALL, OV_DEFAULT, OV_CLUSTER };
-
-struct override {
-	char *raw;
-	enum ov_kind kind;
-	char *target; /* workload name for OV_WORKLOAD */
-	char *key;
-	char *val;
-	bool used;
-};
-
-struct loader {
-	const char *path;
-	yaml_document_t doc;
-	struct cb_err *e;
-	struct cb_profile *p;
-	struct override *ov;
-	size_t nov;
-	char **strs; /* strings made while loading (expect.KEY, row names) */
-	size_t nstrs;
-};
-
 /* A string that lives as long as the loader; NULL on ENOMEM. */
-static const char *loader_str(struct loader *l, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static const char *loader_str(struct loader *l, const char *fmt, ...)
+const char *pf_loader_str(struct loader *l, const char *fmt, ...)
 {
 	char **v = realloc(l->strs, (l->nstrs + 1) * sizeof(*v));
 	if (!v)
@@ -119,12 +73,12 @@ static const char *loader_str(struct loader *l, const char *fmt, ...)
 	return r < 0 ? NULL : v[l->nstrs++];
 }
 
-static void where_node(const struct loader *l, const yaml_node_t *n, char *buf, size_t len)
+void pf_where_node(const struct loader *l, const yaml_node_t *n, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s:%zu:%zu", l->path, n->start_mark.line + 1, n->start_mark.column + 1);
 }
 
-static const char *node_scalar(const yaml_node_t *n)
+const char *pf_node_scalar(const yaml_node_t *n)
 {
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
@@ -134,13 +88,13 @@ static const char *node_scalar(const yaml_node_t *n)
 static bool dup_key(struct loader *l, yaml_node_t *map, yaml_node_pair_t *pr, const char *key)
 {
 	for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < pr; q++)
-		if (strcmp(node_scalar(yaml_document_get_node(&l->doc, q->key)) ?: "", key) == 0)
+		if (strcmp(pf_node_scalar(yaml_document_get_node(&l->doc, q->key)) ?: "", key) == 0)
 			return true;
 	return false;
 }
 
 /* " (did you mean 'S'?)" when there is a suggestion, else " (ALT)", else "". */
-static const char *hint(const char *s, const char *alt, char *buf, size_t n)
+const char *pf_hint(const char *s, const char *alt, char *buf, size_t n)
 {
 	if (s)
 		snprintf(buf, n, " (did you mean '%s'?)", s);
@@ -160,8 +114,8 @@ static const char *one_of(const char *const *words, char *buf, size_t n)
 	return buf;
 }
 
-static int kvs_add(struct kvs *k, const char *key, const char *val, const char *where,
-		   const char *kwhere, enum kv_src src)
+int pf_kvs_add(struct kvs *k, const char *key, const char *val, const char *where,
+	       const char *kwhere, enum kv_src src)
 {
 	if (k->n == k->cap) {
 		size_t cap = k->cap ? k->cap * 2 : 16;
@@ -186,7 +140,7 @@ static int kvs_add(struct kvs *k, const char *key, const char *val, const char *
 static int check_list(struct loader *l, const char *key, yaml_node_t *v)
 {
 	char w[300];
-	where_node(l, v, w, sizeof(w));
+	pf_where_node(l, v, w, sizeof(w));
 	if (strcmp(key, "name") == 0)
 		return cb_err_usage(l->e,
 				    "%s: name must be a single value: matrix rows are "
@@ -198,8 +152,8 @@ static int check_list(struct loader *l, const char *key, yaml_node_t *v)
 	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
 	     it++) {
 		yaml_node_t *n = yaml_document_get_node(&l->doc, *it);
-		const char *s = node_scalar(n);
-		where_node(l, n, w, sizeof(w));
+		const char *s = pf_node_scalar(n);
+		pf_where_node(l, n, w, sizeof(w));
 		if (!s)
 			return cb_err_usage(l->e, "%s: '%s' lists must hold single values", w, key);
 		if (!*s || strcmp(s, "~") == 0 || strcmp(s, "null") == 0)
@@ -219,18 +173,18 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, b
 	     pr++) {
 		yaml_node_t *k = yaml_document_get_node(&l->doc, pr->key);
 		yaml_node_t *v = yaml_document_get_node(&l->doc, pr->value);
-		const char *key = node_scalar(k), *val = node_scalar(v);
+		const char *key = pf_node_scalar(k), *val = pf_node_scalar(v);
 		int r;
 		if (!key) {
-			where_node(l, k, w, sizeof(w));
+			pf_where_node(l, k, w, sizeof(w));
 			return cb_err_usage(l->e, "%s: keys must be plain names", w);
 		}
 		if (dup_key(l, map, pr, key)) {
-			where_node(l, k, w, sizeof(w));
+			pf_where_node(l, k, w, sizeof(w));
 			return cb_err_usage(l->e, "%s: duplicate key '%s'", w, key);
 		}
 		if (lists && !prefix && strcmp(key, "expect") == 0) {
-			where_node(l, v, w, sizeof(w));
+			pf_where_node(l, v, w, sizeof(w));
 			if (v->type != YAML_MAPPING_NODE)
 				return cb_err_usage(
 				    l->e,
@@ -241,10 +195,10 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, b
 				return r;
 			continue;
 		}
-		if (prefix && !(key = loader_str(l, "%s%s", prefix, key)))
+		if (prefix && !(key = pf_loader_str(l, "%s%s", prefix, key)))
 			return cb_err_usage(l->e, "out of memory");
 		if (!val && !(lists && v->type == YAML_SEQUENCE_NODE)) {
-			where_node(l, v, w, sizeof(w));
+			pf_where_node(l, v, w, sizeof(w));
 			return cb_err_usage(l->e, "%s: '%s' must be a single value, not a %s", w,
 					    key,
 					    v->type == YAML_SEQUENCE_NODE ? "list" : "mapping");
@@ -252,13 +206,13 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, b
 		if (!val && (r = check_list(l, key, v)) < 0)
 			return r;
 		if (val && (!*val || strcmp(val, "~") == 0 || strcmp(val, "null") == 0)) {
-			where_node(l, v, w, sizeof(w));
+			pf_where_node(l, v, w, sizeof(w));
 			return cb_err_usage(l->e, "%s: '%s' has no value", w, key);
 		}
 		char kw[300];
-		where_node(l, v, w, sizeof(w));
-		where_node(l, k, kw, sizeof(kw));
-		if (kvs_add(out, key, val, w, kw, src) < 0)
+		pf_where_node(l, v, w, sizeof(w));
+		pf_where_node(l, k, kw, sizeof(kw));
+		if (pf_kvs_add(out, key, val, w, kw, src) < 0)
 			return cb_err_usage(l->e, "out of memory");
 		if (!val) {
 			out->v[out->n - 1].seq = v;
@@ -283,7 +237,7 @@ static int unknown_key(struct loader *l, const struct kv *kv, const struct cb_en
 	if (eng)
 		snprintf(layer, sizeof(layer), " for layer %s", eng->name);
 	return cb_err_usage(l->e, "%s: unknown key '%s'%s%s", kv->kwhere, kv->key, layer,
-			    hint(cb_opt_suggest(tabs, kv->key), NULL, h, sizeof(h)));
+			    pf_hint(cb_opt_suggest(tabs, kv->key), NULL, h, sizeof(h)));
 }
 
 static const struct cb_engine *find_layer(struct loader *l, const struct kvs *k, const char *wwhere)
@@ -306,7 +260,7 @@ static const struct cb_engine *find_layer(struct loader *l, const struct kvs *k,
 	const struct cb_engine *eng = cb_engine_find(lk->val);
 	if (!eng)
 		cb_err_usage(l->e, "%s: unknown layer '%s'%s", lk->where, lk->val,
-			     hint(cb_closest(lk->val, names), list, h, sizeof(h)));
+			     pf_hint(cb_closest(lk->val, names), list, h, sizeof(h)));
 	return eng;
 }
 
@@ -327,7 +281,7 @@ static int check_op(struct loader *l, const struct cb_plan_item *it, const struc
 			return 0;
 	return cb_err_usage(l->e, "%s: unknown op '%s' for layer %s%s", where, it->wl.op,
 			    it->engine->name,
-			    hint(cb_closest(it->wl.op, it->engine->ops), list, h, sizeof(h)));
+			    pf_hint(cb_closest(it->wl.op, it->engine->ops), list, h, sizeof(h)));
 }
 
 /* One key of an `expect:` mapping. A bandwidth may be written per second
@@ -341,9 +295,9 @@ static int parse_expect(struct loader *l, const struct kv *kv, struct cb_expect 
 		const char *names[CB_EXPECT_NMETRICS + 1];
 		for (unsigned m = 0; m <= CB_EXPECT_NMETRICS; m++)
 			names[m] = cb_expect_options[m].name;
-		return cb_err_usage(
-		    l->e, "%s: unknown expect key '%s'%s", kv->kwhere, key,
-		    hint(cb_closest(key, names), one_of(names, list, sizeof(list)), h, sizeof(h)));
+		return cb_err_usage(l->e, "%s: unknown expect key '%s'%s", kv->kwhere, key,
+				    pf_hint(cb_closest(key, names),
+					    one_of(names, list, sizeof(list)), h, sizeof(h)));
 	}
 	snprintf(val, sizeof(val), "%s", kv->val);
 	size_t n = strlen(val);
@@ -419,25 +373,7 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 	return 0;
 }
 
-/* Append the overrides of one kind (for workload wname) at precedence src. */
-static int add_overrides(struct loader *l, enum ov_kind kind, const char *wname, enum kv_src src,
-			 struct kvs *k)
-{
-	for (size_t i = 0; i < l->nov; i++) {
-		struct override *o = &l->ov[i];
-		if (o->kind != kind || (kind == OV_WORKLOAD && strcmp(o->target, wname)))
-			continue;
-		char w[300];
-		snprintf(w, sizeof(w), "-o %s", o->raw);
-		o->used = true;
-		if (kvs_add(k, o->key, o->val, w, w, src) < 0)
-			return cb_err_usage(l->e, "out of memory");
-		k->v[k->n - 1].list = o->val[0] == '[';
-	}
-	return 0;
-}
-
-static const char *kvs_get(const struct kvs *k, const char *key)
+const char *pf_kvs_get(const struct kvs *k, const char *key)
 {
 	const char *v = NULL;
 	for (size_t i = 0; i < k->n; i++)
@@ -446,7 +382,7 @@ static const char *kvs_get(const struct kvs *k, const char *key)
 	return v;
 }
 
-static int add_item(struct loader *l, const struct kvs *k, const char *wwhere)
+int pf_add_item(struct loader *l, const struct kvs *k, const char *wwhere)
 {
 	struct cb_profile *p = l->p;
 	struct cb_plan_item *items = realloc(p->items, (p->n + 1) * sizeof(*items));
@@ -455,7 +391,7 @@ static int add_item(struct loader *l, const struct kvs *k, const char *wwhere)
 	p->items = items;
 	struct cb_plan_item *it = &items[p->n++];
 	memset(it, 0, sizeof(*it));
-	if (!kvs_get(k, "name"))
+	if (!pf_kvs_get(k, "name"))
 		return cb_err_usage(
 		    l->e, "%s: workload has no name: (give each workload a unique name)", wwhere);
 	int r = build_item(l, k, wwhere, it);
@@ -468,188 +404,39 @@ static int add_item(struct loader *l, const struct kvs *k, const char *wwhere)
 	return 0;
 }
 
-#define MATRIX_MAX_DIMS 8
-#define MATRIX_MAX_ROWS 1024
-
-/* Whether a list from the defaults varies this workload: only when its
- * layer has the key, or a default for other layers would multiply rows. */
-static bool list_applies(const struct kvs *k, const struct kv *kv)
-{
-	if (kv->src == KV_WORKLOAD || kv->src == KV_OVERRIDE ||
-	    cb_opt_find(cb_workload_options, kv->key) || strncmp(kv->key, "expect.", 7) == 0)
-		return true;
-	const struct cb_engine *eng = cb_engine_find(kvs_get(k, "layer") ?: "");
-	return !eng || cb_opt_find(eng->options, kv->key);
-}
-
-/* A value as part of a row name: the characters names allow, others '-'. */
-static void name_part(const char *v, char *out, size_t n)
-{
-	size_t i = 0;
-	for (; v[i] && i + 1 < n; i++)
-		out[i] = (isalnum((unsigned char)v[i]) || v[i] == '_' || v[i] == '-') ? v[i] : '-';
-	out[i] = '\0';
-}
-
-/* Record on the item just added which matrix row it is. */
-static int item_matrix(struct loader *l, const char *base, const struct kv *const *dims,
-		       const char *const *vals, size_t nd)
-{
-	struct cb_workload *w = &l->p->items[l->p->n - 1].wl;
-	if (!(w->base = strdup(base)) || !(w->matrix = calloc(nd, sizeof(*w->matrix))))
-		return cb_err_usage(l->e, "out of memory");
-	for (size_t d = 0; d < nd; d++, w->nmatrix++)
-		if (!(w->matrix[d].key = strdup(dims[d]->key)) ||
-		    !(w->matrix[d].val = strdup(vals[d])))
-			return cb_err_usage(l->e, "out of memory");
-	return 0;
-}
-
-/* The values of a list kv: a YAML sequence, or "[a, b]" given with -o. */
-static size_t kv_nitems(const struct kv *kv)
-{
-	if (kv->seq)
-		return (size_t)(kv->seq->data.sequence.items.top -
-				kv->seq->data.sequence.items.start);
-	size_t n = 1;
-	for (const char *c = kv->val; *c; c++)
-		n += *c == ',';
-	return n;
-}
-
-/* Item j of list kv, with where it was written; NULL on ENOMEM. */
-static const char *kv_item(struct loader *l, const struct kv *kv, size_t j, char *where, size_t wn)
-{
-	if (kv->seq) {
-		yaml_node_t *n =
-		    yaml_document_get_node(&l->doc, kv->seq->data.sequence.items.start[j]);
-		where_node(l, n, where, wn);
-		return node_scalar(n);
-	}
-	const char *c = kv->val + 1; /* past '[' */
-	for (; j; c++)
-		j -= *c == ',';
-	c += strspn(c, " ");
-	size_t len = strcspn(c, ",]");
-	while (len && c[len - 1] == ' ')
-		len--;
-	snprintf(where, wn, "%s", kv->where);
-	return loader_str(l, "%.*s", (int)len, c);
-}
-
-/* Add the workload of keys k: one item, or, when keys are lists, one per
- * combination of their values (the first list varying slowest), each named
- * NAME_KEY-VALUE_... after the values it takes. */
-static int add_items(struct loader *l, const struct kvs *k, const char *wwhere)
-{
-	const struct kv *dims[MATRIX_MAX_DIMS];
-	size_t nd = 0, rows = 1, len[MATRIX_MAX_DIMS];
-	/* in the order keys first appear, whichever value counts */
-	for (size_t i = 0; i < k->n; i++) {
-		size_t j = k->n, f = 0;
-		while (f < i && strcmp(k->v[f].key, k->v[i].key) != 0)
-			f++;
-		while (strcmp(k->v[--j].key, k->v[i].key) != 0)
-			;
-		if (f < i || !k->v[j].list || !list_applies(k, &k->v[j]))
-			continue;
-		if (nd == MATRIX_MAX_DIMS)
-			return cb_err_usage(l->e, "%s: more than %d keys given as lists",
-					    k->v[j].where, MATRIX_MAX_DIMS);
-		len[nd] = kv_nitems(&k->v[j]);
-		rows *= len[nd];
-		dims[nd++] = &k->v[j];
-		if (rows > MATRIX_MAX_ROWS)
-			return cb_err_usage(l->e,
-					    "%s: the lists make more than %d rows: shorten them",
-					    k->v[j].where, MATRIX_MAX_ROWS);
-	}
-	struct kvs row = {.v = malloc((k->n ? k->n : 1) * sizeof(*row.v)), .cap = k->n};
-	const char *base = kvs_get(k, "name");
-	int r = row.v ? 0 : cb_err_usage(l->e, "out of memory");
-	for (size_t c = 0; c < rows && r == 0; c++) {
-		const char *vals[MATRIX_MAX_DIMS];
-		char name[512], wh[MATRIX_MAX_DIMS][320];
-		size_t off = (size_t)snprintf(name, sizeof(name), "%s", base ? base : "");
-		row.n = 0;
-		for (size_t d = nd, rest = c; d-- > 0; rest /= len[d])
-			if (!(vals[d] = kv_item(l, dims[d], rest % len[d], wh[d], sizeof(wh[d]))))
-				r = cb_err_usage(l->e, "out of memory");
-		for (size_t d = 0; d < nd && r == 0; d++) {
-			char part[128];
-			name_part(vals[d], part, sizeof(part));
-			off += (size_t)snprintf(name + off, sizeof(name) - off, "_%s-%s",
-						dims[d]->key, part);
-			if (off >= sizeof(name))
-				off = sizeof(name) - 1;
-		}
-		for (size_t i = 0; i < k->n && r == 0; i++) {
-			const struct kv *kv = &k->v[i];
-			size_t d = 0;
-			while (d < nd && dims[d] != kv)
-				d++;
-			if (kv->list && d == nd) /* overridden, or a default this layer lacks */
-				continue;
-			row.v[row.n] = *kv;
-			if (d < nd) {
-				row.v[row.n].val = vals[d];
-				row.v[row.n].list = false;
-				snprintf(row.v[row.n].where, sizeof(row.v[row.n].where), "%s",
-					 wh[d]);
-			} else if (nd && base && cb_name_valid(base) &&
-				   strcmp(kv->key, "name") == 0) {
-				/* an invalid base name is reported as such by build_item */
-				if (strlen(name) > 64)
-					r = cb_err_usage(
-					    l->e,
-					    "%s: matrix row name '%s' is longer than 64 "
-					    "characters: shorten the workload's name",
-					    kv->where, name);
-				else if (!(row.v[row.n].val = loader_str(l, "%s", name)))
-					r = cb_err_usage(l->e, "out of memory");
-			}
-			row.n++;
-		}
-		if (r == 0 && (r = add_item(l, &row, wwhere)) == 0 && nd)
-			r = item_matrix(l, base, dims, vals, nd);
-	}
-	free(row.v);
-	return r;
-}
-
 static int load_workloads(struct loader *l, yaml_node_t *defaults, yaml_node_t *wls)
 {
 	char w[300];
 	int r = 0;
 	if (wls->type != YAML_SEQUENCE_NODE) {
-		where_node(l, wls, w, sizeof(w));
+		pf_where_node(l, wls, w, sizeof(w));
 		return cb_err_usage(l->e, "%s: workloads must be a list of mappings", w);
 	}
 	if (wls->data.sequence.items.top == wls->data.sequence.items.start) {
-		where_node(l, wls, w, sizeof(w));
+		pf_where_node(l, wls, w, sizeof(w));
 		return cb_err_usage(l->e, "%s: workloads is empty: add at least one", w);
 	}
 	for (yaml_node_item_t *it = wls->data.sequence.items.start;
 	     it < wls->data.sequence.items.top; it++) {
 		yaml_node_t *wn = yaml_document_get_node(&l->doc, *it);
 		struct kvs k = {0};
-		where_node(l, wn, w, sizeof(w));
+		pf_where_node(l, wn, w, sizeof(w));
 		if (wn->type != YAML_MAPPING_NODE) {
 			r = cb_err_usage(l->e, "%s: each workload must be a mapping of keys", w);
 			break;
 		}
 		if ((defaults &&
 		     (r = mapping_to_kvs(l, defaults, KV_DEFAULT, true, NULL, &k)) < 0) ||
-		    (r = add_overrides(l, OV_DEFAULT, NULL, KV_DEFAULT, &k)) < 0 ||
+		    (r = pf_add_overrides(l, OV_DEFAULT, NULL, KV_DEFAULT, &k)) < 0 ||
 		    (r = mapping_to_kvs(l, wn, KV_WORKLOAD, true, NULL, &k)) < 0) {
 			free(k.v);
 			break;
 		}
 		/* without a name, build_item reports it */
-		const char *name = kvs_get(&k, "name");
-		if ((r = add_overrides(l, OV_ALL, NULL, KV_OVERRIDE_ALL, &k)) == 0 &&
-		    (!name || (r = add_overrides(l, OV_WORKLOAD, name, KV_OVERRIDE, &k)) == 0))
-			r = add_items(l, &k, w);
+		const char *name = pf_kvs_get(&k, "name");
+		if ((r = pf_add_overrides(l, OV_ALL, NULL, KV_OVERRIDE_ALL, &k)) == 0 &&
+		    (!name || (r = pf_add_overrides(l, OV_WORKLOAD, name, KV_OVERRIDE, &k)) == 0))
+			r = pf_add_items(l, &k, w);
 		free(k.v);
 		if (r < 0)
 			break;
@@ -667,7 +454,7 @@ static int apply_cluster_kvs(struct loader *l, const struct kvs *k)
 			char h[128];
 			return cb_err_usage(
 			    l->e, "%s: unknown cluster key '%s'%s", k->v[i].kwhere, k->v[i].key,
-			    hint(cb_opt_suggest(tabs, k->v[i].key), NULL, h, sizeof(h)));
+			    pf_hint(cb_opt_suggest(tabs, k->v[i].key), NULL, h, sizeof(h)));
 		}
 		if (cb_opt_parse(o, l->p, k->v[i].val, why, sizeof(why)) < 0)
 			return cb_err_usage(l->e, "%s: %s", k->v[i].where, why);
@@ -675,129 +462,22 @@ static int apply_cluster_kvs(struct loader *l, const struct kvs *k)
 	return 0;
 }
 
-/* -o KEY=[a, b]: a matrix dimension, like a YAML list; one level, no
- * empty values, not for names or cluster keys. */
-static int check_override_list(struct loader *l, const struct override *o)
-{
-	const char *v = o->val;
-	size_t n = strlen(v);
-	if (o->kind == OV_CLUSTER || strcmp(o->key, "name") == 0 ||
-	    strncmp(o->key, "expect.", 7) == 0)
-		return cb_err_usage(l->e, "-o %s: %s takes a single value, not a list", o->raw,
-				    o->key);
-	if (n < 2 || v[n - 1] != ']' || strpbrk(v + 1, "[") || strchr(v, ']') != v + n - 1)
-		return cb_err_usage(l->e, "-o %s: a list is written [a, b, c]", o->raw);
-	for (const char *c = v + 1; c < v + n;) {
-		size_t len = strcspn(c, ",]");
-		if (strspn(c, " ") >= len)
-			return cb_err_usage(l->e, "-o %s: the list has an empty value", o->raw);
-		c += len + 1;
-	}
-	return 0;
-}
-
-static int parse_overrides(struct loader *l, char *const *ov, size_t n)
-{
-	l->ov = calloc(n ? n : 1, sizeof(*l->ov));
-	if (!l->ov)
-		return cb_err_usage(l->e, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		struct override *o = &l->ov[i];
-		l->nov = i + 1; /* so overrides_free sees this one even on error */
-		o->raw = strdup(ov[i]);
-		char *eq = strchr(ov[i], '=');
-		if (!o->raw || !eq || eq == ov[i] || !eq[1])
-			return cb_err_usage(l->e,
-					    "-o %s: expected KEY=VALUE, e.g. -o "
-					    "workloads.NAME.concurrency=32",
-					    ov[i]);
-		char *path = strndup(ov[i], (size_t)(eq - ov[i]));
-		o->val = strdup(eq + 1);
-		if (!path || !o->val) {
-			free(path);
-			return cb_err_usage(l->e, "out of memory");
-		}
-		char *p = path, *dot;
-		bool wl_prefix = strncmp(p, "workloads.", 10) == 0;
-		if (wl_prefix)
-			p += 10;
-		dot = strrchr(p, '.');
-		/* expect.KEY is one key: the dot before expect splits */
-		char *ex = strstr(p, "expect.");
-		if (ex && (ex == p || ex[-1] == '.') && !strchr(ex + 7, '.'))
-			dot = ex == p ? NULL : ex - 1;
-		if (!dot) {
-			o->kind = wl_prefix ? OV_WORKLOAD : OV_ALL;
-			o->key = strdup(p);
-			o->target = strdup("");
-		} else {
-			*dot = '\0';
-			if (!wl_prefix && strcmp(p, "defaults") == 0)
-				o->kind = OV_DEFAULT;
-			else if (!wl_prefix && strcmp(p, "cluster") == 0)
-				o->kind = OV_CLUSTER;
-			else
-				o->kind = OV_WORKLOAD;
-			o->target = strdup(p);
-			o->key = strdup(dot + 1);
-		}
-		free(path);
-		if (!o->target || !o->key)
-			return cb_err_usage(l->e, "out of memory");
-		if (o->kind == OV_WORKLOAD && !*o->target)
-			return cb_err_usage(
-			    l->e, "-o %s: name a workload: workloads.NAME.KEY=VALUE", ov[i]);
-		if (o->val[0] == '[' && check_override_list(l, o) < 0)
-			return -EINVAL;
-	}
-	return 0;
-}
-
-static int check_overrides_used(struct loader *l)
-{
-	const char *names[64];
-	size_t n = 0;
-	/* -o names a workload as written: a matrix row's base, once */
-	for (size_t i = 0; i < l->p->n && n < 63; i++) {
-		const struct cb_workload *w = &l->p->items[i].wl;
-		const char *nm = w->base ? w->base : w->name;
-		if (!n || strcmp(names[n - 1], nm) != 0)
-			names[n++] = nm;
-	}
-	names[n] = NULL;
-	for (size_t i = 0; i < l->nov; i++) {
-		if (l->ov[i].used || l->ov[i].kind != OV_WORKLOAD)
-			continue;
-		char h[128];
-		return cb_err_usage(l->e, "-o %s: no workload named '%s'%s", l->ov[i].raw,
-				    l->ov[i].target,
-				    hint(cb_closest(l->ov[i].target, names), NULL, h, sizeof(h)));
-	}
-	return 0;
-}
-
 static int cluster_overrides(struct loader *l)
 {
 	struct kvs k = {0};
-	int r = add_overrides(l, OV_CLUSTER, NULL, KV_OVERRIDE, &k);
+	int r = pf_add_overrides(l, OV_CLUSTER, NULL, KV_OVERRIDE, &k);
 	if (r == 0)
 		r = apply_cluster_kvs(l, &k);
 	free(k.v);
 	return r;
 }
 
-static void overrides_free(struct loader *l)
+static void loader_free(struct loader *l)
 {
+	pf_overrides_free(l);
 	for (size_t i = 0; i < l->nstrs; i++)
 		free(l->strs[i]);
 	free(l->strs);
-	for (size_t i = 0; i < l->nov; i++) {
-		free(l->ov[i].raw);
-		free(l->ov[i].target);
-		free(l->ov[i].key);
-		free(l->ov[i].val);
-	}
-	free(l->ov);
 }
 
 static int load_top(struct loader *l, yaml_node_t *root)
@@ -808,7 +488,7 @@ static int load_top(struct loader *l, yaml_node_t *root)
 	int r;
 
 	if (root->type != YAML_MAPPING_NODE) {
-		where_node(l, root, w, sizeof(w));
+		pf_where_node(l, root, w, sizeof(w));
 		return cb_err_usage(
 		    l->e,
 		    "%s: a profile is a mapping with name:, cluster:, defaults: and "
@@ -819,8 +499,8 @@ static int load_top(struct loader *l, yaml_node_t *root)
 	     pr < root->data.mapping.pairs.top; pr++) {
 		yaml_node_t *k = yaml_document_get_node(&l->doc, pr->key);
 		yaml_node_t *v = yaml_document_get_node(&l->doc, pr->value);
-		const char *key = node_scalar(k);
-		where_node(l, k, w, sizeof(w));
+		const char *key = pf_node_scalar(k);
+		pf_where_node(l, k, w, sizeof(w));
 		if (!key)
 			return cb_err_usage(l->e, "%s: keys must be plain names", w);
 		if (dup_key(l, root, pr, key))
@@ -829,14 +509,14 @@ static int load_top(struct loader *l, yaml_node_t *root)
 			static const struct cb_option name_opt = {
 			    "name", CB_OPT_NAME, offsetof(struct cb_profile, name), NULL, 0, 0,
 			    NULL,   NULL};
-			where_node(l, v, w, sizeof(w));
-			if (!node_scalar(v))
+			pf_where_node(l, v, w, sizeof(w));
+			if (!pf_node_scalar(v))
 				return cb_err_usage(l->e, "%s: name must be a single value", w);
-			if (cb_opt_parse(&name_opt, l->p, node_scalar(v), why, sizeof(why)) < 0)
+			if (cb_opt_parse(&name_opt, l->p, pf_node_scalar(v), why, sizeof(why)) < 0)
 				return cb_err_usage(l->e, "%s: profile %s", w, why);
 		} else if (strcmp(key, "cluster") == 0 || strcmp(key, "defaults") == 0) {
 			if (v->type != YAML_MAPPING_NODE) {
-				where_node(l, v, w, sizeof(w));
+				pf_where_node(l, v, w, sizeof(w));
 				return cb_err_usage(l->e, "%s: %s must be a mapping of keys", w,
 						    key);
 			}
@@ -856,13 +536,13 @@ static int load_top(struct loader *l, yaml_node_t *root)
 		} else {
 			char h[128];
 			return cb_err_usage(l->e, "%s: unknown key '%s'%s", w, key,
-					    hint(cb_closest(key, top_keys),
-						 "expected name, cluster, defaults, workloads", h,
-						 sizeof(h)));
+					    pf_hint(cb_closest(key, top_keys),
+						    "expected name, cluster, defaults, workloads",
+						    h, sizeof(h)));
 		}
 	}
 	if (!wls) {
-		where_node(l, root, w, sizeof(w));
+		pf_where_node(l, root, w, sizeof(w));
 		return cb_err_usage(l->e, "%s: the profile has no workloads: list", w);
 	}
 	if (defaults) {
@@ -941,7 +621,7 @@ int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
 	if ((r = read_file(path, &buf, &len, e)) < 0)
 		goto out_buf;
 	sha256_hex(buf, len, overrides, noverrides, l.p->sha256);
-	if ((r = parse_overrides(&l, overrides, noverrides)) < 0)
+	if ((r = pf_parse_overrides(&l, overrides, noverrides)) < 0)
 		goto out_buf;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
@@ -961,7 +641,7 @@ int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
 				 "workloads:",
 				 path);
 	else if ((r = load_top(&l, root)) == 0 && (r = cluster_overrides(&l)) == 0)
-		r = check_overrides_used(&l);
+		r = pf_check_overrides_used(&l);
 	if (r == 0 && !l.p->name) {
 		/* The file name, without directories and extension, names the profile. */
 		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -975,7 +655,7 @@ int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
 	}
 	yaml_document_delete(&l.doc);
 out_buf:
-	overrides_free(&l);
+	loader_free(&l);
 	free(buf);
 	if (r < 0) {
 		cb_profile_free(l.p);
@@ -1008,10 +688,10 @@ int cb_profile_adhoc(const char *name, char *const *kv, const char *const *origi
 		*eq = '\0';
 		char w[300];
 		snprintf(w, sizeof(w), "%s", origins && origins[i] ? origins[i] : copies[i]);
-		r = kvs_add(&k, copies[i], eq + 1, w, w, KV_WORKLOAD);
+		r = pf_kvs_add(&k, copies[i], eq + 1, w, w, KV_WORKLOAD);
 	}
 	if (r == 0)
-		r = add_item(&l, &k, "flags");
+		r = pf_add_item(&l, &k, "flags");
 	if (r == 0 && !(l.p->name = strdup(name)))
 		r = cb_err_usage(e, "out of memory");
 out:
@@ -1019,7 +699,7 @@ out:
 		free(copies[i]);
 	free(copies);
 	free(k.v);
-	overrides_free(&l);
+	loader_free(&l);
 	if (r < 0) {
 		cb_profile_free(l.p);
 		return r;

@@ -1,0 +1,89 @@
+/* What the profile loader's files share (profile.c: YAML and validation,
+ * profile_matrix.c: lists into rows, profile_override.c: -o): the keys as
+ * gathered, with where each was written, and the loader's state. Private
+ * to src/profile*.c. */
+#ifndef CB_PROFILE_PRIV_H
+#define CB_PROFILE_PRIV_H
+
+#include "profile.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <yaml.h>
+
+/* Where a key came from; defaults and -o KEY=V apply only to the workloads
+ * whose layer has that key. */
+enum kv_src { KV_DEFAULT, KV_WORKLOAD, KV_OVERRIDE_ALL, KV_OVERRIDE };
+
+struct kv {
+	const char *key;
+	const char *val;	/* a list given with -o: "[a, b]" */
+	bool list;		/* a list of values: a matrix dimension */
+	const yaml_node_t *seq; /* a list's YAML node (none from -o) */
+	char where[320];	/* of the value */
+	char kwhere[320];	/* of the key */
+	enum kv_src src;
+};
+
+struct kvs {
+	struct kv *v;
+	size_t n, cap;
+};
+
+/* -o forms: workloads.NAME.KEY / NAME.KEY (one workload), KEY (every
+ * workload whose layer has KEY), defaults.KEY (a default), cluster.KEY. */
+enum ov_kind { OV_WORKLOAD, OV_ALL, OV_DEFAULT, OV_CLUSTER };
+
+struct override {
+	char *raw;
+	enum ov_kind kind;
+	char *target; /* workload name for OV_WORKLOAD */
+	char *key;
+	char *val;
+	bool used;
+};
+
+struct loader {
+	const char *path;
+	yaml_document_t doc;
+	struct cb_err *e;
+	struct cb_profile *p;
+	struct override *ov;
+	size_t nov;
+	char **strs; /* strings made while loading (expect.KEY, row names) */
+	size_t nstrs;
+};
+
+/* A string that lives as long as the loader; NULL on ENOMEM. */
+const char *pf_loader_str(struct loader *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* "FILE:line:col" of a node. */
+void pf_where_node(const struct loader *l, const yaml_node_t *n, char *buf, size_t len);
+
+/* A scalar node's text, or NULL. */
+const char *pf_node_scalar(const yaml_node_t *n);
+
+/* " (did you mean 'S'?)" when there is a suggestion, else " (ALT)", else "". */
+const char *pf_hint(const char *s, const char *alt, char *buf, size_t n);
+
+int pf_kvs_add(struct kvs *k, const char *key, const char *val, const char *where,
+	       const char *kwhere, enum kv_src src);
+
+/* The value that counts for key (the last given), or NULL. */
+const char *pf_kvs_get(const struct kvs *k, const char *key);
+
+/* Validate one workload's keys into a plan item. */
+int pf_add_item(struct loader *l, const struct kvs *k, const char *wwhere);
+
+/* profile_matrix.c: one item, or one per combination of the lists' values. */
+int pf_add_items(struct loader *l, const struct kvs *k, const char *wwhere);
+
+/* profile_override.c: the -o KEY=VALUE forms. */
+int pf_parse_overrides(struct loader *l, char *const *ov, size_t n);
+int pf_add_overrides(struct loader *l, enum ov_kind kind, const char *wname, enum kv_src src,
+		     struct kvs *k);
+int pf_check_overrides_used(struct loader *l);
+void pf_overrides_free(struct loader *l);
+
+#endif
