@@ -131,60 +131,77 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, void **s
 	return r;
 }
 
-/* Run workload i: its steps in order, the list repeated for its iterations;
- * one report row per step, later iterations merged into it. */
-static int run_workload(struct run *rn, size_t i, struct cb_err *e)
+/* A workload across the run's rounds: its steps, the rows they fill (by
+ * index: adding a row moves them), its clients' sessions. */
+struct wl_run {
+	struct cb_step steps[CB_MAX_STEPS];
+	size_t nsteps, row[CB_MAX_STEPS];
+	unsigned iters;
+	void **sessions;
+};
+
+static int wl_start(struct run *rn, size_t i, struct wl_run *w, struct cb_err *e)
 {
 	const struct cb_plan_item *it = &rn->p->items[i];
-	struct cb_step steps[CB_MAX_STEPS] = {{.suffix = NULL}};
-	size_t nsteps = 1, row[CB_MAX_STEPS];
-	unsigned iters = 1;
+	w->nsteps = 1;
+	w->iters = 1;
 	if (it->engine->steps)
-		nsteps = it->engine->steps(&it->wl, it->lopts, steps, &iters);
-	iters *= (unsigned)it->wl.repeat;
-	void **sessions = calloc(it->wl.clients, sizeof(*sessions));
-	if (!sessions)
-		return cb_err_usage(e, "out of memory");
-	for (size_t s = 0; s < nsteps; s++)
-		row[s] = SIZE_MAX;
+		w->nsteps = it->engine->steps(&it->wl, it->lopts, w->steps, &w->iters);
+	for (size_t s = 0; s < w->nsteps; s++)
+		w->row[s] = SIZE_MAX;
+	w->sessions = calloc(it->wl.clients, sizeof(*w->sessions));
+	return w->sessions ? 0 : cb_err_usage(e, "out of memory");
+}
+
+static void wl_end(struct run *rn, size_t i, struct wl_run *w)
+{
+	const struct cb_plan_item *it = &rn->p->items[i];
+	for (uint64_t c = 0; w->sessions && c < it->wl.clients; c++)
+		if (w->sessions[c] && it->engine->release)
+			it->engine->release(w->sessions[c]);
+	free(w->sessions);
+	w->sessions = NULL;
+}
+
+/* One round of workload i: its steps in order, the list repeated for the
+ * engine's iterations; one report row per step, later runs merged into it.
+ * A prefill runs only the first time: the data is there after it. */
+static int wl_round(struct run *rn, size_t i, struct wl_run *w, unsigned round, struct cb_err *e)
+{
+	const struct cb_plan_item *it = &rn->p->items[i];
 	int r = 0;
-	for (unsigned k = 0; k < iters && r == 0; k++) {
-		for (size_t s = 0; s < nsteps && r == 0; s++) {
+	for (unsigned k = 0; k < w->iters && r == 0; k++) {
+		for (size_t s = 0; s < w->nsteps && r == 0; s++) {
 			struct cb_phase_result one, *pr;
-			bool first = row[s] == SIZE_MAX;
-			/* the data is there after the first: a repeat measures again */
-			if (k > 0 && steps[s].suffix && strcmp(steps[s].suffix, "prefill") == 0)
+			bool first = w->row[s] == SIZE_MAX;
+			if ((round > 0 || k > 0) && w->steps[s].suffix &&
+			    strcmp(w->steps[s].suffix, "prefill") == 0)
 				continue;
-			/* the row's index, not a pointer: adding a row moves them */
 			pr = first ? cb_result_add_phase(&rn->res)
 				   : (cb_phase_init(&one) == 0 ? &one : NULL);
 			if (!pr) {
 				r = cb_err_usage(e, "out of memory");
 				break;
 			}
-			r = run_step(rn, i, &steps[s], sessions, pr, e);
+			r = run_step(rn, i, &w->steps[s], w->sessions, pr, e);
 			pr->wl = &it->wl;
-			pr->step = steps[s].suffix;
+			pr->step = w->steps[s].suffix;
 			if (first && pr->ran)
-				row[s] = rn->res.nphases - 1;
+				w->row[s] = rn->res.nphases - 1;
 			else if (first)
 				cb_result_drop_last(&rn->res);
 			else if (pr->ran &&
-				 cb_phase_merge_iteration(&rn->res.phases[row[s]], pr) < 0 &&
+				 cb_phase_merge_iteration(&rn->res.phases[w->row[s]], pr) < 0 &&
 				 r == 0)
 				r = cb_err_usage(e, "out of memory");
 			else if (!pr->ran) { /* the row still says its last iteration was cut */
-				rn->res.phases[row[s]].interrupted |= pr->interrupted;
-				rn->res.phases[row[s]].failed |= pr->failed;
+				rn->res.phases[w->row[s]].interrupted |= pr->interrupted;
+				rn->res.phases[w->row[s]].failed |= pr->failed;
 			}
 			if (!first)
 				cb_phase_release(&one);
 		}
 	}
-	for (uint64_t c = 0; c < it->wl.clients; c++)
-		if (sessions[c] && it->engine->release)
-			it->engine->release(sessions[c]);
-	free(sessions);
 	return r;
 }
 
@@ -233,8 +250,10 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		if (!(cqs[k] = cb_cq_new()))
 			r = -ENOMEM;
 	rn.left = calloc(p->n, sizeof(*rn.left));
-	if (!rn.left || !cqs || r < 0) {
+	struct wl_run *wr = calloc(p->n, sizeof(*wr));
+	if (!rn.left || !wr || !cqs || r < 0) {
 		free(rn.left);
+		free(wr);
 		for (size_t k = 0; cqs && k < ncq; k++)
 			cb_cq_free(cqs[k]);
 		free(cqs);
@@ -271,17 +290,31 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	bool progress = !o->quiet && o->format == CB_FORMAT_TEXT && isatty(STDOUT_FILENO);
 	rn.ro = (struct cb_runner_opts){
 	    .sigfd = o->sigfd, .progress = progress ? stdout : NULL, .cqs = cqs, .ncqs = ncq};
-	for (size_t i = 0; i < p->n && !interrupted; i++) {
-		if ((r = skip_unavailable(&rn, i, e)) > 0)
-			continue;
-		if (r < 0)
-			break;
-		r = run_workload(&rn, i, e);
-		if (r == -EINTR)
-			interrupted = true;
-		else if (r < 0)
-			break;
+	/* Rounds: every workload once, in order, then again those with repeats
+	 * left: the rows of a comparison alternate (A B A B), so a cluster's
+	 * drift during the run spreads over both sides instead of one. */
+	uint64_t rounds = 0;
+	for (size_t i = 0; i < p->n; i++)
+		rounds = p->items[i].wl.repeat > rounds ? p->items[i].wl.repeat : rounds;
+	for (unsigned k = 0; k < rounds && !interrupted && r >= 0; k++) {
+		for (size_t i = 0; i < p->n && !interrupted; i++) {
+			if (k >= p->items[i].wl.repeat || (k > 0 && !wr[i].sessions))
+				continue;
+			if (k == 0 && (r = skip_unavailable(&rn, i, e)) > 0)
+				continue;
+			if (r < 0 || (k == 0 && (r = wl_start(&rn, i, &wr[i], e)) < 0))
+				break;
+			r = wl_round(&rn, i, &wr[i], k, e);
+			if (k + 1 == p->items[i].wl.repeat)
+				wl_end(&rn, i, &wr[i]);
+			if (r == -EINTR)
+				interrupted = true;
+			else if (r < 0)
+				break;
+		}
 	}
+	for (size_t i = 0; i < p->n; i++)
+		wl_end(&rn, i, &wr[i]);
 	/* a signal during the last teardown or between phases still counts */
 	if (!interrupted && cb_signal_pending(o->sigfd))
 		interrupted = true;
@@ -339,6 +372,7 @@ out:
 	free(cqs);
 	cb_result_release(&rn.res);
 	free(rn.left);
+	free(wr);
 	cb_health_close(health);
 	if (cb_err_isset(e))
 		return (int)e->exit;

@@ -77,6 +77,27 @@ grep -q "^r: 3 iterations" "$T/out" || fail "repeat summary line missing: $(cat 
 assert_ns_empty "after the matrix run"
 [ -z "$(rados --conf "$CONF" -p rbd --namespace cephbench ls)" ] || fail "objects left in pool rbd"
 
+# repeats run in rounds, alternating (A B C A B A): a pty makes cephbench
+# print each phase's progress header, in the order the phases ran
+pil=$(profile il <<EOF
+name: il
+defaults: { concurrency: 2, ops: 50, pool: $POOL, layer: rados, op: write, block_size: 4K }
+workloads:
+  - { name: a, repeat: 3 }
+  - { name: b, pool: rbd, repeat: 2 }
+  - { name: c }
+EOF
+)
+set +e
+script -qec "$CEPHBENCH run $pil --conf $CONF --json $T/il.json" /dev/null >"$T/il.out"
+rc=$?
+set -e
+assert_rc 0 "repeats in rounds"
+[ "$(grep -o '^== [abc]:' "$T/il.out" | tr -d '=: \n')" = abcaba ] ||
+	fail "repeat rounds ran in another order: $(grep '^== ' "$T/il.out")"
+J "$T/il.json" 'assert [(p["name"], p["ops"]) for p in d["phases"]]==[("a",150),("b",100),("c",50)], d["phases"]' ||
+	fail "rows of the rounds"
+
 # the same from the command line: -o KEY=[a, b]
 cb run "$p" --conf "$CONF" --dry-run -o "w.pool=[$POOL]" -o 'r.concurrency=[1, 2, 8]'
 assert_rc 0 "-o lists"
