@@ -17,7 +17,7 @@ if [ -e /sys/bus/rbd ]; then
 fi
 
 # Shortened, and its 4M RADOS writes bounded: each writes a new 4M object,
-# and the sandbox's OSD holds 3 GiB.
+# and the sandbox's OSD holds 8 GiB.
 cb run "$prof" --conf "$CONF" --json "$T/b.json" -o duration=2s -o ramp=0s \
 	-o rados-write-4m.max_objects=64
 assert_rc 0 "the bottleneck profile"

@@ -127,8 +127,10 @@ fi
 # --- the ready profiles, shortened: every threshold judged, the exit code
 # agreeing with the verdict (the sandbox is no production cluster: its
 # figures may pass or fail)
+# (their 4M RADOS writes bounded: each op is a new 4M object in memory)
 cb run "$ROOT/profiles/acceptance.yaml" --conf "$CONF" --json "$T/acc.json" -o duration=1s \
-	-o ramp=0s -o image_size=64M -o md-tree.items=4 -o md-tree.depth=1
+	-o ramp=0s -o image_size=64M -o md-tree.items=4 -o md-tree.depth=1 \
+	-o obj-write-4m.max_objects=64
 [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || fail "acceptance: exit $rc: $(cat "$T/err")"
 J "$T/acc.json" 'ws={p["workload"] for p in d["phases"] if p.get("expect")}
 assert ws=={"obj-write-4k","obj-rand-4k","obj-write-4m","obj-rand-4m","img-randwrite-4k","img-randread-4k","img-write-4m","img-read-4m","md-tree"}, ws
@@ -138,7 +140,7 @@ v=d["verdict"]; sys.exit(0 if (v["result"]=="fail")==('"$rc"'==1) else 1)' ||
 assert_ns_empty "after the acceptance profile"
 
 cb run "$ROOT/profiles/pool-compare.yaml" --conf "$CONF" --json "$T/pc.json" -o duration=1s \
-	-o ramp=0s -o repeat=2 -o image_size=64M
+	-o ramp=0s -o repeat=2 -o image_size=64M -o obj-write-4m.max_objects=64
 assert_rc 0 "pool-compare"
 J "$T/pc.json" 'ph=d["phases"]
 assert len(ph)==8 and all(p["iterations"]["count"]==2 for p in ph), [p["name"] for p in ph]
