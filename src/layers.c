@@ -1,16 +1,13 @@
 /* The per-layer bottleneck breakdown (layers.h): which rows compare, and the
  * cost of each layer over the one beneath it. */
 #include "layers.h"
+#include "block_ops.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char *const cb_layer_names[CB_L_COUNT] = {"rados", "rbd", "krbd", "cephfs"};
-
-/* The normalized ops, as the block layers name them. */
-static const char *const norm_ops[] = {"read", "write", "randread", "randwrite", "rw", "randrw"};
-enum { OP_READ, OP_WRITE, OP_RANDREAD, OP_RANDWRITE, OP_RW, OP_RANDRW, OP_COUNT };
 
 static int layer_of(const char *name)
 {
@@ -20,26 +17,26 @@ static int layer_of(const char *name)
 	return -1;
 }
 
-/* The normalized ops a row stands for, as a bit mask; 0 when none. */
+/* The block layers' ops (block_ops.h) a row stands for, as a mask of
+ * 1 << enum cb_blk_op; 0 when none. */
 static unsigned ops_of(int layer, const char *op)
 {
 	if (layer == CB_L_RADOS) {
 		/* write makes new objects, so it never seeks: the nearest RADOS has to
 		 * both a sequential and a random write */
 		if (strcmp(op, "write") == 0)
-			return 1u << OP_WRITE | 1u << OP_RANDWRITE;
+			return 1u << CB_BLK_WRITE | 1u << CB_BLK_RANDWRITE;
 		if (strcmp(op, "seq") == 0)
-			return 1u << OP_READ;
+			return 1u << CB_BLK_READ;
 		if (strcmp(op, "rand") == 0)
-			return 1u << OP_RANDREAD;
+			return 1u << CB_BLK_RANDREAD;
 		return 0;
 	}
+	enum cb_blk_op b = cb_blk_op_of(op); /* CB_BLK_PREFILL: not a block op */
 	/* cephfs's other ops are tree phases; mixed ops are the block layers' */
-	int n = layer == CB_L_CEPHFS ? OP_RW : OP_COUNT;
-	for (int o = 0; o < n; o++)
-		if (strcmp(op, norm_ops[o]) == 0)
-			return 1u << o;
-	return 0;
+	if (b == CB_BLK_PREFILL || (layer == CB_L_CEPHFS && b >= CB_BLK_RW))
+		return 0;
+	return 1u << b;
 }
 
 static bool is_prefill(const struct cb_phase_result *p)
@@ -161,10 +158,10 @@ int cb_layers_find(const struct cb_result *r, struct cb_layers *out)
 			out->why[i] = CB_LAYERS_ALONE; /* until a group keeps it */
 		if (out->why[i] != CB_LAYERS_ALONE)
 			continue;
-		for (int o = 0; o < OP_COUNT; o++) {
+		for (int o = CB_BLK_READ; o <= CB_BLK_RANDRW; o++) {
 			if (!(ops & 1u << o))
 				continue;
-			struct cb_layer_group *g = group_for(out, norm_ops[o], p->block_size);
+			struct cb_layer_group *g = group_for(out, cb_blk_ops[o - 1], p->block_size);
 			if (!g || add_row(g, layer, i) < 0)
 				return -ENOMEM;
 		}
