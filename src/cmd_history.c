@@ -1,6 +1,7 @@
 /* `cephbench history FILE`: the trend of the stored runs, or --add a result
  * file (a run made elsewhere with --json), judged like a live run. */
 #include "cli.h"
+#include "result_load.h"
 #include "commands.h"
 #include "health.h"
 #include "history_db.h"
@@ -142,11 +143,10 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
  * (they were against another history), then judged and stored. */
 static int add_result(const struct args *a, struct cb_err *e)
 {
-	json_error_t je;
 	char why[256];
-	json_t *rec = json_load_file(a->add, 0, &je);
-	if (!rec)
-		return cb_err_usage(e, "%s: cannot read: %s", a->add, je.text), CB_EXIT_USAGE;
+	json_t *rec;
+	if (cb_result_load(a->add, &rec, e) < 0)
+		return CB_EXIT_USAGE;
 	if (cb_record_check(rec, why, sizeof(why)) < 0) {
 		json_decref(rec);
 		return cb_err_usage(e, "%s: not a cephbench result: %s", a->add, why),

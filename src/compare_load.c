@@ -1,14 +1,13 @@
 /* Reading cephbench-result/1 files for `cephbench compare`: only what a
  * comparison uses is checked, each failure named by file and phase. */
 #include "compare.h"
+#include "result_load.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CB_RESULT_SCHEMA "cephbench-result/1"
 
 static int num(const json_t *o, const char *key, double *out)
 {
@@ -150,26 +149,10 @@ int cb_cmp_load(const char *path, struct cb_cmp_file *f, struct cb_err *e)
 {
 	memset(f, 0, sizeof(*f));
 	f->path = path;
-	FILE *in = fopen(path, "r");
-	if (!in)
-		return cb_err_usage(e, "%s: cannot read: %s", path, strerror(errno));
-	json_error_t je;
-	f->root = json_loadf(in, 0, &je);
-	fclose(in);
-	if (!f->root)
-		return cb_err_usage(e, "%s: not JSON (line %d column %d: %s)", path, je.line,
-				    je.column, je.text);
-	const char *schema = json_string_value(json_object_get(f->root, "schema"));
-	if (!schema)
-		return cb_err_usage(e, "%s: not a cephbench result (no 'schema'; expected %s)",
-				    path, CB_RESULT_SCHEMA);
-	if (strcmp(schema, CB_RESULT_SCHEMA) != 0)
-		return cb_err_usage(e, "%s: not a cephbench result (schema '%s'; expected %s)",
-				    path, schema, CB_RESULT_SCHEMA);
+	int r = cb_result_load(path, &f->root, e);
+	if (r < 0)
+		return r;
 	const json_t *phases = json_object_get(f->root, "phases");
-	if (!json_is_array(phases))
-		return cb_err_usage(
-		    e, "%s: no 'phases' array (not a complete " CB_RESULT_SCHEMA " record)", path);
 	f->ph = calloc(json_array_size(phases) + 1, sizeof(*f->ph));
 	if (!f->ph)
 		return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "%s: out of memory", path);

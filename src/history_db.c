@@ -1,6 +1,7 @@
 /* SQLite storage of runs. Every statement is prepared with bound values
  * (names come from profiles and imported files). */
 #include "history_db.h"
+#include "result_load.h"
 #include "regression.h"
 
 #include <errno.h>
@@ -623,8 +624,8 @@ int cb_record_check(const json_t *rec, char *why, size_t n)
 	const char *schema = json_string_value(json_object_get(rec, "schema"));
 	const char *started = json_string_value(json_object_get(rec, "started"));
 	const json_t *phases = json_object_get(rec, "phases");
-	if (strcmp(schema, "cephbench-result/1") != 0) {
-		snprintf(why, n, "schema '%s', expected cephbench-result/1", schema);
+	if (strcmp(schema, CB_RESULT_SCHEMA) != 0) {
+		snprintf(why, n, "schema '%s', expected " CB_RESULT_SCHEMA, schema);
 		return -EINVAL;
 	}
 	if (parse_time(started) == (time_t)-1) {

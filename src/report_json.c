@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "expect.h"
 #include "report.h"
+#include "result_load.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -132,10 +133,10 @@ json_t *cb_result_json(const struct cb_result *r)
 		json_array_append_new(phases, phase_json(&r->phases[i]));
 	json_t *root = json_pack(
 	    "{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s, s:s, s:s, s:{s:s, s:s}, s:b, s:o}", "schema",
-	    "cephbench-result/1", "tool", "name", "cephbench", "version", CB_VERSION, "cluster",
-	    "fsid", r->fsid, "ceph_version", r->ceph_version, "host", r->host, "started", ts,
-	    "run_name", r->run_name, "profile", "name", r->profile_name, "sha256",
-	    r->profile_sha256, "interrupted", r->interrupted, "phases", phases);
+	    CB_RESULT_SCHEMA, "tool", "name", "cephbench", "version", CB_VERSION, "cluster", "fsid",
+	    r->fsid, "ceph_version", r->ceph_version, "host", r->host, "started", ts, "run_name",
+	    r->run_name, "profile", "name", r->profile_name, "sha256", r->profile_sha256,
+	    "interrupted", r->interrupted, "phases", phases);
 	size_t passed, failed;
 	cb_expect_count(r, &passed, &failed);
 	if (root && passed + failed)
