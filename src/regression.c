@@ -8,6 +8,7 @@
 #include "regression.h"
 
 #include <errno.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,18 +26,9 @@ static const struct {
     [CB_REG_P99] = {"p99_us", false},
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 double cb_median(double *v, size_t n)
 {
-	if (n == 0)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return n ? gsl_stats_median(v, 1, n) : 0;
 }
 
 int cb_mad(const double *v, size_t n, double med, double *mad)
@@ -123,7 +115,7 @@ json_t *cb_regression_judge(const json_t *phase, const double *rows, size_t n, d
 		return a;
 	}
 	json_t *ms = json_object();
-	double *v = calloc(n ? n : 1, sizeof(*v)); /* scratch: the median sorts */
+	double *v = calloc(n ? n : 1, sizeof(*v)); /* scratch: the median reorders it */
 	bool bad = false;
 	/* decided before free(v): v's value is indeterminate after it */
 	bool oom = !ms || !v;

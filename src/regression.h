@@ -21,7 +21,7 @@ enum { CB_REG_IOPS, CB_REG_BW, CB_REG_P99, CB_REG_NMETRICS };
  * small phase (a tree test's few creates) is no regression. */
 #define CB_REG_P99_MIN_OPS 1000
 
-/* Median of v[0..n) (sorts v). 0 for n == 0. */
+/* Median of v[0..n) (reorders v). 0 for n == 0. */
 double cb_median(double *v, size_t n);
 
 /* Median absolute deviation of v[0..n) from med into *mad (v unchanged).
