@@ -99,9 +99,8 @@ static int check_devices(const struct cb_workload *wl, const char *list, char *w
 static int krbd_available(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
 {
 	const struct krbd_opts *o = lopts;
-	struct stat st;
 	(void)wl;
-	if (o->device || stat("/sys/bus/rbd", &st) == 0)
+	if (o->device || krbd_kernel_rbd())
 		return 0;
 	snprintf(why, n, "this kernel has no rbd support (no /sys/bus/rbd)");
 	return -ENODEV;

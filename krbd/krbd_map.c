@@ -338,14 +338,19 @@ static int check_device(struct cb_phase *ph, const char *spec, char *out, struct
 	return 0;
 }
 
+bool krbd_kernel_rbd(void)
+{
+	struct stat st;
+	return stat("/sys/bus/rbd", &st) == 0;
+}
+
 int krbd_map_images(struct cb_phase *ph, struct krbd_session *ss)
 {
 	const struct krbd_opts *o = ph->lopts;
-	struct stat st;
 	rados_ioctx_t io;
 	int r;
 
-	if (stat("/sys/bus/rbd", &st) != 0)
+	if (!krbd_kernel_rbd())
 		return cb_err_cluster(ph->err, -ENODEV,
 				      "workload '%.*s': this kernel has no rbd support (no "
 				      "/sys/bus/rbd): load it (modprobe rbd), or map an image "

@@ -118,6 +118,9 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 
 /* Create and map the session's images (krbd_map.c). */
 int krbd_map_images(struct cb_phase *ph, struct krbd_session *ss);
+
+/* Whether this kernel can map RBD images (its rbd module is loaded). */
+bool krbd_kernel_rbd(void);
 /* Unmap one image the run mapped: 0 or -errno with the CLI's reason in e. */
 int krbd_unmap(struct cb_conn *conn, const char *pool, const char *image, struct cb_err *e);
 /* The layer's cleanup: unmap and remove images of a run (or every run). */
