@@ -209,8 +209,8 @@ static size_t cfs_steps(const struct cb_workload *wl, const void *lopts, struct 
 	size_t n = 0;
 	if (!is_tree(wl)) {
 		if (io_reads(wl) || o->prefill)
-			out[n++] = (struct cb_step){.suffix = "prefill",
-						    .op = "prefill",
+			out[n++] = (struct cb_step){.suffix = CB_STEP_PREFILL,
+						    .op = CB_STEP_PREFILL,
 						    .id = CFS_FILL,
 						    .own_limits = true};
 		out[n++] = (struct cb_step){.id = CFS_IO};

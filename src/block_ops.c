@@ -35,7 +35,7 @@ size_t cb_blk_steps(bool prefill, int fill_id, struct cb_step *out)
 	if (!prefill)
 		return 1;
 	out[0] = (struct cb_step){
-	    .suffix = "prefill", .op = "prefill", .id = fill_id, .own_limits = true};
+	    .suffix = CB_STEP_PREFILL, .op = CB_STEP_PREFILL, .id = fill_id, .own_limits = true};
 	out[1] = (struct cb_step){.suffix = NULL};
 	return 2;
 }

@@ -49,7 +49,7 @@ static void print_plan(const struct cb_profile *p)
 		unsigned iters = 1;
 		size_t n = eng->steps ? eng->steps(w, p->items[i].lopts, st, &iters) : 1;
 		/* a fill pass then the workload: the common case gets a short note */
-		bool fill = n == 2 && st[0].suffix && strcmp(st[0].suffix, "prefill") == 0;
+		bool fill = n == 2 && cb_step_is_prefill(&st[0]);
 		/* steps that end on their own have no duration but their time limit */
 		bool own = n > 0 && st[n - 1].own_limits;
 		uint64_t dur = own ? st[0].duration_ns : w->duration_ns;

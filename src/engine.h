@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 struct cb_conn;
 struct cb_cq;
@@ -111,6 +112,15 @@ struct cb_step {
 };
 
 #define CB_MAX_STEPS 16
+
+/* The fill step's suffix and op ("<workload>.prefill"): it only prepares
+ * data, so a repeat skips it and thresholds do not judge it. */
+#define CB_STEP_PREFILL "prefill"
+
+static inline bool cb_step_is_prefill(const struct cb_step *st)
+{
+	return st->suffix && strcmp(st->suffix, CB_STEP_PREFILL) == 0;
+}
 
 /* submit: the engine has no more work in this phase; setup: nothing to do
  * (a prefill of images already filled), the phase is skipped. */

@@ -77,7 +77,7 @@ size_t cb_expect_judge(const struct cb_expect *x, const struct cb_phase_result *
 
 const struct cb_expect *cb_expect_of(const struct cb_phase_result *p)
 {
-	if (!p->wl || !p->wl->expect.set || (p->step && strcmp(p->step, "prefill") == 0))
+	if (!p->wl || !p->wl->expect.set || cb_phase_is_prefill(p))
 		return NULL;
 	return &p->wl->expect;
 }

@@ -39,12 +39,6 @@ static unsigned ops_of(int layer, const char *op)
 	return 1u << b;
 }
 
-static bool is_prefill(const struct cb_phase_result *p)
-{
-	size_t n = strlen(p->name), k = strlen(".prefill");
-	return strcmp(p->op, "prefill") == 0 || (n > k && strcmp(p->name + n - k, ".prefill") == 0);
-}
-
 static struct cb_layer_group *group_for(struct cb_layers *l, const char *op, uint64_t bs)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -146,7 +140,7 @@ int cb_layers_find(const struct cb_result *r, struct cb_layers *out)
 		const struct cb_phase_result *p = &r->phases[i];
 		int layer = layer_of(p->layer);
 		unsigned ops = layer < 0 ? 0 : ops_of(layer, p->op);
-		if (is_prefill(p))
+		if (cb_phase_is_prefill(p))
 			out->why[i] = CB_LAYERS_PREFILL;
 		else if (!ops)
 			out->why[i] = CB_LAYERS_OTHER_OP;

@@ -1,5 +1,6 @@
 /* Result record ownership and the figures derived from it. */
 #include "result.h"
+#include "engine.h"
 
 #include <errno.h>
 #include <math.h>
@@ -145,6 +146,12 @@ double cb_phase_iops(const struct cb_phase_result *p)
 double cb_phase_bw(const struct cb_phase_result *p)
 {
 	return p->elapsed_ns ? (double)p->bytes * 1e9 / (double)p->elapsed_ns : 0.0;
+}
+
+bool cb_phase_is_prefill(const struct cb_phase_result *p)
+{
+	return (p->step && strcmp(p->step, CB_STEP_PREFILL) == 0) ||
+	       (p->op && strcmp(p->op, CB_STEP_PREFILL) == 0);
 }
 
 int cb_result_add_skip(struct cb_result *r, const char *workload, const char *reason)

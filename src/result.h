@@ -102,6 +102,10 @@ bool cb_phase_rate_stats(const struct cb_phase_result *p, struct cb_rate_stats *
 /* Forget the last phase (one that failed before it measured anything). */
 void cb_result_drop_last(struct cb_result *r);
 
+/* Whether row p is a fill step's (by its step, or its op for rows built
+ * elsewhere): it prepares data, so it is neither judged nor compared. */
+bool cb_phase_is_prefill(const struct cb_phase_result *p);
+
 /* Derived figures (0 when the phase measured nothing). */
 double cb_phase_iops(const struct cb_phase_result *p);
 double cb_phase_bw(const struct cb_phase_result *p); /* bytes per second */

@@ -174,8 +174,7 @@ static int wl_round(struct run *rn, size_t i, struct wl_run *w, unsigned round, 
 		for (size_t s = 0; s < w->nsteps && r == 0; s++) {
 			struct cb_phase_result one, *pr;
 			bool first = w->row[s] == SIZE_MAX;
-			if ((round > 0 || k > 0) && w->steps[s].suffix &&
-			    strcmp(w->steps[s].suffix, "prefill") == 0)
+			if ((round > 0 || k > 0) && cb_step_is_prefill(&w->steps[s]))
 				continue;
 			pr = first ? cb_result_add_phase(&rn->res)
 				   : (cb_phase_init(&one) == 0 ? &one : NULL);
