@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# User data planted in a sandbox before the cluster and fault tests, and
+# checked after all of them: a benchmark never touches what it did not create.
+#
+#   tests/seed.sh plant CONF STATE   plant the data, write its checksums to STATE
+#   tests/seed.sh check CONF STATE   the data is still there and byte-identical
+#
+# The data: objects in pools bench and rbd, in the default namespace and in a
+# namespace "user", some named like cephbench's or rados bench's own objects,
+# each with an xattr and omap; an RBD image with a snapshot, and one named
+# like cephbench's; two CephFS trees. Read with the ceph tools, python3-rados
+# and the cephfs_tree helper (env CEPHFS_TREE), never with cephbench.
+set -euo pipefail
+usage="usage: seed.sh plant|check CONF STATE"
+mode=${1:?$usage}
+CONF=${2:?$usage}
+STATE=${3:?$usage}
+: "${CEPHFS_TREE:?CEPHFS_TREE must name the cephfs_tree helper}"
+
+pools="bench rbd"
+namespaces="- user" # - is the default namespace
+objects="seed-user-data quick.c1.7 quick.meta benchmark_data_seedhost_1_object0 cephbench"
+image=seed-user-image
+lookalike=cephbench_user
+dirs="/seed-user-data /cephbench-seed"
+
+rbd_() { timeout 120 rbd --conf "$CONF" "$@"; }
+
+# The objects, through one librados connection: plant them, or print
+# "SUM object POOL/NS/NAME" (or "gone ...") for each, the sum over content,
+# xattr and omap.
+objects_py() {
+	timeout 300 /usr/bin/python3 - "$1" "$CONF" "$pools" "$namespaces" "$objects" <<'PY'
+import hashlib, os, sys
+import rados
+mode, conf = sys.argv[1], sys.argv[2]
+pools, nss, objs = (a.split() for a in sys.argv[3:6])
+c = rados.Rados(conffile=conf)
+c.conf_set("rados_osd_op_timeout", "60")
+c.connect(timeout=60)
+for p in pools:
+    io = c.open_ioctx(p)
+    for ns in nss:
+        io.set_namespace("" if ns == "-" else ns)
+        for o in objs:
+            name = "object %s/%s/%s" % (p, ns, o)
+            if mode == "plant":
+                io.write_full(o, os.urandom(1000 + int.from_bytes(os.urandom(2), "little")))
+                io.set_xattr(o, "owner", b"user")
+                with rados.WriteOpCtx() as w:
+                    io.set_omap(w, ("k",), (os.urandom(8),))
+                    io.operate_write_op(w, o)
+                continue
+            try:
+                h = hashlib.sha256(io.read(o, 1 << 20))
+                h.update(io.get_xattr(o, "owner"))
+                with rados.ReadOpCtx() as r:
+                    it, _ = io.get_omap_vals(r, "", "", 100)
+                    io.operate_read_op(r, o)
+                    for k, v in it:
+                        h.update(k.encode() + v)
+                print(h.hexdigest(), name)
+            except rados.ObjectNotFound:
+                print("gone", name)
+    io.close()
+c.shutdown()
+PY
+}
+
+# A sandbox kept from an earlier test run holds the last seed: replace it.
+unplant() {
+	local i d
+	for i in "$image" "$lookalike"; do
+		if rbd_ info "rbd/$i" >/dev/null 2>&1; then
+			rbd_ snap purge --no-progress "rbd/$i"
+			rbd_ rm --no-progress "rbd/$i"
+		fi
+	done
+	for d in $dirs; do
+		if "$CEPHFS_TREE" exists "$CONF" cephfs "$d"; then
+			"$CEPHFS_TREE" rm "$CONF" cephfs "$d"
+		fi
+	done
+}
+
+plant() {
+	local t d
+	t=$(mktemp -d)
+	trap 'rm -rf "$t"' RETURN
+	unplant
+	objects_py plant
+	head -c 16M /dev/urandom >"$t/img"
+	rbd_ import --no-progress "$t/img" "rbd/$image"
+	rbd_ snap create --no-progress "rbd/$image@s1"
+	head -c 4M /dev/urandom >"$t/img"
+	rbd_ import --no-progress "$t/img" "rbd/$lookalike"
+	for d in $dirs; do
+		"$CEPHFS_TREE" seed "$CONF" cephfs "$d"
+	done
+}
+
+# Print "SUM LABEL" for the output of a command, or "gone LABEL" when the
+# command fails (the item or part of it is missing).
+sum_of() {
+	local label=$1 s
+	shift
+	if s=$("$@" 2>/dev/null | sha256sum); then
+		echo "${s%% *} $label"
+	else
+		echo "gone $label"
+	fi
+}
+
+# One line per item: a checksum of its content and metadata, and its name.
+sums() {
+	local i d
+	objects_py sums
+	for i in "$image" "$image@s1" "$lookalike"; do
+		sum_of "image rbd/$i" rbd_ export --no-progress "rbd/$i" -
+	done
+	for d in $dirs; do
+		sum_of "dir $d" "$CEPHFS_TREE" sum "$CONF" cephfs "$d"
+	done
+}
+
+case $mode in
+plant)
+	plant
+	sums >"$STATE"
+	if grep '^gone' "$STATE" >&2; then
+		echo "FAIL: the items above were not planted" >&2
+		exit 1
+	fi
+	echo "planted $(wc -l <"$STATE") items; checksums in $STATE"
+	;;
+check)
+	[ -s "$STATE" ] || {
+		echo "FAIL: no checksums in $STATE: was the seed planted?" >&2
+		exit 1
+	}
+	sums >"$STATE.now"
+	if ! diff "$STATE" "$STATE.now" >&2; then
+		echo "FAIL: user data changed or gone (above: < planted, > now)" >&2
+		exit 1
+	fi
+	echo "all $(wc -l <"$STATE") items unchanged"
+	;;
+*)
+	echo "$usage" >&2
+	exit 2
+	;;
+esac
