@@ -87,28 +87,7 @@ static void names_free(struct names *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
 	free(l->v);
-}
-
-/* Collect first, delete after: removing while a listing is open could skip
- * objects. Metadata objects sort last so a crash mid-cleanup leaves them. */
-static int list_run(rados_ioctx_t io, const char *run, struct names *data, struct names *meta)
-{
-	rados_list_ctx_t ctx;
-	const char *entry;
-	size_t plen = run ? strlen(run) : 0;
-	int r = rados_nobjects_list_open(io, &ctx);
-	if (r < 0)
-		return r;
-	while ((r = rados_nobjects_list_next(ctx, &entry, NULL, NULL)) == 0) {
-		if (run && (strncmp(entry, run, plen) != 0 || entry[plen] != '.'))
-			continue;
-		size_t len = strlen(entry);
-		bool is_meta = len > 5 && strcmp(entry + len - 5, ".meta") == 0;
-		if ((r = names_add(is_meta ? meta : data, entry)) < 0)
-			break;
-	}
-	rados_nobjects_list_close(ctx);
-	return r == -ENOENT ? 0 : r;
+	*l = (struct names){0};
 }
 
 static int remove_all(rados_ioctx_t io, struct names *l, uint64_t *removed)
@@ -143,21 +122,70 @@ static int remove_all(rados_ioctx_t io, struct names *l, uint64_t *removed)
 	return first_err;
 }
 
+/* One pass over the namespace, removing the run's data objects a batch at a
+ * time as the listing goes, so memory stays at one batch whatever the run's
+ * size (a million objects' names would be tens of MiB). The listing goes
+ * by hash position and a removed object is behind it, yet the caller
+ * repeats passes until one finds nothing rather than rely on that.
+ * Metadata names are only collected: they go last, so a crash mid-cleanup
+ * leaves them to say what the objects were. */
+static int remove_pass(rados_ioctx_t io, const char *run, struct names *meta, uint64_t *found,
+		       uint64_t *removed)
+{
+	enum { BATCH = 4096 };
+	struct names batch = {0};
+	rados_list_ctx_t ctx;
+	const char *entry;
+	size_t plen = run ? strlen(run) : 0;
+	int r = rados_nobjects_list_open(io, &ctx);
+	if (r < 0)
+		return r;
+	while ((r = rados_nobjects_list_next(ctx, &entry, NULL, NULL)) == 0) {
+		if (run && (strncmp(entry, run, plen) != 0 || entry[plen] != '.'))
+			continue;
+		size_t len = strlen(entry);
+		if (len > 5 && strcmp(entry + len - 5, ".meta") == 0) {
+			if ((r = names_add(meta, entry)) < 0)
+				break;
+			continue;
+		}
+		if ((r = names_add(&batch, entry)) < 0)
+			break;
+		(*found)++;
+		if (batch.n == BATCH) {
+			r = remove_all(io, &batch, removed);
+			names_free(&batch);
+			if (r < 0)
+				break;
+		}
+	}
+	rados_nobjects_list_close(ctx);
+	if (r == -ENOENT)
+		r = remove_all(io, &batch, removed);
+	names_free(&batch);
+	return r;
+}
+
 int cb_rados_remove(rados_ioctx_t io, const char *run, uint64_t *removed, struct cb_err *e)
 {
-	struct names data = {0}, meta = {0};
+	struct names meta = {0};
 	char pool[128] = "?";
 	rados_ioctx_get_pool_name(io, pool, sizeof(pool));
-	int r = list_run(io, run, &data, &meta);
+	uint64_t found;
+	int r, pass = 0;
+	/* a few passes at most: a live run writing under the same name would
+	 * keep one finding objects */
+	do {
+		found = 0;
+		names_free(&meta);
+		r = remove_pass(io, run, &meta, &found, removed);
+	} while (r == 0 && found > 0 && ++pass < 4);
+	if (r == 0)
+		r = remove_all(io, &meta, removed);
 	if (r < 0)
-		cb_err_cluster(e, r, "listing namespace '%s' of pool '%s': %s", CB_RADOS_NS, pool,
-			       strerror(-r));
-	else if ((r = remove_all(io, &data, removed)) < 0 ||
-		 (r = remove_all(io, &meta, removed)) < 0)
 		cb_err_cluster(e, r,
 			       "removing objects of run '%s' in namespace '%s' of pool '%s': %s",
 			       run ? run : "*", CB_RADOS_NS, pool, strerror(-r));
-	names_free(&data);
 	names_free(&meta);
 	return r;
 }
