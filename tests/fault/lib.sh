@@ -6,3 +6,129 @@
 CEPHBENCH_TEST_CONF=$CEPHBENCH_FAULT_CONF
 . "$(dirname "${BASH_SOURCE[0]}")/../cluster/lib.sh"
 FAULT_DIR=$CEPHBENCH_FAULT_SANDBOX
+
+# The pid of the fault sandbox's daemon NAME (osd.1, mon.a), if it runs.
+daemon_pid() {
+	local pid
+	pid=$(cat "$FAULT_DIR/run/$1.pid" 2>/dev/null) || return 1
+	[ -n "$pid" ] && [ -d "/proc/$pid" ] && tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF -- "$CONF" &&
+		echo "$pid"
+}
+
+# ceph against the fault sandbox, bounded: a command sent while the monitor
+# is away must not hang the test.
+fceph() {
+	timeout 30 ceph --conf "$CONF" --connect-timeout 10 "$@"
+}
+
+# Wait (at most 90 s) until the cluster says osd.N is up (1) or down (0).
+osd_wait() {
+	local id=$1 want=$2
+	for _ in $(seq 1 180); do
+		[ "$(fceph osd dump -f json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+print(next(o["up"] for o in json.load(sys.stdin)["osds"] if o["osd"] == int(sys.argv[1])))' "$id")" = "$want" ] &&
+			return 0
+		sleep 0.5
+	done
+	fail "osd.$id did not turn $([ "$want" = 1 ] && echo up || echo down) within 90 s"
+}
+
+# kill -9 osd.N (a crash, not a shutdown) and wait until the cluster has
+# marked it down.
+osd_stop() {
+	local pid
+	pid=$(daemon_pid "osd.$1") || fail "osd.$1 is not running"
+	kill -KILL "$pid"
+	while [ -d "/proc/$pid" ]; do sleep 0.1; done
+	osd_wait "$1" 0
+}
+
+osd_start() {
+	daemon_pid "osd.$1" >/dev/null && fail "osd.$1 is already running"
+	ceph-osd --conf "$CONF" -i "$1" >>"$FAULT_DIR/log/osd.$1.out" 2>&1 || fail "ceph-osd $1 did not start"
+	osd_wait "$1" 1
+}
+
+# Stop the monitor (SIGTERM) and wait until it is gone.
+mon_stop() {
+	local pid
+	pid=$(daemon_pid mon.a) || fail "mon.a is not running"
+	kill -TERM "$pid"
+	while [ -d "/proc/$pid" ]; do sleep 0.1; done
+}
+
+# Start the monitor and wait (at most 60 s) until it answers.
+mon_start() {
+	daemon_pid mon.a >/dev/null && fail "mon.a is already running"
+	ceph-mon --conf "$CONF" -i a >>"$FAULT_DIR/log/mon.a.out" 2>&1 || fail "ceph-mon did not start"
+	for _ in $(seq 1 60); do
+		fceph mon stat >/dev/null 2>&1 && return 0
+		sleep 1
+	done
+	fail "the monitor did not answer within 60 s of its start"
+}
+
+# Wait (at most 120 s) until every PG is active+clean again, so the next
+# test starts from a healthy cluster.
+wait_clean() {
+	for _ in $(seq 1 240); do
+		fceph pg stat -f json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+s = s.get("pg_summary", s)
+st = {x["name"]: x["num"] for x in s["num_pg_by_state"]}
+sys.exit(0 if st.get("active+clean", 0) == s["num_pgs"] else 1)' && return 0
+		sleep 0.5
+	done
+	fail "PGs not active+clean within 120 s: $(fceph pg stat 2>&1)"
+}
+
+# Run cephbench (arguments as for cb) in the background; three seconds in,
+# kill -9 osd.1, and start it again four seconds after the cluster marked
+# it down. Exit code in $rc, output in $T/out and $T/err; the outage (kill
+# to up again, in seconds) in $T/outage. The OSD comes back empty (memstore)
+# and recovers: call wait_clean before the next fault.
+cb_osd_bounce() {
+	local pid t0
+	set +e
+	timeout 300 "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+	set -e
+	sleep 3
+	t0=$EPOCHREALTIME
+	osd_stop 1
+	sleep 4
+	osd_start 1
+	awk "BEGIN { printf \"%.1f\\n\", $EPOCHREALTIME - $t0 }" >"$T/outage"
+	wait_bg "$pid"
+}
+
+# The stall an outage leaves in phase NAME of result JSON FILE: its maximum
+# latency is at least MIN_MS, and some whole second (not the last, which
+# is cut short) completed under a quarter of the median second's ops.
+# Prints what it saw.
+assert_stall() { # FILE NAME MIN_MS
+	/usr/bin/python3 - "$@" <<'PY' || fail "no stall in the result of phase $2"
+import json, statistics, sys
+path, name, min_ms = sys.argv[1], sys.argv[2], float(sys.argv[3])
+ph = next(p for p in json.load(open(path))["phases"] if p["name"] == name)
+secs = [s["ops"] for s in ph["samples"][:-1]]
+med = statistics.median(secs)
+low = min(range(len(secs)), key=lambda i: secs[i])
+mx = ph["latency_us"]["max"] / 1000
+print(f"{name}: {ph['ops']} ops, {ph['errors']} errors, max latency {mx:.0f} ms, "
+      f"slowest second t={low}: {secs[low]} ops (median {med:.0f}); per second: {secs}")
+if mx < min_ms:
+    sys.exit(f"max latency {mx:.0f} ms < {min_ms:.0f} ms")
+if secs[low] >= med / 4:
+    sys.exit(f"no second below a quarter of the median {med}")
+PY
+}
+
+# Field F of phase NAME in result JSON FILE.
+phase_field() { # FILE NAME F
+	/usr/bin/python3 -c '
+import json, sys
+print(next(p for p in json.load(open(sys.argv[1]))["phases"] if p["name"] == sys.argv[2])[sys.argv[3]])' "$@"
+}
