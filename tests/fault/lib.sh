@@ -104,17 +104,19 @@ cb_osd_bounce() {
 	wait_bg "$pid"
 }
 
-# The stall an outage leaves in phase NAME of result JSON FILE: its maximum
-# latency is at least MIN_MS, and some whole second (not the last, which
-# is cut short) completed under a quarter of the median second's ops.
-# Prints what it saw.
-assert_stall() { # FILE NAME MIN_MS
-	/usr/bin/python3 - "$@" <<'PY' || fail "no stall in the result of phase $2"
+# The stall an outage leaves in the one phase of result JSON FILE: its
+# maximum latency is at least MIN_MS, and some whole second (not the last,
+# which is cut short) completed under a quarter of the ops of the median
+# second among those that completed any (a long stall has many empty
+# seconds). Prints what it saw.
+assert_stall() { # FILE MIN_MS
+	/usr/bin/python3 - "$@" <<'PY' || fail "no stall in the result $1"
 import json, statistics, sys
-path, name, min_ms = sys.argv[1], sys.argv[2], float(sys.argv[3])
-ph = next(p for p in json.load(open(path))["phases"] if p["name"] == name)
+path, min_ms = sys.argv[1], float(sys.argv[2])
+[ph] = json.load(open(path))["phases"]
+name = ph["name"]
 secs = [s["ops"] for s in ph["samples"][:-1]]
-med = statistics.median(secs)
+med = statistics.median([n for n in secs if n] or [0])
 low = min(range(len(secs)), key=lambda i: secs[i])
 mx = ph["latency_us"]["max"] / 1000
 print(f"{name}: {ph['ops']} ops, {ph['errors']} errors, max latency {mx:.0f} ms, "
@@ -126,9 +128,10 @@ if secs[low] >= med / 4:
 PY
 }
 
-# Field F of phase NAME in result JSON FILE.
-phase_field() { # FILE NAME F
+# Field F of the one phase of result JSON FILE.
+phase_field() { # FILE F
 	/usr/bin/python3 -c '
 import json, sys
-print(next(p for p in json.load(open(sys.argv[1]))["phases"] if p["name"] == sys.argv[2])[sys.argv[3]])' "$@"
+[ph] = json.load(open(sys.argv[1]))["phases"]
+print(ph[sys.argv[2]])' "$@"
 }

@@ -10,9 +10,9 @@ cb_osd_bounce rados write -p "$POOL" --conf "$CONF" -b 16K --duration 14 --run-n
 	--json "$T/r.json" --no-cleanup --quiet
 assert_rc 0 "write with osd.1 killed and restarted"
 echo "osd.1 was away for $(cat "$T/outage") s"
-assert_stall "$T/r.json" write 500
-[ "$(phase_field "$T/r.json" write errors)" = 0 ] || fail "errors counted"
-ops=$(phase_field "$T/r.json" write ops)
+assert_stall "$T/r.json" 500
+[ "$(phase_field "$T/r.json" errors)" = 0 ] || fail "errors counted"
+ops=$(phase_field "$T/r.json" ops)
 objs=$(ns_objects | grep -c '^osdkill\.c0\.' || true)
 echo "ops reported $ops, objects in the namespace $objs"
 [ "$ops" -eq "$objs" ] || fail "$ops ops reported but $objs objects written"
