@@ -135,3 +135,38 @@ import json, sys
 [ph] = json.load(open(sys.argv[1]))["phases"]
 print(ph[sys.argv[2]])' "$@"
 }
+
+# Run cephbench (arguments as for cb, with --timeout 5s among them) under a
+# bound of BOUND seconds; three seconds in, stop the monitor; start it again
+# four seconds later (WHEN=during) or once the run has ended (WHEN=after).
+# Exit code in $rc (124: the bound was hit), output in $T/out and $T/err,
+# the run's wall time in $T/took.
+cb_mon_outage() { # WHEN BOUND ARGS...
+	local when=$1 bound=$2 pid t0=$SECONDS
+	shift 2
+	set +e
+	timeout "$bound" "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+	set -e
+	sleep 3
+	mon_stop
+	if [ "$when" = during ]; then
+		sleep 4
+		mon_start
+	fi
+	wait_bg "$pid"
+	echo $((SECONDS - t0)) >"$T/took"
+	[ "$when" = during ] || mon_start
+	[ "$rc" -ne 124 ] || fail "the run was still going after ${bound} s: $(tail -3 "$T/err")"
+}
+
+# A run through a monitor outage either goes on (its OSD sessions need no
+# monitor: exit 0, the report printed) or ends with exit 3 and one line.
+assert_outage_outcome() { # WHAT
+	case $rc in
+	0) [ -s "$T/out" ] || fail "$1: exit 0 without a report" ;;
+	3) one_line "$1" "cephbench:" ;;
+	*) fail "$1: exit $rc, expected 0 or 3; stderr: $(cat "$T/err")" ;;
+	esac
+	echo "$1: exit $rc after $(cat "$T/took") s"
+}
