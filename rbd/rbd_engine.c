@@ -309,6 +309,7 @@ const struct cb_engine cb_engine_rbd = {
     .ops = cb_blk_ops,
     .options = rbd_options,
     .cleanup_flag = "--pool",
+    .target_noun = "pool",
     .removes = "images",
     .options_size = sizeof(struct rbd_opts),
     .check = rbd_check,

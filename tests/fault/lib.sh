@@ -18,7 +18,7 @@ daemon_pid() {
 # ceph against the fault sandbox, bounded: a command sent while the monitor
 # is away must not hang the test.
 fceph() {
-	timeout 30 ceph --conf "$CONF" --connect-timeout 10 "$@"
+	timeout 60 ceph --conf "$CONF" --connect-timeout 20 "$@"
 }
 
 # Wait (at most 90 s) until the cluster says osd.N is up (1) or down (0).
@@ -169,4 +169,43 @@ assert_outage_outcome() { # WHAT
 	*) fail "$1: exit $rc, expected 0 or 3; stderr: $(cat "$T/err")" ;;
 	esac
 	echo "$1: exit $rc after $(cat "$T/took") s"
+}
+
+# Run cephbench (arguments as for cb) under a bound of BOUND seconds; four
+# seconds in, hold every OSD op for eight seconds (ceph osd pause: clients
+# keep their ops queued, as with a stuck OSD). Exit code in $rc (124: the
+# bound was hit), output in $T/out and $T/err.
+cb_paused() { # BOUND ARGS...
+	local bound=$1 pid
+	shift
+	set +e
+	timeout "$bound" "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+	set -e
+	sleep 4
+	fceph osd pause >/dev/null 2>&1 || fail "ceph osd pause failed"
+	sleep 8
+	fceph osd unpause >/dev/null 2>&1 || fail "ceph osd unpause failed"
+	wait_bg "$pid"
+	[ "$rc" -ne 124 ] || fail "the run was still going after ${bound} s: $(tail -3 "$T/err")"
+}
+
+# A one-workload profile 'opto' (workload w: the given keys, 15 s measured,
+# op_timeout 2s, the cluster timeout far longer: 60s); its path.
+op_timeout_profile() { # KEYS
+	profile opto <<YAML
+name: opto
+cluster: { timeout: 60s }
+workloads:
+  - { name: w, $1, duration: 15s, op_timeout: 2s }
+YAML
+}
+
+# The ops stuck past op_timeout were counted as errors: some, and fewer
+# than all.
+assert_timed_out() { # WHAT JSON
+	local errors
+	errors=$(phase_field "$2" errors)
+	echo "$1: exit $rc, $(phase_field "$2" ops) ops, $errors errors"
+	[ "$errors" -gt 0 ] || fail "$1: no op timed out"
 }
