@@ -209,3 +209,25 @@ assert_timed_out() { # WHAT JSON
 	echo "$1: exit $rc, $(phase_field "$2" ops) ops, $errors errors"
 	[ "$errors" -gt 0 ] || fail "$1: no op timed out"
 }
+
+# Make the cluster call its OSDs full at RATIO of their space (ceph osd
+# set-full-ratio, with nearfull and backfillfull alike), below the failsafe
+# ratio at which an OSD drops writes unanswered. The sandbox's own ratio
+# is .99 (set_full_ratio .99 gives it back).
+set_full_ratio() {
+	fceph osd set-nearfull-ratio "$1" >/dev/null 2>&1 &&
+		fceph osd set-backfillfull-ratio "$1" >/dev/null 2>&1 &&
+		fceph osd set-full-ratio "$1" >/dev/null 2>&1 || fail "cannot set the full ratio to $1"
+}
+
+# Wait (at most 120 s) until no pool is flagged full.
+wait_not_full() {
+	for _ in $(seq 1 240); do
+		fceph osd dump -f json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+sys.exit(1 if any("full" in p["flags_names"].split(",") for p in d["pools"]) else 0)' && return 0
+		sleep 0.5
+	done
+	fail "pools still full after 120 s: $(fceph health 2>&1)"
+}

@@ -6,7 +6,7 @@
 # cleanup removes them all.
 . "$(dirname "$0")/lib.sh"
 
-cb_osd_bounce rados write -p "$POOL" --conf "$CONF" -b 16K --duration 14 --run-name osdkill \
+cb_osd_bounce rados write -p "$POOL" --conf "$CONF" -b 4K --duration 14 --run-name osdkill \
 	--json "$T/r.json" --no-cleanup --quiet
 assert_rc 0 "write with osd.1 killed and restarted"
 echo "osd.1 was away for $(cat "$T/outage") s"
