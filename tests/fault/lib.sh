@@ -201,13 +201,33 @@ workloads:
 YAML
 }
 
-# The ops stuck past op_timeout were counted as errors: some, and fewer
-# than all.
+# The ops stuck past op_timeout were counted as errors.
 assert_timed_out() { # WHAT JSON
 	local errors
 	errors=$(phase_field "$2" errors)
 	echo "$1: exit $rc, $(phase_field "$2" ops) ops, $errors errors"
 	[ "$errors" -gt 0 ] || fail "$1: no op timed out"
+}
+
+# A workload of KEYS with op_timeout 2s through 8 s of paused OSD ops, in
+# under BOUND seconds each time (15 s measured + the pause at most +
+# cleanup: far below the 60 s an op waiting for the cluster timeout would
+# add): with a large max_errors it goes on once the OSDs serve again
+# (exit 0, errors counted); with max_errors 0 it stops with exit 3 and one
+# line naming TARGET ("pool 'bench'") and the error.
+op_timeout_runs() { # WHAT KEYS TARGET
+	local p bound=55
+	p=$(op_timeout_profile "$2, max_errors: 1000000")
+	cb_paused "$bound" run "$p" --conf "$CONF" --json "$T/r.json" --quiet
+	assert_rc 0 "$1, max_errors 1000000"
+	assert_timed_out "$1, max_errors 1000000" "$T/r.json"
+
+	p=$(op_timeout_profile "$2, max_errors: 0")
+	cb_paused "$bound" run "$p" --conf "$CONF" --json "$T/r.json" --quiet
+	assert_rc 3 "$1, max_errors 0"
+	one_line "$1, max_errors 0" "workload 'w': $3" "Connection timed out" "max_errors 0"
+	assert_timed_out "$1, max_errors 0" "$T/r.json"
+	echo "  $(cat "$T/err")"
 }
 
 # Make the cluster call its OSDs full at RATIO of their space (ceph osd

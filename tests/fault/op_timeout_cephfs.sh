@@ -6,19 +6,7 @@
 # system), and its tree is removed.
 . "$(dirname "$0")/../cluster/cephfs_lib.sh"
 
-BOUND=55
-keys="layer: cephfs, fs: $FS, op: randwrite, file_size: 128M, block_size: 4K"
-p=$(op_timeout_profile "$keys, max_errors: 1000000")
-cb_paused "$BOUND" run "$p" --conf "$CONF" --json "$T/r.json" --quiet
-assert_rc 0 "max_errors 1000000"
-assert_timed_out "cephfs, max_errors 1000000" "$T/r.json"
-assert_gone /cephbench/opto "after max_errors 1000000"
-
-p=$(op_timeout_profile "$keys, max_errors: 0")
-cb_paused "$BOUND" run "$p" --conf "$CONF" --json "$T/r.json" --quiet
-assert_rc 3 "max_errors 0"
-one_line "max_errors 0" "workload 'w': file system '$FS'" "Connection timed out" "max_errors 0"
-assert_timed_out "cephfs, max_errors 0" "$T/r.json"
-echo "  $(cat "$T/err")"
-assert_gone /cephbench/opto "after max_errors 0"
+op_timeout_runs cephfs "layer: cephfs, fs: $FS, op: randwrite, file_size: 128M, block_size: 4K" \
+	"file system '$FS'"
+assert_gone /cephbench/opto "after the runs"
 echo ok
