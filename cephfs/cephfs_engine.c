@@ -318,6 +318,7 @@ const struct cb_engine cb_engine_cephfs = {
     .ops = cfs_ops,
     .options = cfs_options,
     .cleanup_flag = "--fs",
+    .target_noun = "file system",
     .removes = "files and directories",
     .options_size = sizeof(struct cfs_opts),
     .synchronous = true,

@@ -143,6 +143,10 @@ static int rados_setup(struct cb_phase *ph, void **state)
 		s->io = NULL;
 		return r;
 	}
+	/* On a full pool librados would hold writes until space is freed; a
+	 * benchmark must fail fast instead: they return -ENOSPC, counted as
+	 * errors up to max_errors. */
+	rados_set_pool_full_try(s->io);
 	if (strcmp(ph->wl->op, "write") == 0) {
 		s->op = RADOS_WRITE;
 		r = setup_write(ph, s, o);
@@ -191,6 +195,7 @@ const struct cb_engine cb_engine_rados = {
     .options = rados_options,
     .cleanup_flag = "--pool",
     .removes = "objects",
+    .target_noun = "pool",
     .options_size = sizeof(struct rados_opts),
     .check = rados_check,
     .setup = rados_setup,

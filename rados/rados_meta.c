@@ -90,6 +90,24 @@ static void names_free(struct names *l)
 	*l = (struct names){0};
 }
 
+/* Start removing one object. FULL_FORCE: a delete frees space, so it must
+ * go through on a full pool, which holds or refuses other writes (as
+ * `rados rm --force-full` does); this is the one op that flag is right for. */
+static int remove_start(rados_ioctx_t io, const char *name, rados_completion_t *c)
+{
+	rados_write_op_t op = rados_create_write_op();
+	if (!op)
+		return -ENOMEM;
+	rados_write_op_remove(op);
+	int r = rados_aio_create_completion2(NULL, NULL, c);
+	if (r == 0 && (r = rados_aio_write_op_operate(op, io, *c, name, NULL,
+						      LIBRADOS_OPERATION_FULL_FORCE)) < 0)
+		rados_aio_release(*c); /* created but never started */
+	/* the op's steps were handed over to the request: it can go now */
+	rados_release_write_op(op);
+	return r;
+}
+
 static int remove_all(rados_ioctx_t io, struct names *l, uint64_t *removed)
 {
 	enum { WINDOW = 64 };
@@ -98,9 +116,7 @@ static int remove_all(rados_ioctx_t io, struct names *l, uint64_t *removed)
 	for (size_t base = 0; base < l->n; base += WINDOW) {
 		size_t k = l->n - base < WINDOW ? l->n - base : WINDOW;
 		for (size_t i = 0; i < k; i++) {
-			int r = rados_aio_create_completion2(NULL, NULL, &c[i]);
-			if (r == 0 && (r = rados_aio_remove(io, l->v[base + i], c[i])) < 0)
-				rados_aio_release(c[i]); /* created but never started */
+			int r = remove_start(io, l->v[base + i], &c[i]);
 			if (r < 0) {
 				k = i;
 				first_err = first_err ? first_err : r;

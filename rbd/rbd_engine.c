@@ -230,6 +230,9 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 		s->io = NULL;
 		return r;
 	}
+	/* Fail fast on a full pool (-ENOSPC, counted) rather than have librbd's
+	 * writes held until space is freed: its images inherit the flag. */
+	rados_set_pool_full_try(s->io);
 	if ((r = set_cache(ph, o->cache)) < 0 || (r = cb_rbd_open_images(ph, s, o)) < 0)
 		return r;
 	if (s->bs > s->size)
@@ -299,6 +302,10 @@ static int rbd_cleanup(struct cb_cleanup_req *req)
 	int r = cb_conn_ioctx(req->conn, pool, NULL, &io, req->err);
 	if (r < 0)
 		return r;
+	/* librbd takes no per-op flags, so no FULL_FORCE: with FULL_TRY its
+	 * deletes are sent to a full pool instead of held, and the OSDs apply
+	 * them (they free space); its other writes there fail with -ENOSPC. */
+	rados_set_pool_full_try(io);
 	r = cb_rbd_remove(req->conn, io, req->all ? NULL : req->run_name, &req->removed, req->err);
 	rados_ioctx_destroy(io);
 	return r;
@@ -309,6 +316,7 @@ const struct cb_engine cb_engine_rbd = {
     .ops = cb_blk_ops,
     .options = rbd_options,
     .cleanup_flag = "--pool",
+    .target_noun = "pool",
     .removes = "images",
     .options_size = sizeof(struct rbd_opts),
     .check = rbd_check,

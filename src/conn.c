@@ -39,20 +39,27 @@ const struct cb_cluster_opts *cb_conn_options(const struct cb_conn *c)
 	return &c->o;
 }
 
-static int conf_set_timeouts(rados_t r, uint64_t timeout_ns, bool mon_ops)
+/* librados takes whole seconds: round up, at least 1. */
+static void whole_secs(char *buf, size_t n, uint64_t ns)
 {
-	/* librados takes whole seconds: round up, at least 1. */
-	char secs[32];
-	snprintf(secs, sizeof(secs), "%llu",
-		 (unsigned long long)((timeout_ns + 999999999ULL) / 1000000000ULL));
+	snprintf(buf, n, "%llu", (unsigned long long)((ns + 999999999ULL) / 1000000000ULL));
+}
+
+static int conf_set_timeouts(rados_t r, uint64_t timeout_ns, uint64_t op_timeout_ns, bool mon_ops)
+{
+	char secs[32], op_secs[32];
+	whole_secs(secs, sizeof(secs), timeout_ns);
+	whole_secs(op_secs, sizeof(op_secs), op_timeout_ns ? op_timeout_ns : timeout_ns);
 	int ret = rados_conf_set(r, "client_mount_timeout", secs);
 	if (ret == 0 && mon_ops)
 		ret = rados_conf_set(r, "rados_mon_op_timeout", secs);
 	/* An OSD op stuck longer than the timeout fails with ETIMEDOUT and is
 	 * counted as an error, so a dead cluster never hangs a run or its
-	 * cleanup (rados bench would wait forever). */
+	 * cleanup (rados bench would wait forever). Read once, when the
+	 * session connects: a workload with an op_timeout of its own gets a
+	 * session of its own (run.c). */
 	if (ret == 0)
-		ret = rados_conf_set(r, "rados_osd_op_timeout", secs);
+		ret = rados_conf_set(r, "rados_osd_op_timeout", op_secs);
 	return ret;
 }
 
@@ -139,7 +146,7 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, rados_t *
 		cb_err_usage(e, "bad keyring '%s': %s", o->keyring, strerror(-r));
 		goto fail;
 	}
-	r = conf_set_timeouts(rados, timeout, mon_ops);
+	r = conf_set_timeouts(rados, timeout, o->op_timeout_ns, mon_ops);
 	if (r == 0 && (r = set_owner_meta(rados)) < 0) {
 		cb_err_cluster(e, r, "cannot set client_metadata: %s", strerror(-r));
 		goto fail;

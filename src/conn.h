@@ -14,6 +14,8 @@ struct cb_cluster_opts {
 	const char *client;  /* "admin" or "client.admin"; NULL: the conf's/CEPH_ARGS' */
 	const char *keyring; /* NULL: the conf's */
 	uint64_t timeout_ns; /* connect and monitor-op timeout; 0: 30 s */
+	/* OSD-op timeout (a workload's op_timeout); 0: timeout_ns */
+	uint64_t op_timeout_ns;
 };
 
 struct cb_conn;

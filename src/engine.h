@@ -38,6 +38,8 @@ struct cb_workload {
 	uint64_t clients;     /* clients running it together, each with its own session */
 	uint64_t repeat;      /* runs of its whole step list, merged into one row each */
 	bool optional;	      /* skipped with a note when its layer is unavailable here */
+	/* An op stuck this long fails with an error; 0: the cluster timeout. */
+	uint64_t op_timeout_ns;
 	struct cb_expect expect;
 	/* A matrix row: the workload's name as written (name is the row's) and
 	 * the values of the keys given as lists. Owned by the profile. */
@@ -140,6 +142,9 @@ struct cb_engine {
 	 * per client, whatever concurrency says; parallelism comes from clients. */
 	bool synchronous;
 	unsigned max_clients; /* clients a workload may ask for; 0 means 1 */
+	/* What a phase's target (ph->target) is, for messages: "pool"; NULL
+	 * when describe() names the device an op went to already. */
+	const char *target_noun;
 	/* Cross-key checks at profile load, before anything connects. Returns 0 or
 	 * -EINVAL with a reason in why. May be NULL. */
 	int (*check)(const struct cb_workload *wl, const void *lopts, char *why, size_t n);

@@ -39,6 +39,10 @@ const struct cb_option cb_workload_options[] = {
      "stop after this many measured bytes"},
     {"max_errors", CB_OPT_UINT, offsetof(struct cb_workload, max_errors), "0", 0, 0, NULL,
      "op errors tolerated before the phase fails"},
+    /* at least 1s, like timeout: librados takes whole seconds */
+    {"op_timeout", CB_OPT_DURATION, offsetof(struct cb_workload, op_timeout_ns), NULL,
+     1000000000ULL, 0, NULL,
+     "an OSD op stuck this long fails with an error (default: the cluster timeout)"},
     {"clients", CB_OPT_UINT, offsetof(struct cb_workload, clients), "1", 1, 1024, NULL,
      "clients running the workload together, each with its own session (cephfs: mount)"},
     {"repeat", CB_OPT_UINT, offsetof(struct cb_workload, repeat), "1", 1, 1000, NULL,

@@ -93,17 +93,17 @@ struct run {
 	struct left *left;
 };
 
-/* Run one step of workload i as a phase into pr. Returns 0, -EINTR on a
- * signal, or -errno with e set. */
-static int run_step(struct run *rn, size_t i, const struct cb_step *st, void **sessions,
-		    struct cb_phase_result *pr, struct cb_err *e)
+/* Run one step of workload i as a phase into pr, through conn. Returns 0,
+ * -EINTR on a signal, or -errno with e set. */
+static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct cb_conn *conn,
+		    void **sessions, struct cb_phase_result *pr, struct cb_err *e)
 {
 	const struct cb_plan_item *it = &rn->p->items[i];
 	struct cb_workload w = it->wl;
 	char name[96];
 	struct cb_phase ph = {.wl = &w,
 			      .lopts = it->lopts,
-			      .conn = rn->conn,
+			      .conn = conn,
 			      .run_name = rn->name,
 			      .run_id = rn->id,
 			      .clients = (unsigned)it->wl.clients,
@@ -132,12 +132,15 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, void **s
 }
 
 /* A workload across the run's rounds: its steps, the rows they fill (by
- * index: adding a row moves them), its clients' sessions. */
+ * index: adding a row moves them), its clients' sessions, and its own
+ * connection when it has an op_timeout (librados reads the OSD-op timeout
+ * once, at connect), else NULL: the run's. */
 struct wl_run {
 	struct cb_step steps[CB_MAX_STEPS];
 	size_t nsteps, row[CB_MAX_STEPS];
 	unsigned iters;
 	void **sessions;
+	struct cb_conn *conn;
 };
 
 static int wl_start(struct run *rn, size_t i, struct wl_run *w, struct cb_err *e)
@@ -150,7 +153,13 @@ static int wl_start(struct run *rn, size_t i, struct wl_run *w, struct cb_err *e
 	for (size_t s = 0; s < w->nsteps; s++)
 		w->row[s] = SIZE_MAX;
 	w->sessions = calloc(it->wl.clients, sizeof(*w->sessions));
-	return w->sessions ? 0 : cb_err_usage(e, "out of memory");
+	if (!w->sessions)
+		return cb_err_usage(e, "out of memory");
+	if (!it->wl.op_timeout_ns)
+		return 0;
+	struct cb_cluster_opts co = rn->co;
+	co.op_timeout_ns = it->wl.op_timeout_ns;
+	return cb_conn_open(&co, &w->conn, e);
 }
 
 static void wl_end(struct run *rn, size_t i, struct wl_run *w)
@@ -161,6 +170,9 @@ static void wl_end(struct run *rn, size_t i, struct wl_run *w)
 			it->engine->release(w->sessions[c]);
 	free(w->sessions);
 	w->sessions = NULL;
+	/* after the sessions: a CephFS mount lives on its connection */
+	cb_conn_close(w->conn);
+	w->conn = NULL;
 }
 
 /* One round of workload i: its steps in order, the list repeated for the
@@ -182,7 +194,8 @@ static int wl_round(struct run *rn, size_t i, struct wl_run *w, unsigned round, 
 				r = cb_err_usage(e, "out of memory");
 				break;
 			}
-			r = run_step(rn, i, &w->steps[s], w->sessions, pr, e);
+			r = run_step(rn, i, &w->steps[s], w->conn ? w->conn : rn->conn, w->sessions,
+				     pr, e);
 			pr->wl = &it->wl;
 			pr->step = w->steps[s].suffix;
 			if (first && pr->ran)

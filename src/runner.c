@@ -398,10 +398,15 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 	l->res->interrupted = interrupted;
 	if (ret < 0)
 		return ret;
+	/* The target too: a full pool or a sick file system is what the
+	 * operator has to fix, not the one op named after it. */
+	char where[192] = "";
+	if (l->eng->target_noun && l->ph->target[0])
+		snprintf(where, sizeof(where), "%s '%s': ", l->eng->target_noun, l->ph->target);
 	if (l->res->failed)
 		return cb_err_cluster(
-		    l->ph->err, -EIO, "workload '%s': %s (%llu errors, max_errors %llu)", wl->name,
-		    l->first_error,
+		    l->ph->err, -EIO, "workload '%s': %s%s (%llu errors, max_errors %llu)",
+		    wl->name, where, l->first_error,
 		    (unsigned long long)(l->sy ? atomic_load(&l->sy->errors) : l->res->errors),
 		    (unsigned long long)wl->max_errors);
 	return interrupted ? -EINTR : 0;

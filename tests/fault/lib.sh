@@ -6,3 +6,248 @@
 CEPHBENCH_TEST_CONF=$CEPHBENCH_FAULT_CONF
 . "$(dirname "${BASH_SOURCE[0]}")/../cluster/lib.sh"
 FAULT_DIR=$CEPHBENCH_FAULT_SANDBOX
+
+# The pid of the fault sandbox's daemon NAME (osd.1, mon.a), if it runs.
+daemon_pid() {
+	local pid
+	pid=$(cat "$FAULT_DIR/run/$1.pid" 2>/dev/null) || return 1
+	[ -n "$pid" ] && [ -d "/proc/$pid" ] && tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF -- "$CONF" &&
+		echo "$pid"
+}
+
+# ceph against the fault sandbox, bounded: a command sent while the monitor
+# is away must not hang the test.
+fceph() {
+	timeout 60 ceph --conf "$CONF" --connect-timeout 20 "$@"
+}
+
+# Wait (at most 90 s) until the cluster says osd.N is up (1) or down (0).
+osd_wait() {
+	local id=$1 want=$2
+	for _ in $(seq 1 180); do
+		[ "$(fceph osd dump -f json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+print(next(o["up"] for o in json.load(sys.stdin)["osds"] if o["osd"] == int(sys.argv[1])))' "$id")" = "$want" ] &&
+			return 0
+		sleep 0.5
+	done
+	fail "osd.$id did not turn $([ "$want" = 1 ] && echo up || echo down) within 90 s"
+}
+
+# kill -9 osd.N (a crash, not a shutdown) and wait until the cluster has
+# marked it down.
+osd_stop() {
+	local pid
+	pid=$(daemon_pid "osd.$1") || fail "osd.$1 is not running"
+	kill -KILL "$pid"
+	while [ -d "/proc/$pid" ]; do sleep 0.1; done
+	osd_wait "$1" 0
+}
+
+osd_start() {
+	daemon_pid "osd.$1" >/dev/null && fail "osd.$1 is already running"
+	ceph-osd --conf "$CONF" -i "$1" >>"$FAULT_DIR/log/osd.$1.out" 2>&1 || fail "ceph-osd $1 did not start"
+	osd_wait "$1" 1
+}
+
+# Stop the monitor (SIGTERM) and wait until it is gone.
+mon_stop() {
+	local pid
+	pid=$(daemon_pid mon.a) || fail "mon.a is not running"
+	kill -TERM "$pid"
+	while [ -d "/proc/$pid" ]; do sleep 0.1; done
+}
+
+# Start the monitor and wait (at most 60 s) until it answers.
+mon_start() {
+	daemon_pid mon.a >/dev/null && fail "mon.a is already running"
+	ceph-mon --conf "$CONF" -i a >>"$FAULT_DIR/log/mon.a.out" 2>&1 || fail "ceph-mon did not start"
+	for _ in $(seq 1 60); do
+		fceph mon stat >/dev/null 2>&1 && return 0
+		sleep 1
+	done
+	fail "the monitor did not answer within 60 s of its start"
+}
+
+# Wait (at most 120 s) until every PG is active+clean again, so the next
+# test starts from a healthy cluster.
+wait_clean() {
+	for _ in $(seq 1 240); do
+		fceph pg stat -f json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+s = s.get("pg_summary", s)
+st = {x["name"]: x["num"] for x in s["num_pg_by_state"]}
+sys.exit(0 if st.get("active+clean", 0) == s["num_pgs"] else 1)' && return 0
+		sleep 0.5
+	done
+	fail "PGs not active+clean within 120 s: $(fceph pg stat 2>&1)"
+}
+
+# Run cephbench (arguments as for cb) in the background; three seconds in,
+# kill -9 osd.1, and start it again four seconds after the cluster marked
+# it down. Exit code in $rc, output in $T/out and $T/err; the outage (kill
+# to up again, in seconds) in $T/outage. The OSD comes back empty (memstore)
+# and recovers: call wait_clean before the next fault.
+cb_osd_bounce() {
+	local pid t0
+	set +e
+	timeout 300 "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+	set -e
+	sleep 3
+	t0=$EPOCHREALTIME
+	osd_stop 1
+	sleep 4
+	osd_start 1
+	awk "BEGIN { printf \"%.1f\\n\", $EPOCHREALTIME - $t0 }" >"$T/outage"
+	wait_bg "$pid"
+}
+
+# The stall an outage leaves in the one phase of result JSON FILE: its
+# maximum latency is at least MIN_MS, and some whole second (not the last,
+# which is cut short) completed under a quarter of the ops of the median
+# second among those that completed any (a long stall has many empty
+# seconds). Prints what it saw.
+assert_stall() { # FILE MIN_MS
+	/usr/bin/python3 - "$@" <<'PY' || fail "no stall in the result $1"
+import json, statistics, sys
+path, min_ms = sys.argv[1], float(sys.argv[2])
+[ph] = json.load(open(path))["phases"]
+name = ph["name"]
+secs = [s["ops"] for s in ph["samples"][:-1]]
+med = statistics.median([n for n in secs if n] or [0])
+low = min(range(len(secs)), key=lambda i: secs[i])
+mx = ph["latency_us"]["max"] / 1000
+print(f"{name}: {ph['ops']} ops, {ph['errors']} errors, max latency {mx:.0f} ms, "
+      f"slowest second t={low}: {secs[low]} ops (median {med:.0f}); per second: {secs}")
+if mx < min_ms:
+    sys.exit(f"max latency {mx:.0f} ms < {min_ms:.0f} ms")
+if secs[low] >= med / 4:
+    sys.exit(f"no second below a quarter of the median {med}")
+PY
+}
+
+# Field F of the one phase of result JSON FILE.
+phase_field() { # FILE F
+	/usr/bin/python3 -c '
+import json, sys
+[ph] = json.load(open(sys.argv[1]))["phases"]
+print(ph[sys.argv[2]])' "$@"
+}
+
+# Run cephbench (arguments as for cb, with --timeout 5s among them) under a
+# bound of BOUND seconds; three seconds in, stop the monitor; start it again
+# four seconds later (WHEN=during) or once the run has ended (WHEN=after).
+# Exit code in $rc (124: the bound was hit), output in $T/out and $T/err,
+# the run's wall time in $T/took.
+cb_mon_outage() { # WHEN BOUND ARGS...
+	local when=$1 bound=$2 pid t0=$SECONDS
+	shift 2
+	set +e
+	timeout "$bound" "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+	set -e
+	sleep 3
+	mon_stop
+	if [ "$when" = during ]; then
+		sleep 4
+		mon_start
+	fi
+	wait_bg "$pid"
+	echo $((SECONDS - t0)) >"$T/took"
+	[ "$when" = during ] || mon_start
+	[ "$rc" -ne 124 ] || fail "the run was still going after ${bound} s: $(tail -3 "$T/err")"
+}
+
+# A run through a monitor outage either goes on (its OSD sessions need no
+# monitor: exit 0, the report printed) or ends with exit 3 and one line.
+assert_outage_outcome() { # WHAT
+	case $rc in
+	0) [ -s "$T/out" ] || fail "$1: exit 0 without a report" ;;
+	3) one_line "$1" "cephbench:" ;;
+	*) fail "$1: exit $rc, expected 0 or 3; stderr: $(cat "$T/err")" ;;
+	esac
+	echo "$1: exit $rc after $(cat "$T/took") s"
+}
+
+# Run cephbench (arguments as for cb) under a bound of BOUND seconds; four
+# seconds in, hold every OSD op for eight seconds (ceph osd pause: clients
+# keep their ops queued, as with a stuck OSD). Exit code in $rc (124: the
+# bound was hit), output in $T/out and $T/err.
+cb_paused() { # BOUND ARGS...
+	local bound=$1 pid
+	shift
+	set +e
+	timeout "$bound" "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+	set -e
+	sleep 4
+	fceph osd pause >/dev/null 2>&1 || fail "ceph osd pause failed"
+	sleep 8
+	fceph osd unpause >/dev/null 2>&1 || fail "ceph osd unpause failed"
+	wait_bg "$pid"
+	[ "$rc" -ne 124 ] || fail "the run was still going after ${bound} s: $(tail -3 "$T/err")"
+}
+
+# A one-workload profile 'opto' (workload w: the given keys, 15 s measured,
+# op_timeout 2s, the cluster timeout far longer: 60s); its path.
+op_timeout_profile() { # KEYS
+	profile opto <<YAML
+name: opto
+cluster: { timeout: 60s }
+workloads:
+  - { name: w, $1, duration: 15s, op_timeout: 2s }
+YAML
+}
+
+# The ops stuck past op_timeout were counted as errors.
+assert_timed_out() { # WHAT JSON
+	local errors
+	errors=$(phase_field "$2" errors)
+	echo "$1: exit $rc, $(phase_field "$2" ops) ops, $errors errors"
+	[ "$errors" -gt 0 ] || fail "$1: no op timed out"
+}
+
+# A workload of KEYS with op_timeout 2s through 8 s of paused OSD ops, in
+# under BOUND seconds each time (15 s measured + the pause at most +
+# cleanup: far below the 60 s an op waiting for the cluster timeout would
+# add): with a large max_errors it goes on once the OSDs serve again
+# (exit 0, errors counted); with max_errors 0 it stops with exit 3 and one
+# line naming TARGET ("pool 'bench'") and the error.
+op_timeout_runs() { # WHAT KEYS TARGET
+	local p bound=55
+	p=$(op_timeout_profile "$2, max_errors: 1000000")
+	cb_paused "$bound" run "$p" --conf "$CONF" --json "$T/r.json" --quiet
+	assert_rc 0 "$1, max_errors 1000000"
+	assert_timed_out "$1, max_errors 1000000" "$T/r.json"
+
+	p=$(op_timeout_profile "$2, max_errors: 0")
+	cb_paused "$bound" run "$p" --conf "$CONF" --json "$T/r.json" --quiet
+	assert_rc 3 "$1, max_errors 0"
+	one_line "$1, max_errors 0" "workload 'w': $3" "Connection timed out" "max_errors 0"
+	assert_timed_out "$1, max_errors 0" "$T/r.json"
+	echo "  $(cat "$T/err")"
+}
+
+# Make the cluster call its OSDs full at RATIO of their space (ceph osd
+# set-full-ratio, with nearfull and backfillfull alike), below the failsafe
+# ratio at which an OSD drops writes unanswered. The sandbox's own ratio
+# is .99 (set_full_ratio .99 gives it back).
+set_full_ratio() {
+	fceph osd set-nearfull-ratio "$1" >/dev/null 2>&1 &&
+		fceph osd set-backfillfull-ratio "$1" >/dev/null 2>&1 &&
+		fceph osd set-full-ratio "$1" >/dev/null 2>&1 || fail "cannot set the full ratio to $1"
+}
+
+# Wait (at most 120 s) until no pool is flagged full.
+wait_not_full() {
+	for _ in $(seq 1 240); do
+		fceph osd dump -f json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+sys.exit(1 if any("full" in p["flags_names"].split(",") for p in d["pools"]) else 0)' && return 0
+		sleep 0.5
+	done
+	fail "pools still full after 120 s: $(fceph health 2>&1)"
+}
