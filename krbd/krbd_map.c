@@ -218,11 +218,13 @@ static int count_watchers(rados_ioctx_t io, const char *name, unsigned *n)
 }
 
 /* Unmap (when a gone process of this boot, or this very run, mapped it)
- * and remove one image of run. A live run's image is left, with an error.
- * Returns 1 when removed, 0 when absent, NOT_OURS when it has no mark of
- * run (left alone). */
+ * and remove one image of run. A live run's image is left, with an error;
+ * so is one whose instance is spare_id (when not NULL). Returns 1 when
+ * removed, 0 when absent or spared, NOT_OURS when it has no mark of run
+ * (left alone). */
 static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool, const char *name,
-		       const char *run, const char *run_id, uint64_t deadline, struct cb_err *e)
+		       const char *run, const char *run_id, const char *spare_id, uint64_t deadline,
+		       struct cb_err *e)
 {
 	char mark[80] = "", inst[64] = "", map[256] = "";
 	rbd_image_t img;
@@ -238,6 +240,8 @@ static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool,
 	rbd_close(img);
 	if (!ours)
 		return NOT_OURS;
+	if (spare_id && strcmp(inst, spare_id) == 0)
+		return 0;
 	if (recorded) {
 		int pid;
 		enum cb_owner_state st = cb_owner_state(map, &pid);
@@ -344,6 +348,39 @@ bool krbd_kernel_rbd(void)
 	return stat("/sys/bus/rbd", &st) == 0;
 }
 
+/* Every image an earlier run of this name left in the pool (killed, or kept
+ * with --no-cleanup), of any workload, is unmapped and removed before this
+ * workload maps its own: none stays mapped or on the cluster under the
+ * benchmark. The run's own (its other workloads') are spared. */
+static int take_over(struct cb_phase *ph, rados_ioctx_t io)
+{
+	const struct krbd_opts *o = ph->lopts;
+	rbd_image_spec_t *specs;
+	size_t max;
+	uint64_t n = 0, deadline = cb_now_ns() + REMOVE_WAIT_NS;
+	int r = cb_rbd_list(io, &specs, &max);
+	if (r < 0)
+		return cb_err_cluster(ph->err, r, "listing images of pool %s: %s", o->pool,
+				      strerror(-r));
+	for (size_t i = 0; i < max && r >= 0; i++) {
+		if (!image_of_run(specs[i].name, ph->run_name))
+			continue;
+		r = clear_image(ph->conn, io, o->pool, specs[i].name, ph->run_name, NULL,
+				ph->run_id, deadline, ph->err);
+		if (r == 1)
+			n++;
+		else if (r == NOT_OURS)
+			r = 0; /* refused below if it is one of this workload's names */
+	}
+	cb_rbd_list_free(specs, max);
+	if (r >= 0 && n)
+		snprintf(ph->note, sizeof(ph->note),
+			 "took over what an earlier run named '%s' left in pool '%s': unmapped "
+			 "and removed %llu images before mapping its own",
+			 ph->run_name, o->pool, (unsigned long long)n);
+	return r < 0 ? r : 0;
+}
+
 int krbd_map_images(struct cb_phase *ph, struct krbd_session *ss)
 {
 	const struct krbd_opts *o = ph->lopts;
@@ -358,13 +395,14 @@ int krbd_map_images(struct cb_phase *ph, struct krbd_session *ss)
 				      KRBD_WL(ph));
 	if ((r = cb_conn_ioctx(ph->conn, o->pool, NULL, &io, ph->err)) < 0)
 		return r;
+	r = take_over(ph, io);
 	for (unsigned i = 0; i < o->images && r >= 0; i++) {
 		struct krbd_dev *d = &ss->dev[i];
 		char spec[300], out[512], err[512];
 		image_name(d->image, sizeof(d->image), ph, i);
 		snprintf(spec, sizeof(spec), "%s/%s", o->pool, d->image);
 		/* a killed namesake's: unmapped and replaced */
-		r = clear_image(ph->conn, io, o->pool, d->image, ph->run_name, NULL,
+		r = clear_image(ph->conn, io, o->pool, d->image, ph->run_name, NULL, NULL,
 				cb_now_ns() + REMOVE_WAIT_NS, ph->err);
 		if (r == NOT_OURS)
 			r = cb_err_usage(ph->err,
@@ -421,8 +459,8 @@ int krbd_cleanup(struct cb_cleanup_req *req)
 		if (!image_of_run(specs[i].name, req->all ? NULL : req->run_name))
 			continue;
 		sscanf(specs[i].name, "cephbench.%79[^.]", run);
-		r = clear_image(req->conn, io, pool, specs[i].name, run, req->run_id, deadline,
-				req->err);
+		r = clear_image(req->conn, io, pool, specs[i].name, run, req->run_id, NULL,
+				deadline, req->err);
 		if (r == 1)
 			req->removed++;
 		else if (r < 0 && ret == 0)

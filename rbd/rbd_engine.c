@@ -249,7 +249,13 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	s->blocks = s->op == CB_BLK_PREFILL ? (s->size + s->bs - 1) / s->bs : s->size / s->bs;
 	if (o->image)
 		return 0; /* no marks on images the run does not own */
-	return check_content(ph, s, o);
+	r = check_content(ph, s, o);
+	if (r == CB_EOF && s->reused) {
+		size_t len = strlen(ph->note);
+		snprintf(ph->note + len, sizeof(ph->note) - len,
+			 ", all holding the prefill pattern: prefill skipped");
+	}
+	return r;
 }
 
 static int rbd_teardown(struct cb_phase *ph, void *state)
