@@ -10,6 +10,7 @@
 #include "krbd_priv.h"
 #include "owner.h"
 #include "rbd_common.h"
+#include "rbd_creating.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -226,15 +227,14 @@ static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool,
 		       const char *run, const char *run_id, const char *spare_id, uint64_t deadline,
 		       struct cb_err *e)
 {
-	char mark[80] = "", inst[64] = "", map[256] = "";
+	char inst[64] = "", map[256] = "";
 	rbd_image_t img;
 	int r = rbd_open_read_only(io, name, &img, NULL);
-	if (r == -ENOENT)
-		return 0;
+	if (r == -ENOENT && (r = cb_rbd_remove_half_made(io, name, run)) >= 0)
+		return r;
 	if (r < 0)
 		return cb_err_cluster(e, r, "opening image %s/%s: %s", pool, name, strerror(-r));
-	bool ours =
-	    cb_rbd_meta_get(img, KRBD_KEY_RUN, mark, sizeof(mark)) == 0 && strcmp(mark, run) == 0;
+	bool ours = cb_rbd_is_runs(io, img, name, KRBD_KEY_RUN, run);
 	cb_rbd_meta_get(img, KRBD_KEY_INSTANCE, inst, sizeof(inst));
 	bool recorded = cb_rbd_meta_get(img, KRBD_KEY_MAP, map, sizeof(map)) == 0;
 	rbd_close(img);
@@ -300,6 +300,11 @@ static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
 	if (o->features && (r = cb_rbd_features(o->features, &features, why, sizeof(why))) == 0)
 		r = rbd_image_options_set_uint64(opts, RBD_IMAGE_OPTION_FEATURES, features);
 	ph->created = true; /* before the create: one that times out may still land */
+	if (r == 0 && (r = cb_rbd_creating_set(io, name, ph->run_name)) < 0) {
+		rbd_image_options_destroy(opts);
+		return cb_err_cluster(ph->err, r, "recording image %s/%s as being made: %s",
+				      o->pool, name, strerror(-r));
+	}
 	if (r == 0)
 		r = rbd_create4(io, name, o->image_size, opts);
 	rbd_image_options_destroy(opts);
@@ -325,6 +330,7 @@ static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
 				      strerror(-r));
+	cb_rbd_creating_clear(io, name); /* a record left is swept by cleanup */
 	return 0;
 }
 
@@ -467,6 +473,8 @@ int krbd_cleanup(struct cb_cleanup_req *req)
 			ret = r; /* the rest are still tried */
 	}
 	cb_rbd_list_free(specs, max);
+	if (ret == 0)
+		ret = cb_rbd_creating_sweep(io, pool, req->all ? NULL : req->run_name, req->err);
 	rados_ioctx_destroy(io);
 	return ret;
 }

@@ -5,6 +5,7 @@
 #include "conn.h"
 #include "options.h"
 #include "rbd_common.h"
+#include "rbd_creating.h"
 #include "rbd_priv.h"
 #include "units.h"
 
@@ -305,7 +306,10 @@ static int rbd_cleanup(struct cb_cleanup_req *req)
 	int r = cb_conn_ioctx(req->conn, pool, NULL, &io, req->err);
 	if (r < 0)
 		return r;
-	r = cb_rbd_remove(req->conn, io, req->all ? NULL : req->run_name, &req->removed, req->err);
+	const char *run = req->all ? NULL : req->run_name;
+	r = cb_rbd_remove(req->conn, io, run, &req->removed, req->err);
+	if (r == 0)
+		r = cb_rbd_creating_sweep(io, pool, run, req->err);
 	rados_ioctx_destroy(io);
 	return r;
 }

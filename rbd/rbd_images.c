@@ -5,6 +5,7 @@
 #include "conn.h"
 #include "options.h"
 #include "rbd_common.h"
+#include "rbd_creating.h"
 #include "rbd_priv.h"
 #include "units.h"
 
@@ -66,10 +67,16 @@ static int remove_image(struct cb_conn *conn, rados_ioctx_t io, const char *name
 		bool ours;
 		unsigned live;
 		int r = cb_rbd_inspect(conn, io, name, run, &ours, &live);
-		if (r == -ENOENT || (r == 0 && !ours))
-			return 0;
+		if (r == -ENOENT) { /* gone, or half made: listed, without a header */
+			r = cb_rbd_remove_half_made(io, name, run);
+			return r < 0 ? cb_err_cluster(e, r, "removing image %s: %s", name,
+						      strerror(-r))
+				     : r;
+		}
 		if (r < 0)
 			return cb_err_cluster(e, r, "inspecting image %s: %s", name, strerror(-r));
+		if (!ours)
+			return 0;
 		if (live == 0) {
 			r = rbd_remove(io, name);
 			if (r == 0)
@@ -248,6 +255,9 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 			ph->kept = true;
 		else
 			ph->created = true;
+		if ((r = cb_rbd_creating_set(s->io, name, s->run)) < 0)
+			return cb_err_cluster(ph->err, r, "recording image %s/%s as being made: %s",
+					      o->pool, name, strerror(-r));
 		if ((r = create_image(ph, s, o, name)) < 0)
 			return r;
 		if ((r = rbd_open(s->io, name, &img, NULL)) < 0)
@@ -260,6 +270,7 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
 					      strerror(-r));
 		}
+		cb_rbd_creating_clear(s->io, name); /* a record left is swept by cleanup */
 	}
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool, name,

@@ -84,6 +84,8 @@ crash_assert_clean() { # WHAT
 	local left
 	left=$(images)
 	[ -z "$left" ] || fail "$1: images left: $(echo "$left" | tr '\n' ' ')"
+	left=$(rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating ls)
+	[ -z "$left" ] || fail "$1: records of images being made left: $(echo "$left" | tr '\n' ' ')"
 	if [ -s "$STANDIN_DIR/maps" ]; then
 		fail "$1: still mapped: $(cat "$STANDIN_DIR/maps")"
 	fi

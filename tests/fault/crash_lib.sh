@@ -52,10 +52,12 @@ crash_kills() {
 	crash_full_run full "a whole run"
 	crash_assert_clean "after a whole run"
 	echo "a whole run: $len_ms ms"
+	# fractions of the run's length, so a replay aims at the same moments
+	# however long its whole run takes
 	RANDOM=$crash_seed
 	local delays=()
 	for k in $(seq 1 "$CRASH_KILLS"); do
-		delays+=($((((RANDOM << 15) | RANDOM) % len_ms)))
+		delays+=($(((((RANDOM << 15) | RANDOM) * len_ms) >> 30)))
 	done
 	start=$SECONDS
 	for k in $(seq 1 "$CRASH_KILLS"); do

@@ -38,6 +38,8 @@ crash_assert_clean() { # WHAT
 	local left
 	left=$(images)
 	[ -z "$left" ] || fail "$1: images left: $(echo "$left" | tr '\n' ' ')"
+	left=$(rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating ls)
+	[ -z "$left" ] || fail "$1: records of images being made left: $(echo "$left" | tr '\n' ' ')"
 	assert_ns_empty "$1"
 }
 
