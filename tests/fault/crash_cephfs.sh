@@ -18,12 +18,6 @@ workloads:
      duration: 2s}
 YAML
 
-crash_start() { # RUN [FLAGS]
-	"$CEPHBENCH" run "$T/crash.yaml" --conf "$CONF" --run-name "$1" "${@:2}" \
-		>"$T/$1.out" 2>"$T/$1.err" &
-	bg=$!
-}
-
 # The helper on the sandbox file system (libcephfs, never cephbench).
 ftree() { # COMMAND PATH
 	"$CEPHFS_TREE" "$1" "$CONF" "$FS" "$2"

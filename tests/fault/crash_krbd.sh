@@ -21,7 +21,6 @@ STANDIN=$(cd "$(dirname "$0")/../cluster/krbd_standin" && pwd)
 export STANDIN_DIR=$T/standin
 mkdir -p "$STANDIN_DIR"
 CRASH_ENV=PATH=$STANDIN:$PATH
-RBD_POOL=${CEPHBENCH_TEST_RBD_POOL:-rbd}
 crash_flag=--pool
 crash_target=$RBD_POOL
 sed "s/POOL/$RBD_POOL/" >"$T/crash.yaml" <<'YAML'
@@ -68,11 +67,6 @@ crash_settle() {
 	fail "the stand-in rbd still runs 10 s after the kill"
 }
 
-images() {
-	rbd --conf "$CONF" ls -p "$RBD_POOL" >"$T/rbdls"
-	grep '^cephbench\.' "$T/rbdls" || true
-}
-
 crash_state() { # RUN
 	local n m
 	n=$(images | grep -c "^cephbench\.$1\." || true)
@@ -82,10 +76,7 @@ crash_state() { # RUN
 
 crash_assert_clean() { # WHAT
 	local left
-	left=$(images)
-	[ -z "$left" ] || fail "$1: images left: $(echo "$left" | tr '\n' ' ')"
-	left=$(rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating ls)
-	[ -z "$left" ] || fail "$1: records of images being made left: $(echo "$left" | tr '\n' ' ')"
+	assert_no_images "$1"
 	if [ -s "$STANDIN_DIR/maps" ]; then
 		fail "$1: still mapped: $(cat "$STANDIN_DIR/maps")"
 	fi

@@ -6,7 +6,8 @@
 # leftovers over. Sourced, not run. A layer's script sets, before calling
 # crash_kills:
 #   crash_flag/crash_target  the cleanup flag and its value (--pool rbd)
-#   crash_start RUN FLAGS... start a run of $T/crash.yaml named RUN in the
+#   $T/crash.yaml            the profile of the runs
+#   crash_start RUN FLAGS... (optional) start a run of it named RUN in the
 #                            background, its pid in $bg
 #   crash_state RUN          one line: what of RUN is on the cluster now
 #   crash_assert_clean WHAT  fail when anything of any run is left
@@ -18,6 +19,29 @@
 CRASH_KILLS=${CRASH_KILLS:-10}
 crash_seed=${CRASH_SEED:-$(($(date +%s%N) % 1000000))}
 crash_settle() { :; }
+# The default: the profile as it stands.
+crash_start() { # RUN [FLAGS]
+	"$CEPHBENCH" run "$T/crash.yaml" --conf "$CONF" --run-name "$1" "${@:2}" \
+		>"$T/$1.out" 2>"$T/$1.err" &
+	bg=$!
+}
+
+RBD_POOL=${CEPHBENCH_TEST_RBD_POOL:-rbd}
+
+# cephbench's images in the RBD pool, one per line (rbd, krbd).
+images() {
+	rbd --conf "$CONF" ls -p "$RBD_POOL" >"$T/rbdls"
+	grep '^cephbench\.' "$T/rbdls" || true
+}
+
+# No image of any run in the RBD pool, nor a record of one being made.
+assert_no_images() { # WHAT
+	local left
+	left=$(images)
+	[ -z "$left" ] || fail "$1: images left: $(echo "$left" | tr '\n' ' ')"
+	left=$(rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating ls)
+	[ -z "$left" ] || fail "$1: records of images being made left: $(echo "$left" | tr '\n' ' ')"
+}
 
 now_ms() {
 	echo $(($(date +%s%N) / 1000000))

@@ -14,12 +14,6 @@ workloads:
   - {name: r, layer: rados, pool: POOL, op: seq, duration: 1s}
 YAML
 
-crash_start() { # RUN [FLAGS]
-	"$CEPHBENCH" run "$T/crash.yaml" --conf "$CONF" --run-name "$1" "${@:2}" \
-		>"$T/$1.out" 2>"$T/$1.err" &
-	bg=$!
-}
-
 crash_state() { # RUN
 	local state
 	state=$(rados --conf "$CONF" -p "$POOL" --namespace cephbench get "$1.meta" - 2>/dev/null |

@@ -6,7 +6,6 @@
 # over.
 . "$(dirname "$0")/crash_lib.sh"
 
-RBD_POOL=${CEPHBENCH_TEST_RBD_POOL:-rbd}
 crash_flag=--pool
 crash_target=$RBD_POOL
 sed "s/POOL/$RBD_POOL/" >"$T/crash.yaml" <<'YAML'
@@ -16,18 +15,6 @@ workloads:
      block_size: 4K, ramp: 1s, duration: 2s}
 YAML
 
-crash_start() { # RUN [FLAGS]
-	"$CEPHBENCH" run "$T/crash.yaml" --conf "$CONF" --run-name "$1" "${@:2}" \
-		>"$T/$1.out" 2>"$T/$1.err" &
-	bg=$!
-}
-
-# cephbench's images in the pool, one per line.
-images() {
-	rbd --conf "$CONF" ls -p "$RBD_POOL" >"$T/rbdls"
-	grep '^cephbench\.' "$T/rbdls" || true
-}
-
 crash_state() { # RUN
 	local n
 	n=$(images | grep -c "^cephbench\.$1\." || true)
@@ -35,11 +22,7 @@ crash_state() { # RUN
 }
 
 crash_assert_clean() { # WHAT
-	local left
-	left=$(images)
-	[ -z "$left" ] || fail "$1: images left: $(echo "$left" | tr '\n' ' ')"
-	left=$(rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating ls)
-	[ -z "$left" ] || fail "$1: records of images being made left: $(echo "$left" | tr '\n' ' ')"
+	assert_no_images "$1"
 	assert_ns_empty "$1"
 }
 
