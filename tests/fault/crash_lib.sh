@@ -90,7 +90,7 @@ crash_kills() {
 		crash_start "k$k" --quiet
 		sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
 		kill -KILL "$bg" 2>/dev/null || true
-		wait_bg "$bg"
+		wait_bg "$bg" 2>/dev/null # no "Killed" notice from the shell
 		case $rc in
 		137) how="killed at +$((($(now_ms) - t0))) ms (aimed $delay of $len_ms)" ;;
 		0) how="ended before the kill (aimed $delay of $len_ms ms)" ;;
