@@ -101,6 +101,10 @@ static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "cannot remove %s, left by a killed run: %s", dir,
 				      strerror(-r));
+	snprintf(ph->note, sizeof(ph->note),
+		 "took over %s in file system %s, left by an earlier run of this name (pid %d, "
+		 "gone): removed %llu files and directories before making it anew",
+		 dir, fs, pid, (unsigned long long)n);
 	return 0;
 }
 

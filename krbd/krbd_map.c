@@ -10,6 +10,7 @@
 #include "krbd_priv.h"
 #include "owner.h"
 #include "rbd_common.h"
+#include "rbd_creating.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -218,26 +219,29 @@ static int count_watchers(rados_ioctx_t io, const char *name, unsigned *n)
 }
 
 /* Unmap (when a gone process of this boot, or this very run, mapped it)
- * and remove one image of run. A live run's image is left, with an error.
- * Returns 1 when removed, 0 when absent, NOT_OURS when it has no mark of
- * run (left alone). */
+ * and remove one image of run. A live run's image is left, with an error;
+ * so is one whose instance is spare_id (when not NULL). Returns 1 when
+ * removed, 0 when absent or spared, NOT_OURS when it has no mark of run
+ * (left alone). */
 static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool, const char *name,
-		       const char *run, const char *run_id, uint64_t deadline, struct cb_err *e)
+		       const char *run, const char *run_id, const char *spare_id, uint64_t deadline,
+		       struct cb_err *e)
 {
-	char mark[80] = "", inst[64] = "", map[256] = "";
+	char inst[64] = "", map[256] = "";
 	rbd_image_t img;
 	int r = rbd_open_read_only(io, name, &img, NULL);
-	if (r == -ENOENT)
-		return 0;
+	if (r == -ENOENT && (r = cb_rbd_remove_half_made(io, name, run)) >= 0)
+		return r;
 	if (r < 0)
 		return cb_err_cluster(e, r, "opening image %s/%s: %s", pool, name, strerror(-r));
-	bool ours =
-	    cb_rbd_meta_get(img, KRBD_KEY_RUN, mark, sizeof(mark)) == 0 && strcmp(mark, run) == 0;
+	bool ours = cb_rbd_is_runs(io, img, name, KRBD_KEY_RUN, run);
 	cb_rbd_meta_get(img, KRBD_KEY_INSTANCE, inst, sizeof(inst));
 	bool recorded = cb_rbd_meta_get(img, KRBD_KEY_MAP, map, sizeof(map)) == 0;
 	rbd_close(img);
 	if (!ours)
 		return NOT_OURS;
+	if (spare_id && strcmp(inst, spare_id) == 0)
+		return 0;
 	if (recorded) {
 		int pid;
 		enum cb_owner_state st = cb_owner_state(map, &pid);
@@ -296,6 +300,11 @@ static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
 	if (o->features && (r = cb_rbd_features(o->features, &features, why, sizeof(why))) == 0)
 		r = rbd_image_options_set_uint64(opts, RBD_IMAGE_OPTION_FEATURES, features);
 	ph->created = true; /* before the create: one that times out may still land */
+	if (r == 0 && (r = cb_rbd_creating_set(io, name, ph->run_name)) < 0) {
+		rbd_image_options_destroy(opts);
+		return cb_err_cluster(ph->err, r, "recording image %s/%s as being made: %s",
+				      o->pool, name, strerror(-r));
+	}
 	if (r == 0)
 		r = rbd_create4(io, name, o->image_size, opts);
 	rbd_image_options_destroy(opts);
@@ -321,6 +330,7 @@ static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
 				      strerror(-r));
+	cb_rbd_creating_clear(io, name); /* a record left is swept by cleanup */
 	return 0;
 }
 
@@ -344,6 +354,39 @@ bool krbd_kernel_rbd(void)
 	return stat("/sys/bus/rbd", &st) == 0;
 }
 
+/* Every image an earlier run of this name left in the pool (killed, or kept
+ * with --no-cleanup), of any workload, is unmapped and removed before this
+ * workload maps its own: none stays mapped or on the cluster under the
+ * benchmark. The run's own (its other workloads') are spared. */
+static int take_over(struct cb_phase *ph, rados_ioctx_t io)
+{
+	const struct krbd_opts *o = ph->lopts;
+	rbd_image_spec_t *specs;
+	size_t max;
+	uint64_t n = 0, deadline = cb_now_ns() + REMOVE_WAIT_NS;
+	int r = cb_rbd_list(io, &specs, &max);
+	if (r < 0)
+		return cb_err_cluster(ph->err, r, "listing images of pool %s: %s", o->pool,
+				      strerror(-r));
+	for (size_t i = 0; i < max && r >= 0; i++) {
+		if (!image_of_run(specs[i].name, ph->run_name))
+			continue;
+		r = clear_image(ph->conn, io, o->pool, specs[i].name, ph->run_name, NULL,
+				ph->run_id, deadline, ph->err);
+		if (r == 1)
+			n++;
+		else if (r == NOT_OURS)
+			r = 0; /* refused below if it is one of this workload's names */
+	}
+	cb_rbd_list_free(specs, max);
+	if (r >= 0 && n)
+		snprintf(ph->note, sizeof(ph->note),
+			 "took over what an earlier run named '%s' left in pool '%s': unmapped "
+			 "and removed %llu images before mapping its own",
+			 ph->run_name, o->pool, (unsigned long long)n);
+	return r < 0 ? r : 0;
+}
+
 int krbd_map_images(struct cb_phase *ph, struct krbd_session *ss)
 {
 	const struct krbd_opts *o = ph->lopts;
@@ -358,13 +401,14 @@ int krbd_map_images(struct cb_phase *ph, struct krbd_session *ss)
 				      KRBD_WL(ph));
 	if ((r = cb_conn_ioctx(ph->conn, o->pool, NULL, &io, ph->err)) < 0)
 		return r;
+	r = take_over(ph, io);
 	for (unsigned i = 0; i < o->images && r >= 0; i++) {
 		struct krbd_dev *d = &ss->dev[i];
 		char spec[300], out[512], err[512];
 		image_name(d->image, sizeof(d->image), ph, i);
 		snprintf(spec, sizeof(spec), "%s/%s", o->pool, d->image);
 		/* a killed namesake's: unmapped and replaced */
-		r = clear_image(ph->conn, io, o->pool, d->image, ph->run_name, NULL,
+		r = clear_image(ph->conn, io, o->pool, d->image, ph->run_name, NULL, NULL,
 				cb_now_ns() + REMOVE_WAIT_NS, ph->err);
 		if (r == NOT_OURS)
 			r = cb_err_usage(ph->err,
@@ -421,14 +465,16 @@ int krbd_cleanup(struct cb_cleanup_req *req)
 		if (!image_of_run(specs[i].name, req->all ? NULL : req->run_name))
 			continue;
 		sscanf(specs[i].name, "cephbench.%79[^.]", run);
-		r = clear_image(req->conn, io, pool, specs[i].name, run, req->run_id, deadline,
-				req->err);
+		r = clear_image(req->conn, io, pool, specs[i].name, run, req->run_id, NULL,
+				deadline, req->err);
 		if (r == 1)
 			req->removed++;
 		else if (r < 0 && ret == 0)
 			ret = r; /* the rest are still tried */
 	}
 	cb_rbd_list_free(specs, max);
+	if (ret == 0)
+		ret = cb_rbd_creating_sweep(io, pool, req->all ? NULL : req->run_name, req->err);
 	rados_ioctx_destroy(io);
 	return ret;
 }

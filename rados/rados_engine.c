@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *const rados_ops[] = {"write", "seq", "rand", NULL};
@@ -63,11 +64,37 @@ static int write_meta(struct cb_phase *ph, struct rados_state *s, const char *st
 			       .block_size = s->bs,
 			       .objects = s->next / s->blocks_per_obj};
 	snprintf(m.state, sizeof(m.state), "%s", state);
-	int r = cb_rados_meta_write(s->io, s->run, &m);
+	int r = cb_rados_meta_write(s->io, s->run, ph->run_id, &m);
 	if (r < 0)
 		cb_err_cluster(ph->err, r, "writing metadata of run '%s' in pool '%s': %s", s->run,
 			       ph->target, strerror(-r));
 	return r;
+}
+
+/* An earlier run of this name (killed, or kept with --no-cleanup) left
+ * objects: they go before this write starts, so that no later read of this
+ * run, nor the pool's state under the benchmark, mixes them in. Its own
+ * metadata (an earlier write workload of this run) is kept. */
+static int take_over(struct cb_phase *ph, struct rados_state *s)
+{
+	struct rados_meta old;
+	uint64_t n = 0;
+	int r = cb_rados_meta_read(s->io, s->run, &old);
+	if (r == -ENOENT || (r == 0 && strcmp(old.run_id, ph->run_id) == 0))
+		return 0;
+	if (r < 0 && r != -EINVAL)
+		return cb_err_cluster(ph->err, r, "reading metadata of run '%s' in pool '%s': %s",
+				      s->run, ph->target, strerror(-r));
+	if (r < 0)
+		snprintf(old.state, sizeof(old.state), "unreadable");
+	ph->created = true; /* what a removal cut short is the run's to clean */
+	if ((r = cb_rados_remove(s->io, s->run, &n, ph->err)) < 0)
+		return r;
+	snprintf(ph->note, sizeof(ph->note),
+		 "took over what an earlier run named '%s' left in pool '%s' (its write was %s): "
+		 "removed %llu objects before writing",
+		 s->run, ph->target, old.state, (unsigned long long)n);
+	return 0;
 }
 
 static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct rados_opts *o)
@@ -78,12 +105,45 @@ static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct 
 	s->limit_blocks = o->max_objects > UINT64_MAX / s->blocks_per_obj
 			      ? 0 /* beyond reach: no limit */
 			      : o->max_objects * s->blocks_per_obj;
+	int r = take_over(ph, s);
+	if (r < 0)
+		return r;
 	/* Written before the first object so a crashed run can be found; the
 	 * run owns it even if this write times out yet lands later. */
 	ph->created = true;
-	int r = write_meta(ph, s, "writing");
+	r = write_meta(ph, s, "writing");
 	s->meta_written = r == 0;
 	return r;
+}
+
+/* A read of what an earlier run of this name wrote (kept with --no-cleanup):
+ * its metadata says complete; its first and last objects must be there in
+ * full too, and the user is told whose data the phase reads. */
+static int check_earlier(struct cb_phase *ph, struct rados_state *s, const struct rados_meta *m)
+{
+	uint64_t idx[2] = {0, m->objects - 1};
+	for (int i = 0; i < 2; i++) {
+		char name[160];
+		uint64_t size = 0;
+		time_t mtime;
+		cb_rados_obj_name(name, sizeof(name), s->run, 0, idx[i]);
+		int r = rados_stat(s->io, name, &size, &mtime);
+		if (r < 0 && r != -ENOENT)
+			return cb_err_cluster(ph->err, r, "reading object %s in pool '%s': %s",
+					      name, ph->target, strerror(-r));
+		if (r == -ENOENT || size < m->object_size)
+			return cb_err_cluster(
+			    ph->err, -ENODATA,
+			    "workload '%s': the write of run '%s' in pool '%s' "
+			    "is incomplete (object %s is %s): run the write again",
+			    ph->wl->name, s->run, ph->target, name,
+			    r == -ENOENT ? "missing" : "short");
+	}
+	snprintf(ph->note, sizeof(ph->note),
+		 "reads the %llu objects an earlier run named '%s' wrote in pool '%s' (complete, "
+		 "first and last checked), not this run's",
+		 (unsigned long long)m->objects, s->run, ph->target);
+	return 0;
 }
 
 static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct rados_opts *o)
@@ -122,7 +182,7 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 	s->object_size = m.object_size;
 	s->blocks_per_obj = m.object_size / s->bs;
 	s->limit_blocks = m.objects * s->blocks_per_obj;
-	return 0;
+	return strcmp(m.run_id, ph->run_id) == 0 ? 0 : check_earlier(ph, s, &m);
 }
 
 static int rados_setup(struct cb_phase *ph, void **state)

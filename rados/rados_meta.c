@@ -18,13 +18,14 @@ static void meta_name(char *buf, size_t n, const char *run)
 	snprintf(buf, n, "%s.meta", run);
 }
 
-int cb_rados_meta_write(rados_ioctx_t io, const char *run, const struct rados_meta *m)
+int cb_rados_meta_write(rados_ioctx_t io, const char *run, const char *run_id,
+			const struct rados_meta *m)
 {
 	char name[128];
 	json_t *j =
-	    json_pack("{s:s, s:s, s:s, s:I, s:I, s:I}", "layer", "rados", "run", run, "state",
-		      m->state, "object_size", (json_int_t)m->object_size, "block_size",
-		      (json_int_t)m->block_size, "objects", (json_int_t)m->objects);
+	    json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I}", "layer", "rados", "run", run, "run_id",
+		      run_id, "state", m->state, "object_size", (json_int_t)m->object_size,
+		      "block_size", (json_int_t)m->block_size, "objects", (json_int_t)m->objects);
 	if (!j)
 		return -ENOMEM;
 	char *s = json_dumps(j, JSON_COMPACT);
@@ -46,11 +47,12 @@ int cb_rados_meta_read(rados_ioctx_t io, const char *run, struct rados_meta *m)
 		return r;
 	json_t *j = json_loadb(buf, (size_t)r, 0, NULL);
 	json_int_t os = 0, bs = 0, objs = 0;
-	const char *state = NULL;
-	r = json_unpack(j, "{s:s, s:I, s:I, s:I}", "state", &state, "object_size", &os,
-			"block_size", &bs, "objects", &objs);
+	const char *state = NULL, *id = "";
+	r = json_unpack(j, "{s:s, s:I, s:I, s:I, s?:s}", "state", &state, "object_size", &os,
+			"block_size", &bs, "objects", &objs, "run_id", &id);
 	if (r == 0 && os > 0 && bs > 0 && objs >= 0) {
 		snprintf(m->state, sizeof(m->state), "%s", state);
+		snprintf(m->run_id, sizeof(m->run_id), "%s", id);
 		m->object_size = (uint64_t)os;
 		m->block_size = (uint64_t)bs;
 		m->objects = (uint64_t)objs;

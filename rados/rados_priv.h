@@ -27,15 +27,17 @@ struct rados_meta {
 	uint64_t object_size;
 	uint64_t block_size;
 	uint64_t objects; /* complete objects, named <run>.c<client>.<0..objects-1> */
+	char run_id[24];  /* the writing run's id: an older file without it is no run's */
 };
 
 /* "<run>.c<client>.<idx>" into buf. */
 void cb_rados_obj_name(char *buf, size_t n, const char *run, unsigned client, uint64_t idx);
 
-/* Read / write "<run>.meta". read returns -ENOENT when absent, -EINVAL when
- * unreadable. */
+/* Read / write "<run>.meta" (with run_id). read returns -ENOENT when absent,
+ * -EINVAL when unreadable. */
 int cb_rados_meta_read(rados_ioctx_t io, const char *run, struct rados_meta *m);
-int cb_rados_meta_write(rados_ioctx_t io, const char *run, const struct rados_meta *m);
+int cb_rados_meta_write(rados_ioctx_t io, const char *run, const char *run_id,
+			const struct rados_meta *m);
 
 /* Remove the objects of run (or of every run when run is NULL) in the
  * layer's namespace, the metadata object last. Adds to *removed. */

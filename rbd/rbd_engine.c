@@ -5,6 +5,7 @@
 #include "conn.h"
 #include "options.h"
 #include "rbd_common.h"
+#include "rbd_creating.h"
 #include "rbd_priv.h"
 #include "units.h"
 
@@ -252,7 +253,13 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	s->blocks = s->op == CB_BLK_PREFILL ? (s->size + s->bs - 1) / s->bs : s->size / s->bs;
 	if (o->image)
 		return 0; /* no marks on images the run does not own */
-	return check_content(ph, s, o);
+	r = check_content(ph, s, o);
+	if (r == CB_EOF && s->reused) {
+		size_t len = strlen(ph->note);
+		snprintf(ph->note + len, sizeof(ph->note) - len,
+			 ", all holding the prefill pattern: prefill skipped");
+	}
+	return r;
 }
 
 static int rbd_teardown(struct cb_phase *ph, void *state)
@@ -306,7 +313,10 @@ static int rbd_cleanup(struct cb_cleanup_req *req)
 	 * deletes are sent to a full pool instead of held, and the OSDs apply
 	 * them (they free space); its other writes there fail with -ENOSPC. */
 	rados_set_pool_full_try(io);
-	r = cb_rbd_remove(req->conn, io, req->all ? NULL : req->run_name, &req->removed, req->err);
+	const char *run = req->all ? NULL : req->run_name;
+	r = cb_rbd_remove(req->conn, io, run, &req->removed, req->err);
+	if (r == 0)
+		r = cb_rbd_creating_sweep(io, pool, run, req->err);
 	rados_ioctx_destroy(io);
 	return r;
 }

@@ -5,6 +5,7 @@
 #include "conn.h"
 #include "options.h"
 #include "rbd_common.h"
+#include "rbd_creating.h"
 #include "rbd_priv.h"
 #include "units.h"
 
@@ -66,10 +67,16 @@ static int remove_image(struct cb_conn *conn, rados_ioctx_t io, const char *name
 		bool ours;
 		unsigned live;
 		int r = cb_rbd_inspect(conn, io, name, run, &ours, &live);
-		if (r == -ENOENT || (r == 0 && !ours))
-			return 0;
+		if (r == -ENOENT) { /* gone, or half made: listed, without a header */
+			r = cb_rbd_remove_half_made(io, name, run);
+			return r < 0 ? cb_err_cluster(e, r, "removing image %s: %s", name,
+						      strerror(-r))
+				     : r;
+		}
 		if (r < 0)
 			return cb_err_cluster(e, r, "inspecting image %s: %s", name, strerror(-r));
+		if (!ours)
+			return 0;
 		if (live == 0) {
 			r = rbd_remove(io, name);
 			if (r == 0)
@@ -114,6 +121,54 @@ int cb_rbd_remove(struct cb_conn *conn, rados_ioctx_t io, const char *run, uint6
 	}
 	cb_rbd_list_free(specs, max);
 	return ret;
+}
+
+/* The instance mark of image name into inst ("" when absent or unreadable). */
+static void image_instance(rados_ioctx_t io, const char *name, char *inst, size_t n)
+{
+	rbd_image_t img;
+	inst[0] = '\0';
+	if (rbd_open_read_only(io, name, &img, NULL) < 0)
+		return;
+	if (cb_rbd_meta_get(img, CB_RBD_KEY_INSTANCE, inst, n) < 0)
+		inst[0] = '\0';
+	rbd_close(img);
+}
+
+/* Images of this run name that an earlier run left (killed, --no-cleanup)
+ * go before this run opens its own: those it would open are replaced
+ * anyway, the others (more images, another image count) would stay on the
+ * cluster under the benchmark. The run's own (an earlier workload's) stay;
+ * an image without the run's mark is left, and refused by open_own. */
+static int take_over(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o)
+{
+	rbd_image_spec_t *specs;
+	size_t max;
+	uint64_t n = 0, deadline = cb_now_ns() + SETUP_WAIT_NS;
+	char rn[80], inst[64];
+	int r = cb_rbd_list(s->io, &specs, &max);
+	if (r == -ENOMEM)
+		return cb_err_cluster(ph->err, r, "out of memory");
+	if (r < 0)
+		return cb_err_cluster(ph->err, r, "listing images of pool %s: %s", o->pool,
+				      strerror(-r));
+	for (size_t i = 0; i < max && r >= 0; i++) {
+		if (!image_of_run(specs[i].name, s->run, rn, sizeof(rn)))
+			continue;
+		image_instance(s->io, specs[i].name, inst, sizeof(inst));
+		if (strcmp(inst, ph->run_id) == 0)
+			continue;
+		if ((r = remove_image(ph->conn, s->io, specs[i].name, s->run, deadline, ph->err)) >
+		    0)
+			n++;
+	}
+	cb_rbd_list_free(specs, max);
+	if (r >= 0 && n)
+		snprintf(ph->note, sizeof(ph->note),
+			 "took over what an earlier run named '%s' left in pool '%s': removed "
+			 "%llu images before making its own",
+			 s->run, o->pool, (unsigned long long)n);
+	return r < 0 ? r : 0;
 }
 
 static int create_image(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o,
@@ -180,9 +235,11 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 				    o->pool, name, s->run, CB_RBD_KEY_RUN);
 	if (r == 0)
 		r = rbd_open(s->io, name, &img, NULL);
-	if (r == 0 && !o->reuse &&
-	    (cb_rbd_meta_get(img, CB_RBD_KEY_INSTANCE, inst, sizeof(inst)) < 0 ||
-	     strcmp(inst, ph->run_id) != 0)) {
+	if (r == 0 && cb_rbd_meta_get(img, CB_RBD_KEY_INSTANCE, inst, sizeof(inst)) < 0)
+		inst[0] = '\0';
+	if (r == 0 && o->reuse && strcmp(inst, ph->run_id) != 0)
+		s->reused++;
+	if (r == 0 && !o->reuse && strcmp(inst, ph->run_id) != 0) {
 		/* an earlier run's (a crash, --no-cleanup, reuse): made anew */
 		rbd_close(img);
 		img = NULL;
@@ -198,6 +255,9 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 			ph->kept = true;
 		else
 			ph->created = true;
+		if ((r = cb_rbd_creating_set(s->io, name, s->run)) < 0)
+			return cb_err_cluster(ph->err, r, "recording image %s/%s as being made: %s",
+					      o->pool, name, strerror(-r));
 		if ((r = create_image(ph, s, o, name)) < 0)
 			return r;
 		if ((r = rbd_open(s->io, name, &img, NULL)) < 0)
@@ -210,6 +270,7 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
 					      strerror(-r));
 		}
+		cb_rbd_creating_clear(s->io, name); /* a record left is swept by cleanup */
 	}
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool, name,
@@ -295,10 +356,14 @@ int cb_rbd_open_images(struct cb_phase *ph, struct rbd_state *s, const struct rb
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	if (o->image)
 		return open_user(ph, s, o);
-	for (unsigned i = 0; i < n; i++) {
-		int r = open_own(ph, s, o, i);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	int r = o->reuse ? 0 : take_over(ph, s, o);
+	for (unsigned i = 0; i < n && r == 0; i++)
+		r = open_own(ph, s, o, i);
+	/* said once per workload: at its prefill step, if it has one */
+	if (r == 0 && s->reused && (ph->step == RBD_STEP_FILL || !o->prefill))
+		snprintf(ph->note, sizeof(ph->note),
+			 "reuses %u images an earlier run named '%s' left in pool '%s' (reuse: "
+			 "true)",
+			 s->reused, s->run, o->pool);
+	return r;
 }

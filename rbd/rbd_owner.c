@@ -4,6 +4,7 @@
  * be blocklisted. */
 #include "conn.h"
 #include "owner.h"
+#include "rbd_creating.h"
 #include "rbd_priv.h"
 
 #include <errno.h>
@@ -36,14 +37,13 @@ static bool owner_dead(const char *owner, unsigned long long *gid)
 int cb_rbd_inspect(struct cb_conn *conn, rados_ioctx_t io, const char *name, const char *run,
 		   bool *ours, unsigned *live)
 {
-	char mark[80], owner[320];
+	char owner[320];
 	unsigned long long gid = 0;
 	rbd_image_t img;
 	int r = rbd_open_read_only(io, name, &img, NULL);
 	if (r < 0)
 		return r;
-	*ours =
-	    cb_rbd_meta_get(img, CB_RBD_KEY_RUN, mark, sizeof(mark)) == 0 && strcmp(mark, run) == 0;
+	*ours = cb_rbd_is_runs(io, img, name, CB_RBD_KEY_RUN, run);
 	bool dead = *ours && cb_rbd_meta_get(img, CB_RBD_KEY_OWNER, owner, sizeof(owner)) == 0 &&
 		    owner_dead(owner, &gid);
 	rbd_image_watcher_t w[16];

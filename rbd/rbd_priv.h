@@ -58,6 +58,7 @@ struct rbd_state {
 	rados_ioctx_t io;
 	rbd_image_t *img;
 	unsigned nimg;	 /* opened so far */
+	unsigned reused; /* of them, with reuse, made by an earlier run */
 	const char *run; /* names the images when user_image is NULL */
 	const char *user_image;
 	enum cb_blk_op op;

@@ -67,6 +67,9 @@ struct cb_phase {
 	char target[128];    /* what the phase ran against, e.g. the pool */
 	bool created;	     /* the run made something cleanup must remove */
 	bool kept;	     /* ... or something it keeps on purpose (reuse) */
+	/* What setup took over (removed) or reuses of an earlier run of the
+	 * same name, as a sentence; run.c prints it on stderr. */
+	char note[256];
 };
 
 /* One op slot. The runner stamps t_start before submit and hands the op back

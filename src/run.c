@@ -125,6 +125,9 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 	int r = cb_run_phase(&ph, it->engine, &rn->ro, pr);
 	rn->left[i].created |= ph.created;
 	rn->left[i].kept |= ph.kept;
+	/* a namesake's leftovers removed, or old data read: never silently */
+	if (ph.note[0] && !rn->o->quiet)
+		fprintf(stderr, "workload '%s': %s\n", w.name, ph.note);
 	if (ph.target[0]) /* a step that failed before its setup names no target */
 		cleanup_cmd(it->engine, ph.target, rn->name, &rn->co, rn->left[i].cmd,
 			    sizeof(rn->left[i].cmd));

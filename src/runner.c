@@ -515,6 +515,8 @@ static int merge_clients(struct cb_phase *ph, struct client *c, unsigned n,
 			snprintf(ph->target, sizeof(ph->target), "%s", c[k].ph.target);
 		ph->created |= c[k].ph.created;
 		ph->kept |= c[k].ph.kept;
+		if (!ph->note[0] && c[k].ph.note[0])
+			snprintf(ph->note, sizeof(ph->note), "%s", c[k].ph.note);
 		if (c[k].res.hist && cb_phase_merge_client(res, &c[k].res) < 0 && r == 0)
 			r = cb_err_cluster(ph->err, -ENOMEM, "out of memory for samples");
 		if (c[k].r < 0 && c[k].r != -ECANCELED && c[k].r != -EINTR && r == 0) {
