@@ -182,7 +182,7 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 	int live = 0, r;
 	if (!fs)
 		return 0;
-	if ((r = cfs_mount(req->conn, fs, &cm, req->err)) < 0)
+	if ((r = cfs_mount(req->conn, fs, CFS_CACHE_INODES, &cm, req->err)) < 0)
 		return r;
 	cfs_evict_dead(cm); /* before anything a killed run's caps would stall */
 	r = cfs_real_dir(cm, CFS_ROOT);

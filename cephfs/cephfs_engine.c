@@ -56,6 +56,11 @@ static const struct cb_option cfs_options[] = {
      "read/write: O_DIRECT, past the client's cache (false: buffered)"},
     {"prefill", CB_OPT_BOOL, offsetof(struct cfs_opts, prefill), "false", 0, 0, NULL,
      "write, randwrite: write the files in full first (reads always do)"},
+    /* Ceph's default, 16384 inodes, took a mount to 98 MiB on a tree of
+     * 100,000 files and answered smaller trees' stat phases from the client */
+    {"client_cache_size", CB_OPT_UINT, offsetof(struct cfs_opts, client_cache_size),
+     "1024" /* CFS_CACHE_INODES */, 1, 10000000, NULL,
+     "inodes each mount caches (Ceph's client_cache_size; Ceph's own default is 16384)"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -253,7 +258,7 @@ static int cfs_setup(struct cb_phase *ph, void **state)
 		struct cfs_session *ss = calloc(1, sizeof(*ss));
 		if (!ss)
 			return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
-		int r = cfs_mount(ph->conn, o->fs, &ss->cm, ph->err);
+		int r = cfs_mount(ph->conn, o->fs, o->client_cache_size, &ss->cm, ph->err);
 		if (r < 0) {
 			free(ss);
 			return r;

@@ -11,14 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **out, struct cb_err *e)
+int cfs_mount(struct cb_conn *conn, const char *fs, uint64_t cache_inodes,
+	      struct ceph_mount_info **out, struct cb_err *e)
 {
 	struct ceph_mount_info *cm;
 	int r = ceph_create_from_rados(&cm, cb_conn_rados(conn));
 	if (r < 0)
 		return cb_err_cluster(e, r, "cannot create a CephFS client: %s", strerror(-r));
 	/* the session carries the owner mark in its metadata (conn.c) */
-	r = ceph_select_filesystem(cm, fs);
+	/* The conf is the run's connection's, shared by every mount; workloads
+	 * run one at a time, so each sets the bound its mounts keep. */
+	char v[24];
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)cache_inodes);
+	r = ceph_conf_set(cm, "client_cache_size", v);
+	if (r == 0)
+		r = ceph_select_filesystem(cm, fs);
 	if (r == 0)
 		r = ceph_mount(cm, "/");
 	if (r == 0) {
@@ -101,8 +108,9 @@ static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "cannot remove %s, left by a killed run: %s", dir,
 				      strerror(-r));
+	/* the path is cut to fit the note (and GCC's truncation check) */
 	snprintf(ph->note, sizeof(ph->note),
-		 "took over %s in file system %s, left by an earlier run of this name (pid %d, "
+		 "took over %.120s in file system %s, left by an earlier run of this name (pid %d, "
 		 "gone): removed %llu files and directories before making it anew",
 		 dir, fs, pid, (unsigned long long)n);
 	return 0;

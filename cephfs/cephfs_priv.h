@@ -21,6 +21,9 @@
 #define CFS_MAX_NODES	 10000000ULL
 #define CFS_MAX_RANKS	 256 /* active MDS ranks looked at for dead sessions */
 
+/* client_cache_size of cleanup's mounts, and client_cache_size's default */
+#define CFS_CACHE_INODES 1024
+
 struct cfs_opts {
 	char *fs;
 	/* the tree test (op: tree), mdtest's parameters */
@@ -33,6 +36,7 @@ struct cfs_opts {
 	/* file data I/O (op: read, write, randread, randwrite) */
 	uint64_t file_size, files;
 	bool direct, prefill;
+	uint64_t client_cache_size;
 };
 
 /* Step ids (struct cb_step); 0 is an I/O workload itself. */
@@ -101,7 +105,9 @@ struct cfs_state {
 
 /* cephfs_mount.c: mount for a client through the run's connection (its
  * conf, client and keyring), on the workload's file system. */
-int cfs_mount(struct cb_conn *conn, const char *fs, struct ceph_mount_info **cm, struct cb_err *e);
+/* Mounts fs with the client's inode cache bounded to cache_inodes. */
+int cfs_mount(struct cb_conn *conn, const char *fs, uint64_t cache_inodes,
+	      struct ceph_mount_info **cm, struct cb_err *e);
 void cfs_unmount(struct ceph_mount_info *cm);
 /* Whose the run directory dir is: true when its run_id mark is run_id
  * (NULL: never); else *st is the state of the process its owner mark names
