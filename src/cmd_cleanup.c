@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "engines.h"
+#include "options.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -48,9 +49,13 @@ int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 			return CB_EXIT_USAGE;
 		case 'p':
 			pool = optarg;
+			if (cb_err_rule(e, "--pool", pool, cb_ceph_name_rule(pool)) < 0)
+				return CB_EXIT_USAGE;
 			break;
 		case OPT_FS:
 			fs = optarg;
+			if (cb_err_rule(e, "--fs", fs, cb_ceph_name_rule(fs)) < 0)
+				return CB_EXIT_USAGE;
 			break;
 		case OPT_ALL:
 			all = true;

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "health.h"
 #include "history_db.h"
+#include "options.h"
 #include "report.h"
 
 #include <errno.h>
@@ -130,6 +131,8 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 							"FILE)"
 						      : "give exactly one history file");
 	a->file = argv[optind];
+	if (cb_err_rule(e, "history file", a->file, cb_path_rule(a->file)) < 0)
+		return -EINVAL;
 	if (a->add && a->listing_flag)
 		return cb_err_usage(e, "--add stores a result; --profile, --workload, --last and "
 				       "--format are for listing");

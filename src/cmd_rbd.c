@@ -137,7 +137,7 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};
 	const char *pool = "rbd", *type = NULL, *pattern = "seq", *image = NULL;
-	char poolbuf[256];
+	char *poolbuf = NULL;
 	int opt, rc = CB_EXIT_USAGE;
 
 	const struct cb_adhoc_cmd cmd = {.name = "rbd",
@@ -159,7 +159,10 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 		image = argv[optind++];
 		const char *slash = strchr(image, '/');
 		if (slash) { /* POOL/IMAGE, as the rbd tool takes it */
-			snprintf(poolbuf, sizeof(poolbuf), "%.*s", (int)(slash - image), image);
+			if (!(poolbuf = strndup(image, (size_t)(slash - image)))) {
+				cb_err_usage(e, "out of memory");
+				goto out;
+			}
 			pool = poolbuf;
 			image = slash + 1;
 		}
@@ -195,6 +198,7 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 		goto out;
 	rc = cb_adhoc_run("rbd", &a, &o, e);
 out:
+	free(poolbuf);
 	cb_adhoc_free(&a);
 	return rc;
 }

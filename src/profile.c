@@ -57,10 +57,10 @@ const struct cb_option cb_workload_options[] = {
 };
 
 static const struct cb_option cluster_options[] = {
-    {"conf", CB_OPT_STR, offsetof(struct cb_profile, conf), NULL, 0, 0, NULL, "ceph.conf path"},
-    {"client", CB_OPT_STR, offsetof(struct cb_profile, client), NULL, 0, 0, NULL,
+    {"conf", CB_OPT_PATH, offsetof(struct cb_profile, conf), NULL, 0, 0, NULL, "ceph.conf path"},
+    {"client", CB_OPT_CEPH, offsetof(struct cb_profile, client), NULL, 0, 0, NULL,
      "client name, e.g. admin"},
-    {"keyring", CB_OPT_STR, offsetof(struct cb_profile, keyring), NULL, 0, 0, NULL,
+    {"keyring", CB_OPT_PATH, offsetof(struct cb_profile, keyring), NULL, 0, 0, NULL,
      "keyring path"},
     /* at least 1s, like --timeout: librados takes whole seconds */
     {"timeout", CB_OPT_DURATION, offsetof(struct cb_profile, timeout_ns), NULL, 1000000000ULL, 0,
