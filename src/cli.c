@@ -150,12 +150,12 @@ bool cb_adhoc_has(const struct cb_adhoc *a, const char *key)
 }
 
 int cb_adhoc_run(const char *name, const struct cb_adhoc *a, struct cb_run_opts *o,
-		 struct cb_err *e)
+		 enum cb_cmd_mode mode, struct cb_err *e)
 {
 	struct cb_profile *p = NULL;
 	if (cb_profile_adhoc(name, a->kv, a->origin, a->n, &p, e) < 0)
 		return CB_EXIT_USAGE;
-	int rc = cb_cli_run(p, o, e);
+	int rc = mode == CB_CMD_PARSE ? CB_EXIT_OK : cb_cli_run(p, o, e);
 	cb_profile_free(p);
 	return rc;
 }

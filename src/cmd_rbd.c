@@ -86,7 +86,7 @@ static const char *op_of(const char *type, const char *pattern, struct cb_err *e
 	return ops[t][p];
 }
 
-int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
+int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 {
 	static const char shortopts[] = "c:p:h";
 	static const struct option longopts[] = {
@@ -146,7 +146,7 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 					 .longopts = longopts,
 					 .map = map,
 					 .nmap = sizeof(map) / sizeof(map[0])};
-	optind = 1;
+	optind = 0;
 	while ((opt = cb_adhoc_getopt(&cmd, argc, argv, &a, &o, e)) != -1) {
 		if (opt == CB_CLI_HELP || opt == CB_CLI_ERROR) {
 			rc = opt == CB_CLI_HELP ? 0 : CB_EXIT_USAGE;
@@ -196,7 +196,7 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 	    cb_adhoc_add(&a, "--io-type", "op", op, e) < 0 ||
 	    cb_adhoc_add(&a, "--io-type", "name", op, e) < 0)
 		goto out;
-	rc = cb_adhoc_run("rbd", &a, &o, e);
+	rc = cb_adhoc_run("rbd", &a, &o, mode, e);
 out:
 	free(poolbuf);
 	cb_adhoc_free(&a);
