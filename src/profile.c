@@ -22,7 +22,7 @@
 /* Duplicate keys are found pairwise: no mapping is that long for real. */
 #define PROFILE_MAX_KEYS 256
 /* Plan items (workloads and matrix rows): each holds memory and a run. */
-#define PROFILE_MAX_ITEMS 4096
+#define PROFILE_MAX_ITEMS 1024
 /* A week: long enough for any soak, short enough that clock sums never wrap. */
 #define CB_MAX_PHASE_NS (7ULL * 24 * 3600 * 1000000000ULL)
 
