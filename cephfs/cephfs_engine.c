@@ -20,7 +20,7 @@ const char *const cfs_phase_names[CFS_NSTEPS + 1] = {
 };
 
 static const struct cb_option cfs_options[] = {
-    {"fs", CB_OPT_STR, offsetof(struct cfs_opts, fs), "cephfs", 0, 0, NULL,
+    {"fs", CB_OPT_CEPH, offsetof(struct cfs_opts, fs), "cephfs", 0, 0, NULL,
      "file system to mount (ceph fs ls)"},
     {"depth", CB_OPT_UINT, offsetof(struct cfs_opts, depth), "0", 0, CFS_MAX_DEPTH, NULL,
      "tree: levels below the root directory (mdtest -z)"},

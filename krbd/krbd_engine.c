@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 static const struct cb_option krbd_options[] = {
-    {"device", CB_OPT_STR, offsetof(struct krbd_opts, device), NULL, 0, 0, NULL,
+    {"device", CB_OPT_PATH, offsetof(struct krbd_opts, device), NULL, 0, 0, NULL,
      "block device(s) or file(s) to run on, ':'-separated (as fio's filename=); "
      "written only with --allow-destructive"},
-    {"pool", CB_OPT_STR, offsetof(struct krbd_opts, pool), NULL, 0, 0, NULL,
+    {"pool", CB_OPT_CEPH, offsetof(struct krbd_opts, pool), NULL, 0, 0, NULL,
      "pool of the images the run creates and maps (unused with device:)"},
     {"image_size", CB_OPT_SIZE, offsetof(struct krbd_opts, image_size), NULL, 1, KRBD_MAX_SIZE,
      NULL, "size of each image the run creates and maps"},

@@ -16,7 +16,7 @@
 static const char *const rados_ops[] = {"write", "seq", "rand", NULL};
 
 static const struct cb_option rados_options[] = {
-    {"pool", CB_OPT_STR, offsetof(struct rados_opts, pool), NULL, 0, 0, NULL,
+    {"pool", CB_OPT_CEPH, offsetof(struct rados_opts, pool), NULL, 0, 0, NULL,
      "pool to run in (objects go to its namespace 'cephbench')"},
     {"object_size", CB_OPT_SIZE, offsetof(struct rados_opts, object_size), NULL, 1, 1ULL << 30,
      NULL, "size of each object written (default: block_size), filled block by block"},

@@ -19,8 +19,8 @@
 static const char *const cache_modes[] = {"off", "writethrough", "writeback", NULL};
 
 static const struct cb_option rbd_options[] = {
-    {"pool", CB_OPT_STR, offsetof(struct rbd_opts, pool), NULL, 0, 0, NULL, "pool of the images"},
-    {"image", CB_OPT_STR, offsetof(struct rbd_opts, image), NULL, 0, 0, NULL,
+    {"pool", CB_OPT_CEPH, offsetof(struct rbd_opts, pool), NULL, 0, 0, NULL, "pool of the images"},
+    {"image", CB_OPT_IMAGE, offsetof(struct rbd_opts, image), NULL, 0, 0, NULL,
      "an existing image to run on (read-only unless --allow-destructive)"},
     {"image_size", CB_OPT_SIZE, offsetof(struct rbd_opts, image_size), NULL, 1, CB_RBD_MAX_SIZE,
      NULL, "size of each image the run creates"},
@@ -38,7 +38,7 @@ static const struct cb_option rbd_options[] = {
      "stripe unit of created images (fancy striping)"},
     {"stripe_count", CB_OPT_UINT, offsetof(struct rbd_opts, stripe_count), NULL, 1, 4096, NULL,
      "objects a stripe spans"},
-    {"data_pool", CB_OPT_STR, offsetof(struct rbd_opts, data_pool), NULL, 0, 0, NULL,
+    {"data_pool", CB_OPT_CEPH, offsetof(struct rbd_opts, data_pool), NULL, 0, 0, NULL,
      "pool for the image data, e.g. an erasure-coded one"},
     {"prefill", CB_OPT_BOOL, offsetof(struct rbd_opts, prefill), "false", 0, 0, NULL,
      "write every image in full first, as a phase of its own"},

@@ -44,13 +44,13 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 	case 'c':
 	case CB_OPT_CONF:
 		o->cluster.conf = arg;
-		return 1;
+		return cb_err_rule(e, "--conf", arg, cb_path_rule(arg)) ?: 1;
 	case CB_OPT_CLIENT:
 		o->cluster.client = arg;
-		return 1;
+		return cb_err_rule(e, "--client", arg, cb_ceph_name_rule(arg)) ?: 1;
 	case CB_OPT_KEYRING:
 		o->cluster.keyring = arg;
-		return 1;
+		return cb_err_rule(e, "--keyring", arg, cb_path_rule(arg)) ?: 1;
 	case CB_OPT_TIMEOUT:
 		if (cb_parse_duration(arg, &o->cluster.timeout_ns) < 0)
 			return cb_err_usage(e, "--timeout '%s': expected a duration like 30s or 2m",
@@ -77,7 +77,7 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 		return 1;
 	case CB_OPT_JSON:
 		o->json_path = arg;
-		return 1;
+		return cb_err_rule(e, "--json", arg, cb_path_rule(arg)) ?: 1;
 	case CB_OPT_NO_CLEANUP:
 		o->no_cleanup = true;
 		return 1;
@@ -150,12 +150,12 @@ bool cb_adhoc_has(const struct cb_adhoc *a, const char *key)
 }
 
 int cb_adhoc_run(const char *name, const struct cb_adhoc *a, struct cb_run_opts *o,
-		 struct cb_err *e)
+		 enum cb_cmd_mode mode, struct cb_err *e)
 {
 	struct cb_profile *p = NULL;
 	if (cb_profile_adhoc(name, a->kv, a->origin, a->n, &p, e) < 0)
 		return CB_EXIT_USAGE;
-	int rc = cb_cli_run(p, o, e);
+	int rc = mode == CB_CMD_PARSE ? CB_EXIT_OK : cb_cli_run(p, o, e);
 	cb_profile_free(p);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #ifndef CB_CLI_H
 #define CB_CLI_H
 
+#include "commands.h"
 #include "run.h"
 
 #include <getopt.h>
@@ -49,7 +50,10 @@ enum {
 #define CB_CLI_HELP  (-3)
 
 /* getopt_long for a subcommand, with the shared flags handled here. Set
- * optind = 1 before the first call. Returns the next flag that is the
+ * optind = 0 before the first call: glibc then forgets all of an earlier
+ * parse, also a short-flag cluster it stopped inside (optind = 1 would not,
+ * and a second argv in one process, as the CLI fuzz target runs, would be
+ * read through the first one's pointers). Returns the next flag that is the
  * command's own (or '?' for an unknown one), -1 at the end, or CB_CLI_ERROR
  * with e set for a bad value of a shared flag. */
 int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
@@ -102,7 +106,7 @@ struct cb_adhoc_cmd {
 	size_t nmap;
 };
 
-/* The flag loop of an ad-hoc command (optind = 1 first): shared flags go to
+/* The flag loop of an ad-hoc command (optind = 0 first): shared flags go to
  * o, mapped ones to a. Returns the next flag the command handles itself, -1
  * at the end, CB_CLI_HELP once the help is printed, or CB_CLI_ERROR with e
  * set (an unknown flag too). */
@@ -113,9 +117,9 @@ int cb_adhoc_getopt(const struct cb_adhoc_cmd *c, int argc, char **argv, struct 
 bool cb_adhoc_has(const struct cb_adhoc *a, const char *key);
 
 /* Build the one-workload profile `name` from a's pairs, validated like a
- * file, and run it. Returns the exit code. */
+ * file, and run it (CB_CMD_PARSE: only build it). Returns the exit code. */
 int cb_adhoc_run(const char *name, const struct cb_adhoc *a, struct cb_run_opts *o,
-		 struct cb_err *e);
+		 enum cb_cmd_mode mode, struct cb_err *e);
 
 /* The help paragraph on the shared flags. */
 extern const char cb_cli_cluster_help[];

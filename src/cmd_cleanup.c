@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "engines.h"
+#include "options.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -24,7 +25,7 @@ static const char cleanup_help[] =
     "      --run-name N     one run\n"
     "      --all            every run\n";
 
-int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
+int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 {
 	enum { OPT_ALL = CB_OPT_CMD_BASE, OPT_FS };
 	static const char shortopts[] = "c:p:h";
@@ -41,16 +42,20 @@ int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 	bool all = false;
 	int opt;
 
-	optind = 1;
+	optind = 0;
 	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &o, e)) != -1) {
 		switch (opt) {
 		case CB_CLI_ERROR:
 			return CB_EXIT_USAGE;
 		case 'p':
 			pool = optarg;
+			if (cb_err_rule(e, "--pool", pool, cb_ceph_name_rule(pool)) < 0)
+				return CB_EXIT_USAGE;
 			break;
 		case OPT_FS:
 			fs = optarg;
+			if (cb_err_rule(e, "--fs", fs, cb_ceph_name_rule(fs)) < 0)
+				return CB_EXIT_USAGE;
 			break;
 		case OPT_ALL:
 			all = true;
@@ -70,6 +75,8 @@ int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e)
 		return cb_err_usage(e, "give --pool POOL, --fs FS or both"), CB_EXIT_USAGE;
 	if (all == (o.run_name != NULL))
 		return cb_err_usage(e, "give either --run-name N or --all"), CB_EXIT_USAGE;
+	if (mode == CB_CMD_PARSE)
+		return CB_EXIT_OK;
 
 	struct cb_conn *conn;
 	if (cb_conn_open(&o.cluster, &conn, e) < 0)

@@ -217,7 +217,7 @@ static bool check_worse(const struct cb_cmp_doc *d, const struct cb_cmp_opts *o,
 	return crossed > 0;
 }
 
-int cb_cmd_compare(int argc, char **argv, struct cb_err *e)
+int cb_cmd_compare(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 {
 	enum { OPT_CONFIDENCE = CB_OPT_CMD_BASE, OPT_FAIL, OPT_BY };
 	static const char shortopts[] = "h";
@@ -234,7 +234,7 @@ int cb_cmd_compare(int argc, char **argv, struct cb_err *e)
 	double pct;
 	int opt;
 
-	optind = 1;
+	optind = 0;
 	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &ro, e)) != -1) {
 		switch (opt) {
 		case CB_CLI_ERROR:
@@ -269,6 +269,8 @@ int cb_cmd_compare(int argc, char **argv, struct cb_err *e)
 		return cb_err_usage(e, "give two result files or more (A.json B.json...), or one "
 				       "with --by KEY (see cephbench compare --help)"),
 		       CB_EXIT_USAGE;
+	if (mode == CB_CMD_PARSE)
+		return CB_EXIT_OK;
 
 	struct compare_state st = {0};
 	st.files = calloc(nfiles, sizeof(*st.files));

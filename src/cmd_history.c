@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "health.h"
 #include "history_db.h"
+#include "options.h"
 #include "report.h"
 
 #include <errno.h>
@@ -69,7 +70,7 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 	};
 	char *end;
 	int opt;
-	optind = 1;
+	optind = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		int h = cb_health_flag(opt, optarg, &a->health, e);
@@ -130,6 +131,8 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 							"FILE)"
 						      : "give exactly one history file");
 	a->file = argv[optind];
+	if (cb_err_rule(e, "history file", a->file, cb_path_rule(a->file)) < 0)
+		return -EINVAL;
 	if (a->add && a->listing_flag)
 		return cb_err_usage(e, "--add stores a result; --profile, --workload, --last and "
 				       "--format are for listing");
@@ -287,7 +290,7 @@ static int list_runs(const struct args *a, struct cb_err *e)
 	return CB_EXIT_OK;
 }
 
-int cb_cmd_history(int argc, char **argv, struct cb_err *e)
+int cb_cmd_history(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 {
 	struct args a = {.format = OUT_TEXT};
 	int r = parse_args(argc, argv, &a, e);
@@ -295,5 +298,7 @@ int cb_cmd_history(int argc, char **argv, struct cb_err *e)
 		return CB_EXIT_OK;
 	if (r < 0)
 		return CB_EXIT_USAGE;
+	if (mode == CB_CMD_PARSE)
+		return CB_EXIT_OK;
 	return a.add ? add_result(&a, e) : list_runs(&a, e);
 }

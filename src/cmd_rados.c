@@ -34,7 +34,7 @@ enum {
 	OPT_MAX_ERRORS,
 };
 
-int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
+int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 {
 	static const char shortopts[] = "c:p:t:b:O:h";
 	static const struct option longopts[] = {
@@ -64,7 +64,7 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};
-	const char *mode = NULL, *secs = NULL;
+	const char *bench = NULL, *secs = NULL;
 	int opt, rc = CB_EXIT_USAGE;
 
 	const struct cb_adhoc_cmd cmd = {.name = "rados",
@@ -73,7 +73,7 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 					 .longopts = longopts,
 					 .map = map,
 					 .nmap = sizeof(map) / sizeof(map[0])};
-	optind = 1;
+	optind = 0;
 	/* Flags may come before or after the mode, as with rados bench; every
 	 * flag is shared or mapped, so anything returned ends the loop. */
 	if ((opt = cb_adhoc_getopt(&cmd, argc, argv, &a, &o, e)) != -1) {
@@ -81,9 +81,9 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 		goto out;
 	}
 	for (int i = optind; i < argc; i++) {
-		if (!mode && (!strcmp(argv[i], "write") || !strcmp(argv[i], "seq") ||
-			      !strcmp(argv[i], "rand")))
-			mode = argv[i];
+		if (!bench && (!strcmp(argv[i], "write") || !strcmp(argv[i], "seq") ||
+			       !strcmp(argv[i], "rand")))
+			bench = argv[i];
 		else if (!secs && strspn(argv[i], "0123456789") == strlen(argv[i]))
 			secs = argv[i];
 		else {
@@ -92,7 +92,7 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 			goto out;
 		}
 	}
-	if (!mode) {
+	if (!bench) {
 		cb_err_usage(e, "give a mode: write, seq or rand (see cephbench rados --help)");
 		goto out;
 	}
@@ -106,10 +106,10 @@ int cb_cmd_rados(int argc, char **argv, struct cb_err *e)
 	}
 	if ((secs && cb_adhoc_add(&a, "SECONDS", "duration", secs, e) < 0) ||
 	    cb_adhoc_add(&a, "mode", "layer", "rados", e) < 0 ||
-	    cb_adhoc_add(&a, "mode", "op", mode, e) < 0 ||
-	    cb_adhoc_add(&a, "mode", "name", mode, e) < 0)
+	    cb_adhoc_add(&a, "mode", "op", bench, e) < 0 ||
+	    cb_adhoc_add(&a, "mode", "name", bench, e) < 0)
 		goto out;
-	rc = cb_adhoc_run("rados", &a, &o, e);
+	rc = cb_adhoc_run("rados", &a, &o, mode, e);
 out:
 	cb_adhoc_free(&a);
 	return rc;

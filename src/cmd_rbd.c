@@ -86,7 +86,7 @@ static const char *op_of(const char *type, const char *pattern, struct cb_err *e
 	return ops[t][p];
 }
 
-int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
+int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 {
 	static const char shortopts[] = "c:p:h";
 	static const struct option longopts[] = {
@@ -137,7 +137,7 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};
 	const char *pool = "rbd", *type = NULL, *pattern = "seq", *image = NULL;
-	char poolbuf[256];
+	char *poolbuf = NULL;
 	int opt, rc = CB_EXIT_USAGE;
 
 	const struct cb_adhoc_cmd cmd = {.name = "rbd",
@@ -146,7 +146,7 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 					 .longopts = longopts,
 					 .map = map,
 					 .nmap = sizeof(map) / sizeof(map[0])};
-	optind = 1;
+	optind = 0;
 	while ((opt = cb_adhoc_getopt(&cmd, argc, argv, &a, &o, e)) != -1) {
 		if (opt == CB_CLI_HELP || opt == CB_CLI_ERROR) {
 			rc = opt == CB_CLI_HELP ? 0 : CB_EXIT_USAGE;
@@ -159,7 +159,10 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 		image = argv[optind++];
 		const char *slash = strchr(image, '/');
 		if (slash) { /* POOL/IMAGE, as the rbd tool takes it */
-			snprintf(poolbuf, sizeof(poolbuf), "%.*s", (int)(slash - image), image);
+			if (!(poolbuf = strndup(image, (size_t)(slash - image)))) {
+				cb_err_usage(e, "out of memory");
+				goto out;
+			}
 			pool = poolbuf;
 			image = slash + 1;
 		}
@@ -193,8 +196,9 @@ int cb_cmd_rbd(int argc, char **argv, struct cb_err *e)
 	    cb_adhoc_add(&a, "--io-type", "op", op, e) < 0 ||
 	    cb_adhoc_add(&a, "--io-type", "name", op, e) < 0)
 		goto out;
-	rc = cb_adhoc_run("rbd", &a, &o, e);
+	rc = cb_adhoc_run("rbd", &a, &o, mode, e);
 out:
+	free(poolbuf);
 	cb_adhoc_free(&a);
 	return rc;
 }

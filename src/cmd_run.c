@@ -77,7 +77,7 @@ static void print_plan(const struct cb_profile *p)
 	}
 }
 
-int cb_cmd_run(int argc, char **argv, struct cb_err *e)
+int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 {
 	static const char shortopts[] = "c:o:h";
 	static const struct option longopts[] = {
@@ -96,7 +96,7 @@ int cb_cmd_run(int argc, char **argv, struct cb_err *e)
 
 	if (!ov)
 		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
-	optind = 1;
+	optind = 0;
 	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &o, e)) != -1) {
 		switch (opt) {
 		case CB_CLI_ERROR:
@@ -121,6 +121,10 @@ int cb_cmd_run(int argc, char **argv, struct cb_err *e)
 		cb_err_usage(e, optind >= argc
 				    ? "no profile given (cephbench run PROFILE)"
 				    : "give exactly one profile (cephbench run PROFILE)");
+		goto out;
+	}
+	if (mode == CB_CMD_PARSE) {
+		rc = cb_health_check(&o.health, e) < 0 ? CB_EXIT_USAGE : CB_EXIT_OK;
 		goto out;
 	}
 	if (cb_profile_load(argv[optind], ov, nov, &p, e) < 0)

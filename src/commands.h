@@ -5,11 +5,33 @@
 
 #include "err.h"
 
-int cb_cmd_run(int argc, char **argv, struct cb_err *e);
-int cb_cmd_rados(int argc, char **argv, struct cb_err *e);
-int cb_cmd_rbd(int argc, char **argv, struct cb_err *e);
-int cb_cmd_cleanup(int argc, char **argv, struct cb_err *e);
-int cb_cmd_compare(int argc, char **argv, struct cb_err *e);
-int cb_cmd_history(int argc, char **argv, struct cb_err *e);
+#include <stddef.h>
+
+/* How far a command goes. CB_CMD_PARSE stops once its arguments are
+ * checked (flags, their values, the profile ad-hoc flags make), before it
+ * reads a file, connects or prints a report: what the CLI fuzz target
+ * drives. --help still prints. */
+enum cb_cmd_mode { CB_CMD_RUN, CB_CMD_PARSE };
+
+typedef int (*cb_cmd_fn)(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
+
+int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
+int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
+int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
+int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
+int cb_cmd_compare(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
+int cb_cmd_history(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
+
+/* The command table, in --help order. */
+struct cb_command {
+	const char *name;
+	cb_cmd_fn fn;
+	const char *help;
+};
+extern const struct cb_command cb_commands[];
+extern const size_t cb_ncommands;
+
+/* The command called name, or NULL. */
+const struct cb_command *cb_command_find(const char *name);
 
 #endif

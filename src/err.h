@@ -33,4 +33,8 @@ int cb_err_set(struct cb_err *e, enum cb_exit ex, int code, const char *fmt, ...
 /* True once an error has been recorded. */
 int cb_err_isset(const struct cb_err *e);
 
+/* A usage error "WHAT 'VALUE': RULE" when rule is set (a broken rule, as
+ * options.h's cb_*_rule return it), else 0. */
+int cb_err_rule(struct cb_err *e, const char *what, const char *value, const char *rule);
+
 #endif

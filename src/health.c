@@ -3,6 +3,7 @@
 #include "health.h"
 #include "history_db.h"
 #include "prom.h"
+#include "options.h"
 #include "regression.h"
 
 #include <errno.h>
@@ -25,10 +26,10 @@ int cb_health_flag(int opt, const char *arg, struct cb_health_opts *o, struct cb
 	switch (opt) {
 	case CB_OPT_HISTORY:
 		o->history = arg;
-		return 1;
+		return cb_err_rule(e, "--history", arg, cb_path_rule(arg)) ?: 1;
 	case CB_OPT_PROM:
 		o->prom = arg;
-		return 1;
+		return cb_err_rule(e, "--prom", arg, cb_path_rule(arg)) ?: 1;
 	case CB_OPT_REGRESSION:
 		errno = 0;
 		pct = strtod(arg, &end);

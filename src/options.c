@@ -31,6 +31,36 @@ bool cb_name_valid(const char *s)
 	return true;
 }
 
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+const char *cb_ceph_name_rule(const char *s)
+{
+	size_t n = strlen(s);
+	return n == 0 || n > 255 || has_control(s) ? "use 1-255 characters, no control characters"
+						   : NULL;
+}
+
+const char *cb_image_name_rule(const char *s)
+{
+	return cb_ceph_name_rule(s) || strpbrk(s, "/@")
+		   ? "use 1-255 characters, no '/', '@' or control characters"
+		   : NULL;
+}
+
+const char *cb_path_rule(const char *s)
+{
+	size_t n = strlen(s);
+	return n == 0 || n > 4095 || has_control(s)
+		   ? "use a path of 1-4095 characters, no control characters"
+		   : NULL;
+}
+
 static int parse_bool(const char *v, bool *out)
 {
 	static const char *const yes[] = {"true", "yes", "on", "1", NULL};
@@ -79,6 +109,14 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 	uint64_t v;
 	int r;
 
+	const char *rule = o->type == CB_OPT_CEPH    ? cb_ceph_name_rule(value)
+			   : o->type == CB_OPT_IMAGE ? cb_image_name_rule(value)
+			   : o->type == CB_OPT_PATH  ? cb_path_rule(value)
+						     : NULL;
+	if (rule) {
+		snprintf(why, n, "%s '%s': %s", o->name, value, rule);
+		return -EINVAL;
+	}
 	switch (o->type) {
 	case CB_OPT_NAME:
 		if (!cb_name_valid(value)) {
@@ -89,7 +127,10 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 			return -EINVAL;
 		}
 		/* fall through */
-	case CB_OPT_STR: {
+	case CB_OPT_STR:
+	case CB_OPT_CEPH:
+	case CB_OPT_IMAGE:
+	case CB_OPT_PATH: {
 		char *s = strdup(value);
 		if (!s)
 			return -ENOMEM;
@@ -166,7 +207,9 @@ int cb_opts_defaults(const struct cb_option *tab, void *obj)
 void cb_opts_free(const struct cb_option *tab, void *obj)
 {
 	for (; tab && tab->name; tab++) {
-		if (tab->type != CB_OPT_STR && tab->type != CB_OPT_NAME)
+		if (tab->type != CB_OPT_STR && tab->type != CB_OPT_NAME &&
+		    tab->type != CB_OPT_CEPH && tab->type != CB_OPT_IMAGE &&
+		    tab->type != CB_OPT_PATH)
 			continue;
 		char **p = (char **)((char *)obj + tab->off);
 		free(*p);

@@ -16,6 +16,9 @@ enum cb_opt_type {
 	CB_OPT_BOOL,	 /* bool: true/false/yes/no/on/off/1/0 */
 	CB_OPT_ENUM,	 /* int index into choices */
 	CB_OPT_NAME,	 /* char *, restricted to [A-Za-z0-9_-], 1..64 chars */
+	CB_OPT_CEPH,	 /* char *, a pool, file system or client name: cb_ceph_name_rule */
+	CB_OPT_IMAGE,	 /* char *, an RBD image name: cb_image_name_rule */
+	CB_OPT_PATH,	 /* char *, a local file or device path: cb_path_rule */
 };
 
 struct cb_option {
@@ -55,5 +58,16 @@ unsigned cb_edit_distance(const char *a, const char *b);
 /* True when s is a valid name for runs/workloads: [A-Za-z0-9_-], 1..64 chars,
  * so every object, image or path built from it stays inside the run's names. */
 bool cb_name_valid(const char *s);
+
+/* The rules for other names from the user: each returns NULL when s follows
+ * it, else the rule in words ("use 1-255 characters, no control
+ * characters"), for a message naming the value. Pools, file systems and
+ * clients: Ceph takes almost any text, so only what cannot be meant. */
+const char *cb_ceph_name_rule(const char *s);
+/* An existing RBD image's name: also no '/' (POOL/IMAGE) and no '@' (a
+ * snapshot, which no workload writes or reads). */
+const char *cb_image_name_rule(const char *s);
+/* A local path (ceph.conf, keyring, device, output file). */
+const char *cb_path_rule(const char *s);
 
 #endif

@@ -15,6 +15,14 @@
 #include <yaml.h>
 
 #define PROFILE_MAX_BYTES (1 << 20)
+/* A profile nests 4 levels (workloads, a workload, expect or a list); the
+ * bound is for libyaml, whose scanner slows quadratically with nesting
+ * (100000 '[' take a minute). */
+#define PROFILE_MAX_DEPTH 16
+/* Duplicate keys are found pairwise: no mapping is that long for real. */
+#define PROFILE_MAX_KEYS 256
+/* Plan items (workloads and matrix rows): each holds memory and a run. */
+#define PROFILE_MAX_ITEMS 1024
 /* A week: long enough for any soak, short enough that clock sums never wrap. */
 #define CB_MAX_PHASE_NS (7ULL * 24 * 3600 * 1000000000ULL)
 
@@ -53,10 +61,11 @@ const struct cb_option cb_workload_options[] = {
 };
 
 static const struct cb_option cluster_options[] = {
-    {"conf", CB_OPT_STR, offsetof(struct cb_profile, conf), NULL, 0, 0, NULL, "ceph.conf path"},
-    {"client", CB_OPT_STR, offsetof(struct cb_profile, client), NULL, 0, 0, NULL,
+    {"conf", CB_OPT_PATH, offsetof(struct cb_profile, conf), NULL, 0, 0, NULL, "ceph.conf path"},
+    {"client", CB_OPT_CEPH, offsetof(struct cb_profile, client), NULL, 0, 0, NULL,
      "client name, e.g. admin"},
-    {"keyring", CB_OPT_STR, offsetof(struct cb_profile, keyring), NULL, 0, 0, NULL, "keyring path"},
+    {"keyring", CB_OPT_PATH, offsetof(struct cb_profile, keyring), NULL, 0, 0, NULL,
+     "keyring path"},
     /* at least 1s, like --timeout: librados takes whole seconds */
     {"timeout", CB_OPT_DURATION, offsetof(struct cb_profile, timeout_ns), NULL, 1000000000ULL, 0,
      NULL, "connect, monitor-op and OSD-op timeout"},
@@ -173,6 +182,11 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, b
 			  const char *prefix, struct kvs *out)
 {
 	char w[300];
+	if (map->data.mapping.pairs.top - map->data.mapping.pairs.start > PROFILE_MAX_KEYS) {
+		pf_where_node(l, map, w, sizeof(w));
+		return cb_err_usage(l->e, "%s: more than %d keys in one mapping", w,
+				    PROFILE_MAX_KEYS);
+	}
 	for (yaml_node_pair_t *pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top;
 	     pr++) {
 		yaml_node_t *k = yaml_document_get_node(&l->doc, pr->key);
@@ -389,6 +403,11 @@ const char *pf_kvs_get(const struct kvs *k, const char *key)
 int pf_add_item(struct loader *l, const struct kvs *k, const char *wwhere)
 {
 	struct cb_profile *p = l->p;
+	if (p->n == PROFILE_MAX_ITEMS)
+		return cb_err_usage(l->e,
+				    "%s: the profile makes more than %d workloads (matrix rows "
+				    "count one each): split it",
+				    wwhere, PROFILE_MAX_ITEMS);
 	struct cb_plan_item *items = realloc(p->items, (p->n + 1) * sizeof(*items));
 	if (!items)
 		return cb_err_usage(l->e, "out of memory");
@@ -602,31 +621,58 @@ static int read_file(const char *path, char **buf, size_t *len, struct cb_err *e
 	fclose(f);
 	if (bad)
 		return cb_err_usage(e, "%s: cannot read profile", path);
-	if (*len > PROFILE_MAX_BYTES)
-		return cb_err_usage(e, "%s: profile larger than 1 MiB", path);
-	(*buf)[*len] = '\0';
-	if (memchr(*buf, '\0', *len))
-		return cb_err_usage(e, "%s: not a text file (NUL byte inside)", path);
+	/* one byte more than cb_profile_parse takes, so it can refuse the size */
 	return 0;
 }
 
-int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
-		    struct cb_profile **out, struct cb_err *e)
+/* Refuse nesting past PROFILE_MAX_DEPTH in a first pass over the events,
+ * which stops there, before libyaml's loader goes any deeper. A syntax error
+ * is left to the loader to report. */
+static int check_depth(const char *path, const char *buf, size_t len, struct cb_err *e)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, r = 0;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	while (r == 0 && yaml_parser_parse(&parser, &ev)) {
+		yaml_event_type_t t = ev.type;
+		if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT)
+			depth++;
+		else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT)
+			depth--;
+		if (depth > PROFILE_MAX_DEPTH)
+			r = cb_err_usage(e,
+					 "%s:%zu:%zu: nested more than %d levels deep (a profile "
+					 "needs 4)",
+					 path, ev.start_mark.line + 1, ev.start_mark.column + 1,
+					 PROFILE_MAX_DEPTH);
+		yaml_event_delete(&ev);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&parser);
+	return r;
+}
+
+int cb_profile_parse(const char *path, const char *buf, size_t len, char *const *overrides,
+		     size_t noverrides, struct cb_profile **out, struct cb_err *e)
 {
 	struct loader l = {.path = path, .e = e};
 	yaml_parser_t parser;
-	char *buf = NULL;
-	size_t len = 0;
 	int r;
 
+	if (len > PROFILE_MAX_BYTES)
+		return cb_err_usage(e, "%s: profile larger than 1 MiB", path);
+	if (memchr(buf, '\0', len))
+		return cb_err_usage(e, "%s: not a text file (NUL byte inside)", path);
 	l.p = calloc(1, sizeof(*l.p));
 	if (!l.p)
 		return cb_err_usage(e, "out of memory");
-	if ((r = read_file(path, &buf, &len, e)) < 0)
-		goto out_buf;
 	sha256_hex(buf, len, overrides, noverrides, l.p->sha256);
-	if ((r = pf_parse_overrides(&l, overrides, noverrides)) < 0)
-		goto out_buf;
+	if ((r = pf_parse_overrides(&l, overrides, noverrides)) < 0 ||
+	    (r = check_depth(path, buf, len, e)) < 0)
+		goto out;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	if (!yaml_parser_load(&parser, &l.doc)) {
@@ -635,7 +681,7 @@ int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
 				 parser.problem ? parser.problem : "unreadable",
 				 parser.context ? " " : "", parser.context ? parser.context : "");
 		yaml_parser_delete(&parser);
-		goto out_buf;
+		goto out;
 	}
 	yaml_parser_delete(&parser);
 	yaml_node_t *root = yaml_document_get_root_node(&l.doc);
@@ -658,15 +704,26 @@ int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
 			    path, l.p->name);
 	}
 	yaml_document_delete(&l.doc);
-out_buf:
+out:
 	loader_free(&l);
-	free(buf);
 	if (r < 0) {
 		cb_profile_free(l.p);
 		return r;
 	}
 	*out = l.p;
 	return 0;
+}
+
+int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
+		    struct cb_profile **out, struct cb_err *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int r = read_file(path, &buf, &len, e);
+	if (r == 0)
+		r = cb_profile_parse(path, buf, len, overrides, noverrides, out, e);
+	free(buf);
+	return r;
 }
 
 int cb_profile_adhoc(const char *name, char *const *kv, const char *const *origins, size_t nkv,

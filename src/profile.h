@@ -30,6 +30,11 @@ struct cb_profile {
 int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
 		    struct cb_profile **out, struct cb_err *e);
 
+/* cb_profile_load on len bytes already read (a NUL inside is refused);
+ * path names them in messages and, without name:, names the profile. */
+int cb_profile_parse(const char *path, const char *buf, size_t len, char *const *overrides,
+		     size_t noverrides, struct cb_profile **out, struct cb_err *e);
+
 /* Build a one-workload profile from KEY=V pairs, validated exactly like a
  * file; origins[i] (e.g. "-b") names pair i in messages (origins may be NULL). */
 int cb_profile_adhoc(const char *name, char *const *kv, const char *const *origins, size_t nkv,

@@ -117,11 +117,12 @@ int pf_add_items(struct loader *l, const struct kvs *k, const char *wwhere)
 				r = cb_err_usage(l->e, "out of memory");
 		for (size_t d = 0; d < nd && r == 0; d++) {
 			char part[128];
+			/* a name cut short (the base's too) is refused below */
+			if (off >= sizeof(name))
+				off = sizeof(name) - 1;
 			name_part(vals[d], part, sizeof(part));
 			off += (size_t)snprintf(name + off, sizeof(name) - off, "_%s-%s",
 						dims[d]->key, part);
-			if (off >= sizeof(name))
-				off = sizeof(name) - 1;
 		}
 		for (size_t i = 0; i < k->n && r == 0; i++) {
 			const struct kv *kv = &k->v[i];
