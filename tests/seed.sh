@@ -25,6 +25,8 @@ lookalike=cephbench_user
 dirs="/seed-user-data /cephbench-seed"
 
 rbd_() { timeout 120 rbd --conf "$CONF" "$@"; }
+# a cluster left unwell by a failed test must fail the check, not hang it
+ftree() { timeout 120 "$CEPHFS_TREE" "$@"; }
 
 # The objects, through one librados connection: plant them, or print
 # "SUM object POOL/NS/NAME" (or "gone ...") for each, the sum over content,
@@ -77,8 +79,8 @@ unplant() {
 		fi
 	done
 	for d in $dirs; do
-		if "$CEPHFS_TREE" exists "$CONF" cephfs "$d"; then
-			"$CEPHFS_TREE" rm "$CONF" cephfs "$d"
+		if ftree exists "$CONF" cephfs "$d"; then
+			ftree rm "$CONF" cephfs "$d"
 		fi
 	done
 }
@@ -95,19 +97,19 @@ plant() {
 	head -c 4M /dev/urandom >"$t/img"
 	rbd_ import --no-progress "$t/img" "rbd/$lookalike"
 	for d in $dirs; do
-		"$CEPHFS_TREE" seed "$CONF" cephfs "$d"
+		ftree seed "$CONF" cephfs "$d"
 	done
 }
 
-# Print "SUM LABEL" for the output of a command, or "gone LABEL" when the
-# command fails (the item or part of it is missing).
+# Print "SUM LABEL" for the output of a command, or "unreadable LABEL" when
+# the command fails (the item is gone, or the cluster cannot serve it).
 sum_of() {
 	local label=$1 s
 	shift
 	if s=$("$@" 2>/dev/null | sha256sum); then
 		echo "${s%% *} $label"
 	else
-		echo "gone $label"
+		echo "unreadable $label"
 	fi
 }
 
@@ -119,7 +121,7 @@ sums() {
 		sum_of "image rbd/$i" rbd_ export --no-progress "rbd/$i" -
 	done
 	for d in $dirs; do
-		sum_of "dir $d" "$CEPHFS_TREE" sum "$CONF" cephfs "$d"
+		sum_of "dir $d" ftree sum "$CONF" cephfs "$d"
 	done
 }
 
@@ -127,7 +129,7 @@ case $mode in
 plant)
 	plant
 	sums >"$STATE"
-	if grep '^gone' "$STATE" >&2; then
+	if grep -E '^(gone|unreadable) ' "$STATE" >&2; then
 		echo "FAIL: the items above were not planted" >&2
 		exit 1
 	fi

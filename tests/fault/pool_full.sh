@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A pool filling up, RADOS and RBD: the cluster is made to call its OSDs
-# full at 45 % of their (memstore) space, a quarter of which the sandbox's
+# full at 30 % of their (memstore) space, 12.5 % of which the sandbox's
 # ballast already holds, and a 4M write runs into it. The writes fail fast
 # with -ENOSPC (FULL_TRY), counted as errors; past max_errors the run stops
 # with exit 3 and one line naming the pool and the error; its cleanup
@@ -11,7 +11,7 @@
 trap 'set_full_ratio .99; rbd_at_exit' EXIT
 wait_clean
 for layer in rados rbd; do
-	set_full_ratio .45
+	set_full_ratio .30
 	case $layer in
 	rados) cb rados write -p "$POOL" --conf "$CONF" -b 4M --duration 120 --max-errors 16 \
 		--run-name full --json "$T/r.json" --quiet

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # A file system's data pool filling up (the cluster made to call its OSDs
-# full at 45 % of their space, as in pool_full.sh) under a CephFS file
+# full at 30 % of their space, as in pool_full.sh) under a CephFS file
 # write: the writes fail and are counted, past max_errors the run stops
 # with exit 3 and one line naming the file system and the error, and its
 # cleanup still removes its tree. The cluster is not full afterwards.
+# The file is 640M, rewritten until the flag comes: 1.25 GiB at size 2
+# cannot take an OSD past its failsafe ratio however late the flag is (a
+# 4G file did, on a loaded machine: the MDS's own writes then hung).
 . "$(dirname "$0")/../cluster/cephfs_lib.sh"
 
 trap 'set_full_ratio .99; cephfs_at_exit' EXIT
 wait_clean
-set_full_ratio .45
+set_full_ratio .30
 p=$(profile full <<YAML
 name: full
 workloads:
-  - { name: w, layer: cephfs, fs: $FS, op: write, file_size: 4G, block_size: 4M, duration: 120s,
+  - { name: w, layer: cephfs, fs: $FS, op: write, file_size: 640M, block_size: 4M, duration: 120s,
       max_errors: 16 }
 YAML
 )
