@@ -19,8 +19,10 @@ int cfs_mount(struct cb_conn *conn, const char *fs, uint64_t cache_inodes,
 	if (r < 0)
 		return cb_err_cluster(e, r, "cannot create a CephFS client: %s", strerror(-r));
 	/* the session carries the owner mark in its metadata (conn.c) */
-	/* The conf is the run's connection's, shared by every mount; workloads
-	 * run one at a time, so each sets the bound its mounts keep. */
+	/* The conf is the run's connection's, shared by every mount: the value
+	 * set last holds for all mounts still open. Workloads mount one at a
+	 * time, but with repeat their mounts stay open across the rounds, so
+	 * a matrix over client_cache_size with repeat > 1 is not honoured. */
 	char v[24];
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)cache_inodes);
 	r = ceph_conf_set(cm, "client_cache_size", v);

@@ -454,6 +454,7 @@ int krbd_cleanup(struct cb_cleanup_req *req)
 		return 0;
 	if ((r = cb_conn_ioctx(req->conn, pool, NULL, &io, req->err)) < 0)
 		return r;
+	rados_set_pool_full_try(io); /* deletes go through on a full pool (rbd_cleanup) */
 	if ((r = cb_rbd_list(io, &specs, &max)) < 0) {
 		rados_ioctx_destroy(io);
 		return cb_err_cluster(req->err, r, "listing images of pool %s: %s", pool,

@@ -198,6 +198,18 @@ int cb_rados_remove(rados_ioctx_t io, const char *run, uint64_t *removed, struct
 		names_free(&meta);
 		r = remove_pass(io, run, &meta, &found, removed);
 	} while (r == 0 && found > 0 && ++pass < 4);
+	if (r == 0 && found > 0) {
+		/* objects keep coming: say so, and keep the metadata that says
+		 * what they are */
+		r = cb_err_cluster(
+		    e, -EBUSY,
+		    "objects of run '%s' in namespace '%s' of pool '%s' keep "
+		    "appearing (%llu in the last of %d passes): is a run of that name "
+		    "still writing? stop it, then clean up again",
+		    run ? run : "*", CB_RADOS_NS, pool, (unsigned long long)found, pass);
+		names_free(&meta);
+		return r;
+	}
 	if (r == 0)
 		r = remove_all(io, &meta, removed);
 	if (r < 0)

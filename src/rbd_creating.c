@@ -8,12 +8,16 @@
 #include <string.h>
 
 /* The images' pool, in the records' namespace: a handle of its own, as
- * librbd may be using io meanwhile. */
+ * librbd may be using io meanwhile. FULL_TRY, like the images' own
+ * handles: on a full pool a record's write fails at once instead of
+ * waiting out the op timeout, and its removal (a delete) goes through. */
 static int creating_io(rados_ioctx_t io, rados_ioctx_t *out)
 {
 	int r = rados_ioctx_create2(rados_ioctx_get_cluster(io), rados_ioctx_get_id(io), out);
-	if (r == 0)
+	if (r == 0) {
 		rados_ioctx_set_namespace(*out, CB_RBD_CREATING_NS);
+		rados_set_pool_full_try(*out);
+	}
 	return r;
 }
 
