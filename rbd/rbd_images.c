@@ -97,32 +97,6 @@ static int remove_image(struct cb_conn *conn, rados_ioctx_t io, const char *name
 	}
 }
 
-int cb_rbd_remove(struct cb_conn *conn, rados_ioctx_t io, const char *run, uint64_t *removed,
-		  struct cb_err *e)
-{
-	rbd_image_spec_t *specs;
-	size_t max;
-	int ret = 0, r = cb_rbd_list(io, &specs, &max);
-	if (r == -ENOMEM)
-		return cb_err_cluster(e, r, "out of memory");
-	if (r < 0)
-		return cb_err_cluster(e, r, "listing images: %s", strerror(-r));
-	/* one wait for the whole cleanup, not one per image */
-	uint64_t deadline = cb_now_ns() + REMOVE_WAIT_NS;
-	char rn[80];
-	for (size_t i = 0; i < max; i++) {
-		if (!image_of_run(specs[i].name, run, rn, sizeof(rn)))
-			continue;
-		r = remove_image(conn, io, specs[i].name, rn, deadline, e);
-		if (r > 0)
-			(*removed)++;
-		else if (r < 0 && ret == 0)
-			ret = r; /* the rest are still tried */
-	}
-	cb_rbd_list_free(specs, max);
-	return ret;
-}
-
 /* The instance mark of image name into inst ("" when absent or unreadable). */
 static void image_instance(rados_ioctx_t io, const char *name, char *inst, size_t n)
 {
@@ -135,6 +109,49 @@ static void image_instance(rados_ioctx_t io, const char *name, char *inst, size_
 	rbd_close(img);
 }
 
+/* Removes the images of run (every run's when NULL) from io's pool, but
+ * those marked with instance spare_id (when not NULL): the rest are still
+ * tried after an error, the first of which is returned, with e set. */
+static int remove_run_images(struct cb_conn *conn, rados_ioctx_t io, const char *run,
+			     const char *spare_id, uint64_t deadline, uint64_t *removed,
+			     struct cb_err *e)
+{
+	rbd_image_spec_t *specs;
+	size_t max;
+	int ret = 0, r = cb_rbd_list(io, &specs, &max);
+	if (r == -ENOMEM)
+		return cb_err_cluster(e, r, "out of memory");
+	if (r < 0) {
+		char pool[128] = "?";
+		rados_ioctx_get_pool_name(io, pool, sizeof(pool));
+		return cb_err_cluster(e, r, "listing images of pool %s: %s", pool, strerror(-r));
+	}
+	char rn[80], inst[64];
+	for (size_t i = 0; i < max; i++) {
+		if (!image_of_run(specs[i].name, run, rn, sizeof(rn)))
+			continue;
+		if (spare_id) {
+			image_instance(io, specs[i].name, inst, sizeof(inst));
+			if (strcmp(inst, spare_id) == 0)
+				continue;
+		}
+		r = remove_image(conn, io, specs[i].name, rn, deadline, e);
+		if (r > 0)
+			(*removed)++;
+		else if (r < 0 && ret == 0)
+			ret = r;
+	}
+	cb_rbd_list_free(specs, max);
+	return ret;
+}
+
+int cb_rbd_remove(struct cb_conn *conn, rados_ioctx_t io, const char *run, uint64_t *removed,
+		  struct cb_err *e)
+{
+	/* one wait for the whole cleanup, not one per image */
+	return remove_run_images(conn, io, run, NULL, cb_now_ns() + REMOVE_WAIT_NS, removed, e);
+}
+
 /* Images of this run name that an earlier run left (killed, --no-cleanup)
  * go before this run opens its own: those it would open are replaced
  * anyway, the others (more images, another image count) would stay on the
@@ -142,33 +159,15 @@ static void image_instance(rados_ioctx_t io, const char *name, char *inst, size_
  * an image without the run's mark is left, and refused by open_own. */
 static int take_over(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o)
 {
-	rbd_image_spec_t *specs;
-	size_t max;
-	uint64_t n = 0, deadline = cb_now_ns() + SETUP_WAIT_NS;
-	char rn[80], inst[64];
-	int r = cb_rbd_list(s->io, &specs, &max);
-	if (r == -ENOMEM)
-		return cb_err_cluster(ph->err, r, "out of memory");
-	if (r < 0)
-		return cb_err_cluster(ph->err, r, "listing images of pool %s: %s", o->pool,
-				      strerror(-r));
-	for (size_t i = 0; i < max && r >= 0; i++) {
-		if (!image_of_run(specs[i].name, s->run, rn, sizeof(rn)))
-			continue;
-		image_instance(s->io, specs[i].name, inst, sizeof(inst));
-		if (strcmp(inst, ph->run_id) == 0)
-			continue;
-		if ((r = remove_image(ph->conn, s->io, specs[i].name, s->run, deadline, ph->err)) >
-		    0)
-			n++;
-	}
-	cb_rbd_list_free(specs, max);
-	if (r >= 0 && n)
+	uint64_t n = 0;
+	int r = remove_run_images(ph->conn, s->io, s->run, ph->run_id, cb_now_ns() + SETUP_WAIT_NS,
+				  &n, ph->err);
+	if (r == 0 && n)
 		snprintf(ph->note, sizeof(ph->note),
 			 "took over what an earlier run named '%s' left in pool '%s': removed "
 			 "%llu images before making its own",
 			 s->run, o->pool, (unsigned long long)n);
-	return r < 0 ? r : 0;
+	return r;
 }
 
 static int create_image(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o,
