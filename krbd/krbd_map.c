@@ -268,7 +268,7 @@ static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool,
 		if (r < 0)
 			return cb_err_cluster(e, r, "inspecting image %s/%s: %s", pool, name,
 					      strerror(-r));
-		r = watchers ? -EBUSY : rbd_remove(io, name);
+		r = watchers ? -EBUSY : cb_rbd_remove_recorded(io, name, run);
 		if (r == 0)
 			return 1;
 		if (r == -ENOENT)

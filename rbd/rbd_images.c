@@ -78,7 +78,7 @@ static int remove_image(struct cb_conn *conn, rados_ioctx_t io, const char *name
 		if (!ours)
 			return 0;
 		if (live == 0) {
-			r = rbd_remove(io, name);
+			r = cb_rbd_remove_recorded(io, name, run);
 			if (r == 0)
 				return 1;
 			if (r == -ENOENT)

@@ -1,4 +1,4 @@
-/* Records of RBD images being created (see rbd_creating.h). */
+/* Records of RBD images being created or removed (see rbd_creating.h). */
 #include "rbd_creating.h"
 #include "rbd_common.h"
 
@@ -21,14 +21,42 @@ static int creating_io(rados_ioctx_t io, rados_ioctx_t *out)
 	return r;
 }
 
-int cb_rbd_creating_set(rados_ioctx_t io, const char *image, const char *run)
+/* flags: LIBRADOS_OPERATION_FULL_FORCE lets the record be written on a
+ * full pool, as a removal must be: one that frees space never waits for
+ * space. A creation's record fails there with -ENOSPC, as the create would. */
+static int record_write(rados_ioctx_t io, const char *image, const char *run, int flags)
 {
 	rados_ioctx_t cio;
 	int r = creating_io(io, &cio);
 	if (r < 0)
 		return r;
-	r = rados_write_full(cio, image, run, strlen(run));
+	rados_write_op_t op = rados_create_write_op();
+	if (!op) {
+		rados_ioctx_destroy(cio);
+		return -ENOMEM;
+	}
+	rados_write_op_write_full(op, run, strlen(run));
+	r = rados_write_op_operate2(op, cio, image, NULL, flags);
+	rados_release_write_op(op);
 	rados_ioctx_destroy(cio);
+	return r;
+}
+
+int cb_rbd_creating_set(rados_ioctx_t io, const char *image, const char *run)
+{
+	return record_write(io, image, run, 0);
+}
+
+int cb_rbd_remove_recorded(rados_ioctx_t io, const char *image, const char *run)
+{
+	int r = record_write(io, image, run, LIBRADOS_OPERATION_FULL_FORCE);
+	if (r < 0)
+		return r;
+	r = rbd_remove(io, image);
+	/* a record left by a failed removal is swept with the image, or kept
+	 * for the next cleanup while the image is still listed */
+	if (r == 0 || r == -ENOENT)
+		cb_rbd_creating_clear(io, image);
 	return r;
 }
 
@@ -76,7 +104,7 @@ int cb_rbd_remove_half_made(rados_ioctx_t io, const char *image, const char *run
 	int r = creating_of(io, image, run);
 	if (r <= 0)
 		return r;
-	r = rbd_remove(io, image);
+	r = cb_rbd_remove_recorded(io, image, run);
 	return r == 0 ? 1 : r == -ENOENT ? 0 : r;
 }
 

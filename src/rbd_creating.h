@@ -1,10 +1,13 @@
-/* Records of RBD images being created (rbd, krbd). librbd makes an image
- * and its metadata in separate steps: a run killed between them leaves an
- * image without cephbench's marks, which cleanup must not take for a user's
- * image named like one. So before creating an image a run writes a record,
- * an object named like the image in namespace CB_RBD_CREATING_NS of the
- * image's pool, holding its run name; once the image carries its marks the
- * record goes. Such a record makes an unmarked image the run's. */
+/* Records of RBD images being created or removed (rbd, krbd). librbd makes
+ * an image and its metadata in separate steps: a run killed between them
+ * leaves an image without cephbench's marks, which cleanup must not take for
+ * a user's image named like one. Removal too goes in steps, the header (with
+ * the marks) before the directory entry: a kill between them leaves an image
+ * listed but without marks. So before creating or removing an image a run
+ * writes a record, an object named like the image in namespace
+ * CB_RBD_CREATING_NS of the image's pool, holding its run name; once the
+ * image carries its marks, or is gone, the record goes. Such a record makes
+ * an unmarked image the run's. */
 #ifndef CB_RBD_CREATING_H
 #define CB_RBD_CREATING_H
 
@@ -19,6 +22,11 @@
 /* io: the images' ioctx. 0 or -errno. */
 int cb_rbd_creating_set(rados_ioctx_t io, const char *image, const char *run);
 int cb_rbd_creating_clear(rados_ioctx_t io, const char *image);
+
+/* rbd_remove(io, image) under a record of run, which goes with the image:
+ * a kill inside the removal leaves the record, and cleanup finishes the
+ * job. 0 or -errno, as rbd_remove. */
+int cb_rbd_remove_recorded(rados_ioctx_t io, const char *image, const char *run);
 
 /* Whether image name, open as img, is run's: its run mark (metadata key)
  * says so, or it has none and a record says run was creating it. */

@@ -120,4 +120,45 @@ assert_rc 0 "cleanup keep1"
 cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name keep2
 assert_rc 0 "cleanup keep2"
 assert_no_images "after both cleanups"
+
+# 8. A removal cut short. librbd removes the header (with the run's marks)
+#    before the directory entry; a kill between the two leaves an image
+#    listed, unopenable and unmarked, which only the record cephbench writes
+#    before removing makes the run's. A snapshot makes the removal fail right
+#    after that record is written, so the record's presence is checked; the
+#    header then goes by hand, as the kill would have it, and the next
+#    cleanup finishes the removal and takes the record with it.
+creating() {
+	rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating ls >"$T/creating"
+	sort "$T/creating" | tr '\n' ' '
+}
+cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 64M --duration 1 --run-name cut --no-cleanup
+assert_rc 0 "write cut"
+rbdc snap create "$RBD_POOL/cephbench.cut.0@user-snap"
+cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name cut
+assert_rc 3 "cleanup of an image with a snapshot"
+image_exists cephbench.cut.0 || fail "an image with a snapshot was removed"
+[ "$(creating)" = "cephbench.cut.0 " ] || fail "no record before the removal: records '$(creating)'"
+rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating get cephbench.cut.0 "$T/rec"
+[ "$(cat "$T/rec")" = cut ] || fail "the record names run '$(cat "$T/rec")', not 'cut'"
+rbdc snap rm "$RBD_POOL/cephbench.cut.0@user-snap"
+id=$(rbdc info --format json "$RBD_POOL/cephbench.cut.0" |
+	/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+rados --conf "$CONF" -p "$RBD_POOL" rm "rbd_header.$id"
+image_exists cephbench.cut.0 || fail "a removal cut short: the image is not listed any more"
+cb cleanup --pool "$RBD_POOL" --conf "$CONF" --all
+assert_rc 0 "cleanup after a removal cut short"
+assert_no_images "after a removal cut short and cleanup"
+[ -z "$(creating)" ] || fail "records left after cleanup: $(creating)"
+
+# The same state without the record is not the run's: refused, and left.
+cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 64M --duration 1 --run-name cut --no-cleanup
+assert_rc 0 "write cut again"
+id=$(rbdc info --format json "$RBD_POOL/cephbench.cut.0" |
+	/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+rados --conf "$CONF" -p "$RBD_POOL" rm "rbd_header.$id"
+cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name cut
+image_exists cephbench.cut.0 || fail "an unmarked image without a record was removed"
+rbdc rm "$RBD_POOL/cephbench.cut.0" >/dev/null 2>&1 || true
+assert_no_images "after removing the unrecorded image by hand"
 echo ok
