@@ -221,7 +221,7 @@ int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct opt
 
 /* Block SIGINT/SIGTERM in every thread to come and return a signalfd for
  * them, so the runner sees signals between ops. Returns fd or -errno. */
-static int cli_signals(struct cb_err *e)
+int cb_cli_block_signals(struct cb_err *e)
 {
 	sigset_t set;
 	sigemptyset(&set);
@@ -229,6 +229,17 @@ static int cli_signals(struct cb_err *e)
 	sigaddset(&set, SIGTERM);
 	if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
 		return cb_err_usage(e, "cannot block signals");
+	return 0;
+}
+
+static int cli_signals(struct cb_err *e)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (cb_cli_block_signals(e) < 0)
+		return -EINVAL;
 	int fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (fd < 0)
 		return cb_err_usage(e, "signalfd: %s", strerror(errno));

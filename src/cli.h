@@ -62,6 +62,10 @@ int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct opt
 /* Run p with SIGINT/SIGTERM routed to the runner. Returns the exit code. */
 int cb_cli_run(const struct cb_profile *p, struct cb_run_opts *o, struct cb_err *e);
 
+/* Block SIGINT and SIGTERM in this thread and every thread it starts later
+ * (cb_cli_run reads them from a signalfd). 0 or -EINVAL with e set. */
+int cb_cli_block_signals(struct cb_err *e);
+
 /* Handle one of the shared flags. Returns 1 when handled, 0 when opt is not
  * a shared flag, -EINVAL with e set for a bad value. */
 int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err *e);

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "health.h"
+#include "ranks.h"
 #include "units.h"
 
 #include <stdio.h>
@@ -127,7 +128,14 @@ int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 		rc = cb_health_check(&o.health, e) < 0 ? CB_EXIT_USAGE : CB_EXIT_OK;
 		goto out;
 	}
-	if (cb_profile_load(argv[optind], ov, nov, &p, e) < 0)
+	/* Under an MPI launcher the ranks start first, with the signals
+	 * blocked before MPI's threads exist (a launcher's SIGINT or SIGTERM
+	 * must reach the signalfd, not end the process), and they agree on
+	 * the profile: a rank that cannot read it is named once, by rank 0. */
+	if (!dry && cb_ranks_launched() &&
+	    (cb_cli_block_signals(e) < 0 || cb_ranks_init(&o.ranks, e) < 0))
+		goto out;
+	if (cb_ranks_agree(o.ranks, cb_profile_load(argv[optind], ov, nov, &p, e), e) < 0)
 		goto out;
 	/* the health flags' own consistency: a dry run that passes must not
 	 * hide a combination the real run refuses (their files are left to it) */
@@ -142,5 +150,8 @@ int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 out:
 	cb_profile_free(p);
 	free(ov);
+	if (o.ranks && cb_ranks_rank(o.ranks) != 0)
+		e->msg[0] = '\0'; /* rank 0 says it */
+	cb_ranks_finalize(o.ranks);
 	return rc;
 }

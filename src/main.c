@@ -34,7 +34,8 @@ int main(int argc, char **argv)
 	const struct cb_command *c = cb_command_find(argv[1]);
 	if (c) {
 		int rc = c->fn(argc - 1, argv + 1, CB_CMD_RUN, &e);
-		if (cb_err_isset(&e))
+		/* an error without text was said by another process (rank 0) */
+		if (cb_err_isset(&e) && e.msg[0])
 			fprintf(stderr, "cephbench %s: %s\n", c->name, e.msg);
 		return rc;
 	}

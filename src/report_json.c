@@ -81,6 +81,28 @@ static json_t *verdict_json(const struct cb_verdict *v)
 			 "pass", v->pass);
 }
 
+/* Over ranks: each rank's own figures under the aggregate, and when the
+ * first and the last were done. */
+static void ranks_json(json_t *o, const struct cb_phase_result *p)
+{
+	const struct cb_rank_figures *first, *last;
+	if (!cb_phase_rank_span(p, &first, &last))
+		return;
+	json_t *a = json_array();
+	for (size_t k = 0; k < p->nranks; k++) {
+		const struct cb_rank_figures *f = &p->ranks[k];
+		double s = (double)f->elapsed_ns / 1e9;
+		json_array_append_new(
+		    a, json_pack("{s:I, s:s, s:I, s:I, s:I, s:f, s:f}", "rank", (json_int_t)f->rank,
+				 "host", f->host, "ops", (json_int_t)f->ops, "bytes",
+				 (json_int_t)f->bytes, "errors", (json_int_t)f->errors,
+				 "duration_s", s, "iops", s > 0 ? (double)f->ops / s : 0.0));
+	}
+	json_object_set_new(o, "ranks", a);
+	json_object_set_new(o, "first_done_s", json_real((double)first->elapsed_ns / 1e9));
+	json_object_set_new(o, "last_done_s", json_real((double)last->elapsed_ns / 1e9));
+}
+
 static json_t *phase_json(const struct cb_phase_result *p)
 {
 	json_t *o = json_pack(
@@ -107,6 +129,7 @@ static json_t *phase_json(const struct cb_phase_result *p)
 			json_array_append_new(a, verdict_json(&v[i]));
 		json_object_set_new(o, "expect", a);
 	}
+	ranks_json(o, p);
 	struct cb_rate_stats st;
 	if (cb_phase_rate_stats(p, &st)) {
 		json_t *rates = json_array();

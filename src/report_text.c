@@ -100,6 +100,17 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		fprintf(out, "%s: %zu iterations, ops/s max %.1f min %.1f mean %.1f stddev %.1f\n",
 			p->name, p->niters, st.max, st.min, st.mean, st.stddev);
 	}
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct cb_phase_result *p = &r->phases[i];
+		const struct cb_rank_figures *f, *l;
+		if (!cb_phase_rank_span(p, &f, &l))
+			continue;
+		fprintf(out,
+			"%s: %zu ranks, first done after %.3f s (rank %u on %s), last after "
+			"%.3f s (rank %u on %s)\n",
+			p->name, p->nranks, (double)f->elapsed_ns / 1e9, f->rank, f->host,
+			(double)l->elapsed_ns / 1e9, l->rank, l->host);
+	}
 	for (size_t i = 0; i < r->nskipped; i++)
 		fprintf(out, "%s: skipped (optional): %s\n", r->skipped[i].workload,
 			r->skipped[i].reason);

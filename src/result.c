@@ -35,6 +35,7 @@ void cb_phase_release(struct cb_phase_result *p)
 	cb_hist_free(p->hist);
 	free(p->samples);
 	free(p->iter_rates);
+	free(p->ranks);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -129,6 +130,13 @@ int cb_phase_merge_iteration(struct cb_phase_result *dst, const struct cb_phase_
 		sample_add(&dst->samples[at + i], &src->samples[i]);
 	merge_counts(dst, src);
 	dst->elapsed_ns += src->elapsed_ns;
+	/* each rank's own figures add up over the iterations too */
+	for (size_t k = 0; k < dst->nranks && k < src->nranks; k++) {
+		dst->ranks[k].ops += src->ranks[k].ops;
+		dst->ranks[k].bytes += src->ranks[k].bytes;
+		dst->ranks[k].errors += src->ranks[k].errors;
+		dst->ranks[k].elapsed_ns += src->ranks[k].elapsed_ns;
+	}
 	return 0;
 }
 
@@ -136,6 +144,21 @@ void cb_result_drop_last(struct cb_result *r)
 {
 	if (r->nphases)
 		cb_phase_release(&r->phases[--r->nphases]);
+}
+
+bool cb_phase_rank_span(const struct cb_phase_result *p, const struct cb_rank_figures **first,
+			const struct cb_rank_figures **last)
+{
+	if (p->nranks < 2)
+		return false;
+	*first = *last = &p->ranks[0];
+	for (size_t k = 1; k < p->nranks; k++) {
+		if (p->ranks[k].elapsed_ns < (*first)->elapsed_ns)
+			*first = &p->ranks[k];
+		if (p->ranks[k].elapsed_ns > (*last)->elapsed_ns)
+			*last = &p->ranks[k];
+	}
+	return true;
 }
 
 double cb_phase_iops(const struct cb_phase_result *p)

@@ -20,6 +20,14 @@ struct cb_sample {
 
 struct cb_workload;
 
+/* One rank's own figures of a phase, in a run over MPI (see ranks.h). */
+struct cb_rank_figures {
+	unsigned rank;
+	char host[64];
+	uint64_t ops, bytes, errors;
+	uint64_t elapsed_ns; /* its slowest client's time */
+};
+
 struct cb_phase_result {
 	char *name;
 	/* The workload the row came from, borrowed from the profile (which
@@ -47,6 +55,10 @@ struct cb_phase_result {
 	bool ran;	    /* setup succeeded and the loop started */
 	double *iter_rates; /* ops/s of each iteration, when the workload had several */
 	size_t niters;
+	/* Each rank's own figures, by rank, under the aggregate above (a run
+	 * over MPI; rank 0's result only). */
+	struct cb_rank_figures *ranks;
+	size_t nranks;
 };
 
 /* A workload not run because this host lacks its layer (optional: true). */
@@ -106,6 +118,10 @@ void cb_result_drop_last(struct cb_result *r);
  * elsewhere): it prepares data, so it is neither judged nor compared. */
 bool cb_phase_is_prefill(const struct cb_phase_result *p);
 
+/* Over ranks: the ranks that finished first and last (their own slowest
+ * client's time), which shows a straggler. False without ranks. */
+bool cb_phase_rank_span(const struct cb_phase_result *p, const struct cb_rank_figures **first,
+			const struct cb_rank_figures **last);
 /* Derived figures (0 when the phase measured nothing). */
 double cb_phase_iops(const struct cb_phase_result *p);
 double cb_phase_bw(const struct cb_phase_result *p); /* bytes per second */

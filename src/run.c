@@ -126,7 +126,7 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 	rn->left[i].created |= ph.created;
 	rn->left[i].kept |= ph.kept;
 	/* a namesake's leftovers removed, or old data read: never silently */
-	if (ph.note[0] && !rn->o->quiet)
+	if (ph.note[0] && !rn->o->quiet && cb_ranks_rank(rn->o->ranks) == 0)
 		fprintf(stderr, "workload '%s': %s\n", w.name, ph.note);
 	if (ph.target[0]) /* a step that failed before its setup names no target */
 		cleanup_cmd(it->engine, ph.target, rn->name, &rn->co, rn->left[i].cmd,
@@ -162,7 +162,7 @@ static int wl_start(struct run *rn, size_t i, struct wl_run *w, struct cb_err *e
 		return 0;
 	struct cb_cluster_opts co = rn->co;
 	co.op_timeout_ns = it->wl.op_timeout_ns;
-	return cb_conn_open(&co, &w->conn, e);
+	return cb_ranks_agree(rn->o->ranks, cb_conn_open(&co, &w->conn, e), e);
 }
 
 static void wl_end(struct run *rn, size_t i, struct wl_run *w)
@@ -226,13 +226,18 @@ static int wl_round(struct run *rn, size_t i, struct wl_run *w, unsigned round, 
 static int skip_unavailable(struct run *rn, size_t i, struct cb_err *e)
 {
 	const struct cb_plan_item *it = &rn->p->items[i];
-	char why[256];
-	if (!it->wl.optional || !it->engine->available ||
-	    it->engine->available(&it->wl, it->lopts, why, sizeof(why)) == 0)
+	char why[256] = "";
+	bool skip = it->wl.optional && it->engine->available &&
+		    it->engine->available(&it->wl, it->lopts, why, sizeof(why)) != 0;
+	/* over ranks: skipped everywhere when a host lacks the layer, or the
+	 * ranks would part ways */
+	if (!cb_ranks_any(rn->o->ranks, skip))
 		return 0;
+	if (!why[0])
+		snprintf(why, sizeof(why), "unavailable on another rank's host");
 	if (cb_result_add_skip(&rn->res, it->wl.name, why) < 0)
 		return cb_err_usage(e, "out of memory");
-	if (!rn->o->quiet)
+	if (!rn->o->quiet && cb_ranks_rank(rn->o->ranks) == 0)
 		fprintf(stderr, "skipped workload '%s' (optional): %s\n", it->wl.name, why);
 	return 1;
 }
@@ -250,6 +255,8 @@ static void make_run_id(char *id, size_t n)
 int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, struct cb_err *e)
 {
 	struct run rn = {.p = p, .o = o, .co = o->cluster};
+	struct cb_ranks *rk = o->ranks;
+	bool root = cb_ranks_rank(rk) == 0;
 	int lock = -1;
 	struct cb_health *health = NULL;
 	bool interrupted = false;
@@ -282,17 +289,22 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	/* both validated: --run-name by the CLI, the profile name at load */
 	rn.name = o->run_name ? o->run_name : p->name;
 	make_run_id(rn.id, sizeof(rn.id));
+	/* over ranks, one run: its things all carry rank 0's id */
+	cb_ranks_bcast(rk, rn.id, sizeof(rn.id));
 	/* a bad --history or --prom is an input error before anything runs */
-	r = cb_health_open(&o->health, &health, e);
+	r = root ? cb_health_open(&o->health, &health, e) : 0;
 	if (r == 0)
 		r = cb_conn_open(co, &rn.conn, e);
-	if (r < 0)
+	if ((r = cb_ranks_agree(rk, r, e)) < 0)
 		goto out;
-	/* before any phase: a second run on the cluster would skew both */
+	/* before any phase: a second run on the cluster would skew both (over
+	 * ranks the run is one: rank 0 holds the lock for all) */
 	struct cb_lock_opts lo = {cb_conn_fsid(rn.conn), rn.name, o->wait, o->quiet, o->sigfd};
-	lock = cb_lock_take(&lo, e);
-	interrupted = lock == -EINTR;
-	if (lock < 0)
+	if (root)
+		lock = cb_lock_take(&lo, e);
+	r = cb_ranks_agree(rk, root && lock < 0 ? lock : 0, e);
+	interrupted = r == -EINTR;
+	if (r < 0)
 		goto out;
 	struct cb_result *res = &rn.res;
 	res->run_name = strdup(rn.name);
@@ -303,8 +315,11 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	res->started = time(NULL);
 
 	bool progress = !o->quiet && o->format == CB_FORMAT_TEXT && isatty(STDOUT_FILENO);
-	rn.ro = (struct cb_runner_opts){
-	    .sigfd = o->sigfd, .progress = progress ? stdout : NULL, .cqs = cqs, .ncqs = ncq};
+	rn.ro = (struct cb_runner_opts){.sigfd = o->sigfd,
+					.progress = progress ? stdout : NULL,
+					.cqs = cqs,
+					.ncqs = ncq,
+					.ranks = rk};
 	/* Rounds: every workload once, in order, then again those with repeats
 	 * left: the rows of a comparison alternate (A B A B), so a cluster's
 	 * drift during the run spreads over both sides instead of one. */
@@ -333,7 +348,15 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	/* a signal during the last teardown or between phases still counts */
 	if (!interrupted && cb_signal_pending(o->sigfd))
 		interrupted = true;
+	interrupted = cb_ranks_any(rk, interrupted);
 	res->interrupted = interrupted;
+	/* what any rank made, rank 0 removes: the names are the run's */
+	for (size_t i = 0; i < p->n; i++) {
+		rn.left[i].created = cb_ranks_any(rk, rn.left[i].created);
+		rn.left[i].kept = cb_ranks_any(rk, rn.left[i].kept);
+	}
+	if (!root)
+		goto out;
 	/* asked after the phases: it opens a second session */
 	snprintf(res->ceph_version, sizeof(res->ceph_version), "%s", cb_conn_version(rn.conn));
 	/* the record as JSON, annotated with the regression verdicts before
@@ -389,7 +412,10 @@ out:
 	free(rn.left);
 	free(wr);
 	cb_health_close(health);
-	if (cb_err_isset(e))
-		return (int)e->exit;
-	return interrupted ? CB_EXIT_INTERRUPTED : verdict;
+	int rc = cb_err_isset(e) ? (int)e->exit : interrupted ? CB_EXIT_INTERRUPTED : verdict;
+	/* every rank ends as rank 0 does; its error was said there */
+	cb_ranks_bcast(rk, &rc, sizeof(rc));
+	if (!root)
+		e->msg[0] = '\0';
+	return rc;
 }

@@ -6,6 +6,7 @@
 #include "conn.h"
 #include "health.h"
 #include "profile.h"
+#include "ranks.h"
 
 #include <stdbool.h>
 
@@ -23,6 +24,9 @@ struct cb_run_opts {
 	/* --history, --regression, --baseline, --prom */
 	struct cb_health_opts health;
 	int sigfd; /* SIGINT/SIGTERM, blocked before any library thread exists */
+	/* A run over MPI (ranks.h): every rank runs every phase; rank 0 alone
+	 * takes the lock, reports, writes files and cleans up. NULL: none. */
+	struct cb_ranks *ranks;
 };
 
 /* Run p and print its report. Returns the process exit code; an error's one

@@ -5,6 +5,7 @@
  * read from a signalfd every SIGNAL_CHECK_NS, off the per-op path. */
 #include "runner.h"
 #include "clock.h"
+#include "ranks.h"
 #include "report.h"
 
 #include <errno.h>
@@ -98,7 +99,10 @@ struct sync {
 	pthread_cond_t cv;
 	unsigned arrived, n;
 	bool setup_failed;
-	bool first_done;	 /* client 0 has set up */
+	bool first_done; /* client 0 has set up */
+	/* Over ranks the start line is every rank's: the clients wait there
+	 * until the main thread, once the ranks agree, opens the gate. */
+	bool gated, gate_open;
 	atomic_bool interrupted; /* a client read the signal */
 	atomic_bool failed;	 /* the clients together passed max_errors */
 	atomic_uint_fast64_t errors;
@@ -119,7 +123,7 @@ static void sync_arrive(struct sync *sy, bool setup_failed, unsigned count)
 static bool sync_wait(struct sync *sy, bool first)
 {
 	pthread_mutex_lock(&sy->mu);
-	while (first ? !sy->first_done : sy->arrived < sy->n)
+	while (first ? !sy->first_done : sy->arrived < sy->n || (sy->gated && !sy->gate_open))
 		pthread_cond_wait(&sy->cv, &sy->mu);
 	bool ok = !sy->setup_failed;
 	pthread_mutex_unlock(&sy->mu);
@@ -132,6 +136,28 @@ static void sync_first_done(struct sync *sy, bool failed)
 {
 	pthread_mutex_lock(&sy->mu);
 	sy->first_done = true;
+	sy->setup_failed |= failed;
+	pthread_cond_broadcast(&sy->cv);
+	pthread_mutex_unlock(&sy->mu);
+}
+
+/* The main thread, over ranks: wait until this rank's clients are all at
+ * the start line; true when one failed to set up. */
+static bool sync_all_arrived(struct sync *sy)
+{
+	pthread_mutex_lock(&sy->mu);
+	while (sy->arrived < sy->n)
+		pthread_cond_wait(&sy->cv, &sy->mu);
+	bool failed = sy->setup_failed;
+	pthread_mutex_unlock(&sy->mu);
+	return failed;
+}
+
+/* ... then let them go, failed when a client of any rank failed to set up. */
+static void sync_open_gate(struct sync *sy, bool failed)
+{
+	pthread_mutex_lock(&sy->mu);
+	sy->gate_open = true;
 	sy->setup_failed |= failed;
 	pthread_cond_broadcast(&sy->cv);
 	pthread_mutex_unlock(&sy->mu);
@@ -482,6 +508,7 @@ teardown:
 struct client {
 	pthread_t tid;
 	bool started;
+	unsigned local; /* its index in this process (ph.client is the run's) */
 	struct cb_phase ph;
 	struct cb_err err;
 	struct cb_phase_result res;
@@ -494,7 +521,7 @@ struct client {
 static void *client_main(void *arg)
 {
 	struct client *c = arg;
-	c->r = run_client(&c->ph, c->eng, c->ro, c->ro->cqs[c->ph.client], c->sy, &c->res);
+	c->r = run_client(&c->ph, c->eng, c->ro, c->ro->cqs[c->local], c->sy, &c->res);
 	return NULL;
 }
 
@@ -530,29 +557,46 @@ static int merge_clients(struct cb_phase *ph, struct client *c, unsigned n,
 	return r;
 }
 
+/* The main thread's part of the ranks' start: rank 0's client 0 sets up
+ * alone first (it makes what all share, as within one process), then every
+ * rank's clients; all start once every rank's are at the line. The same
+ * collectives on every rank, whatever failed, so none waits for ever. */
+static void start_ranks(struct cb_ranks *rk, struct sync *sy)
+{
+	int first_ok = 1;
+	if (cb_ranks_rank(rk) == 0)
+		first_ok = sync_wait(sy, true);
+	if (cb_ranks_bcast(rk, &first_ok, sizeof(first_ok)) < 0)
+		first_ok = 0;
+	if (cb_ranks_rank(rk) != 0)
+		sync_first_done(sy, !first_ok);
+	sync_open_gate(sy, cb_ranks_any(rk, sync_all_arrived(sy)));
+}
+
 int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct cb_runner_opts *ro,
 		 struct cb_phase_result *res)
 {
 	const struct cb_workload *wl = ph->wl;
 	unsigned n = ph->clients ? ph->clients : 1;
+	unsigned rank = cb_ranks_rank(ro->ranks), nranks = cb_ranks_size(ro->ranks);
 
 	res->name = strdup(wl->name);
 	res->layer = strdup(eng->name);
 	res->op = strdup(wl->op);
 	res->concurrency = eng->synchronous ? 1 : wl->concurrency;
-	res->clients = n;
+	res->clients = (uint64_t)n * nranks;
 	if (!res->name || !res->layer || !res->op)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	if (n > ro->ncqs)
 		return cb_err_cluster(ph->err, -EINVAL, "internal error: %u clients, %zu queues", n,
 				      ro->ncqs);
-	if (n == 1) {
+	if (n == 1 && nranks == 1) {
 		ph->client = 0;
 		return run_client(ph, eng, ro, ro->cqs[0], NULL, res);
 	}
 
 	struct client *c = calloc(n, sizeof(*c));
-	struct sync sy = {.n = n};
+	struct sync sy = {.n = n, .gated = nranks > 1};
 	if (!c)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	pthread_mutex_init(&sy.mu, NULL);
@@ -563,7 +607,11 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 			r = cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	for (unsigned k = 0; k < n; k++) {
 		c[k].ph = *ph;
-		c[k].ph.client = k;
+		/* the run's client numbers: names stay apart across ranks, and
+		 * the run's client 0 (rank 0's first) sets up first */
+		c[k].ph.client = rank * n + k;
+		c[k].ph.clients = nranks * n;
+		c[k].local = k;
 		c[k].ph.session = ph->session ? ph->session + k : NULL;
 		c[k].ph.err = &c[k].err;
 		c[k].eng = eng;
@@ -580,12 +628,15 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 			sync_first_done(&sy, true);
 		sync_arrive(&sy, true, 1);
 	}
+	if (nranks > 1)
+		start_ranks(ro->ranks, &sy);
 	for (unsigned k = 0; k < n; k++)
 		if (c[k].started)
 			pthread_join(c[k].tid, NULL);
 	int mr = merge_clients(ph, c, n, res);
 	if (r == 0)
 		r = mr;
+	r = cb_ranks_merge_phase(ro->ranks, res, r, ph->err);
 	for (unsigned k = 0; k < n; k++)
 		cb_phase_release(&c[k].res);
 	free(c);

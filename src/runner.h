@@ -10,11 +10,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct cb_ranks;
+
 struct cb_runner_opts {
 	int sigfd;	    /* signalfd for SIGINT/SIGTERM, or -1 */
 	FILE *progress;	    /* per-second lines go here; NULL: none */
 	struct cb_cq **cqs; /* one per client, from cb_cq_new */
 	size_t ncqs;
+	struct cb_ranks *ranks; /* a run over MPI: every phase is every rank's; NULL: none */
 };
 
 /* The completion queue ops report to. A library thread may still be inside

@@ -1,0 +1,55 @@
+/* A run spread over client hosts by an MPI launcher (mpirun, srun): one
+ * process per rank, each a client host running every phase's clients, as
+ * mdtest's and IOR's ranks do. Every rank takes part in each collective
+ * below at the same points of the run, also after an error of its own, so
+ * no rank waits at a barrier for one that gave up. A run not started by a
+ * launcher has no ranks (NULL): one process, and every call below is a
+ * no-op on it. Built with MPI only under WITH_MPI (ranks_mpi.c); without,
+ * ranks_single.c refuses a launcher's environment. */
+#ifndef CB_RANKS_H
+#define CB_RANKS_H
+
+#include "err.h"
+#include "result.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+struct cb_ranks;
+
+/* What a launcher sets in each process it starts: Open MPI's mpirun, a PMI
+ * (MPICH, Slurm's srun --mpi=pmi2) or PMIx (srun --mpi=pmix). */
+static inline bool cb_ranks_launched(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+}
+
+/* MPI_Init when the environment says a launcher started this process, with
+ * *out its ranks; else *out = NULL. 0 or -errno with e set. */
+int cb_ranks_init(struct cb_ranks **out, struct cb_err *e);
+/* MPI_Finalize; NULL: nothing. */
+void cb_ranks_finalize(struct cb_ranks *rk);
+
+unsigned cb_ranks_rank(const struct cb_ranks *rk); /* 0 without ranks */
+unsigned cb_ranks_size(const struct cb_ranks *rk); /* 1 without ranks */
+const char *cb_ranks_host(const struct cb_ranks *rk, unsigned rank);
+
+/* Every rank says how it stands: r is 0 or -errno with e set. All return
+ * 0 when every rank stood, else the first failing rank's code, with e set
+ * on every rank to its error, prefixed "rank R (host H): ". A barrier. */
+int cb_ranks_agree(struct cb_ranks *rk, int r, struct cb_err *e);
+
+/* True on every rank when any rank says so (a barrier). */
+bool cb_ranks_any(struct cb_ranks *rk, bool mine);
+
+/* Rank 0's n bytes at buf, to every rank. 0 or -errno. */
+int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n);
+
+/* A phase every rank ran (r: its outcome, e its error): rank 0 merges every
+ * other rank's figures into res, as cb_phase_merge_client does its
+ * clients', and keeps each rank's own in res->ranks; then as
+ * cb_ranks_agree. 0, -EINTR when a rank was interrupted, or -errno. */
+int cb_ranks_merge_phase(struct cb_ranks *rk, struct cb_phase_result *res, int r, struct cb_err *e);
+
+#endif

@@ -1,0 +1,271 @@
+/* Ranks over MPI (see ranks.h). Only the main thread calls MPI: the
+ * clients are threads of their own, which the runner lets through its start
+ * line once the ranks have agreed (MPI_THREAD_FUNNELED). Figures travel as
+ * raw bytes: the ranks run one build of cephbench on one architecture. */
+#include "ranks.h"
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HOST_LEN 64
+
+struct cb_ranks {
+	int rank, size;
+	char (*hosts)[HOST_LEN]; /* every rank's, by rank */
+};
+
+int cb_ranks_init(struct cb_ranks **out, struct cb_err *e)
+{
+	*out = NULL;
+	if (!cb_ranks_launched())
+		return 0;
+	int provided = 0;
+	if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+		return cb_err_cluster(e, -EIO,
+				      "MPI_Init failed: started by a launcher this "
+				      "build's MPI does not speak to?");
+	struct cb_ranks *rk = calloc(1, sizeof(*rk));
+	if (rk) {
+		MPI_Comm_rank(MPI_COMM_WORLD, &rk->rank);
+		MPI_Comm_size(MPI_COMM_WORLD, &rk->size);
+		rk->hosts = calloc((size_t)rk->size, HOST_LEN);
+	}
+	/* every rank takes part in the gather, even one short of memory */
+	char me[HOST_LEN] = "";
+	gethostname(me, sizeof(me) - 1);
+	char(*all)[HOST_LEN] = rk ? rk->hosts : NULL;
+	int ok = all != NULL, all_ok = 0;
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (!all_ok) {
+		if (rk)
+			free(rk->hosts);
+		free(rk);
+		MPI_Finalize();
+		return cb_err_usage(e, "out of memory");
+	}
+	MPI_Allgather(me, HOST_LEN, MPI_CHAR, all, HOST_LEN, MPI_CHAR, MPI_COMM_WORLD);
+	*out = rk;
+	return 0;
+}
+
+void cb_ranks_finalize(struct cb_ranks *rk)
+{
+	if (!rk)
+		return;
+	free(rk->hosts);
+	free(rk);
+	MPI_Finalize();
+}
+
+unsigned cb_ranks_rank(const struct cb_ranks *rk)
+{
+	return rk ? (unsigned)rk->rank : 0;
+}
+
+unsigned cb_ranks_size(const struct cb_ranks *rk)
+{
+	return rk ? (unsigned)rk->size : 1;
+}
+
+const char *cb_ranks_host(const struct cb_ranks *rk, unsigned rank)
+{
+	return rk && rank < (unsigned)rk->size ? rk->hosts[rank] : "";
+}
+
+/* One rank's standing, as every other rank receives it. */
+struct standing {
+	int32_t code, exit;
+	char msg[sizeof(((struct cb_err *)0)->msg)];
+};
+
+/* The error that stands for the run: the first rank's real failure; a rank
+ * stopped by a signal (-EINTR) or because another failed (-ECANCELED)
+ * only when no rank failed otherwise. */
+static int pick(const struct standing *all, int size)
+{
+	int intr = -1, cancel = -1;
+	for (int k = 0; k < size; k++) {
+		if (all[k].code == -EINTR && intr < 0)
+			intr = k;
+		else if (all[k].code == -ECANCELED && cancel < 0)
+			cancel = k;
+		else if (all[k].code < 0)
+			return k;
+	}
+	return intr >= 0 ? intr : cancel;
+}
+
+int cb_ranks_agree(struct cb_ranks *rk, int r, struct cb_err *e)
+{
+	if (!rk)
+		return r;
+	struct standing me = {.code = r < 0 ? r : 0, .exit = r < 0 ? (int32_t)e->exit : 0};
+	if (r < 0)
+		snprintf(me.msg, sizeof(me.msg), "%s", e->msg);
+	struct standing *all = malloc((size_t)rk->size * sizeof(*all));
+	/* the collective goes on without a buffer: the others must not wait */
+	struct standing *dst = all ? all : &me;
+	int ok = all != NULL, all_ok = 0;
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (!all_ok) {
+		free(all);
+		return cb_err_usage(e, "out of memory");
+	}
+	MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, dst, (int)sizeof(me), MPI_BYTE,
+		      MPI_COMM_WORLD);
+	int k = pick(all, rk->size);
+	int code = k < 0 ? 0 : all[k].code;
+	if (k >= 0 && k != rk->rank && code != -EINTR) {
+		struct cb_err other = {0};
+		cb_err_set(&other, (enum cb_exit)all[k].exit, code, "rank %d (host %s): %s", k,
+			   rk->hosts[k], all[k].msg);
+		*e = other;
+	}
+	free(all);
+	return code;
+}
+
+bool cb_ranks_any(struct cb_ranks *rk, bool mine)
+{
+	if (!rk)
+		return mine;
+	int v = mine, any = 0;
+	MPI_Allreduce(&v, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	return any != 0;
+}
+
+int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n)
+{
+	if (!rk)
+		return 0;
+	return MPI_Bcast(buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -EIO;
+}
+
+/* One rank's figures of a phase, fixed size; its samples follow apart. */
+struct wire {
+	uint64_t ops, bytes, write_ops, write_bytes, errors, elapsed_ns, block_size, nsamples;
+	uint8_t ran, interrupted, failed, has_hist;
+	char target[128];
+	struct cb_hist hist;
+};
+
+static void to_wire(const struct cb_phase_result *res, struct wire *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->ops = res->ops;
+	w->bytes = res->bytes;
+	w->write_ops = res->write_ops;
+	w->write_bytes = res->write_bytes;
+	w->errors = res->errors;
+	w->elapsed_ns = res->elapsed_ns;
+	w->block_size = res->block_size;
+	w->nsamples = res->nsamples;
+	w->ran = res->ran;
+	w->interrupted = res->interrupted;
+	w->failed = res->failed;
+	snprintf(w->target, sizeof(w->target), "%s", res->target);
+	if (res->hist) {
+		w->hist = *res->hist;
+		w->has_hist = 1;
+	}
+}
+
+static void rank_figures(struct cb_rank_figures *f, unsigned rank, const char *host,
+			 const struct wire *w)
+{
+	f->rank = rank;
+	snprintf(f->host, sizeof(f->host), "%s", host);
+	f->ops = w->ops;
+	f->bytes = w->bytes;
+	f->errors = w->errors;
+	f->elapsed_ns = w->elapsed_ns;
+}
+
+/* Rank 0: the others' figures into res. 0 or -ENOMEM. */
+static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const struct wire *all,
+		     const struct cb_sample *samples)
+{
+	res->ranks = calloc((size_t)rk->size, sizeof(*res->ranks));
+	if (!res->ranks)
+		return -ENOMEM;
+	res->nranks = (size_t)rk->size;
+	const struct cb_sample *s = samples;
+	for (int k = 0; k < rk->size; k++) {
+		rank_figures(&res->ranks[k], (unsigned)k, rk->hosts[k], &all[k]);
+		if (k == 0)
+			continue; /* res holds rank 0's own already */
+		struct cb_hist h = all[k].hist;
+		struct cb_phase_result one = {
+		    .ops = all[k].ops,
+		    .bytes = all[k].bytes,
+		    .write_ops = all[k].write_ops,
+		    .write_bytes = all[k].write_bytes,
+		    .errors = all[k].errors,
+		    .elapsed_ns = all[k].elapsed_ns,
+		    .hist = all[k].has_hist ? &h : NULL,
+		    .samples = (struct cb_sample *)s,
+		    .nsamples = (size_t)all[k].nsamples,
+		    .interrupted = all[k].interrupted,
+		    .failed = all[k].failed,
+		    .ran = all[k].ran,
+		};
+		s += all[k].nsamples;
+		if (!res->target[0] && all[k].target[0]) {
+			snprintf(res->target, sizeof(res->target), "%s", all[k].target);
+			res->block_size = all[k].block_size;
+		}
+		/* as merge_clients: a result without a histogram never ran */
+		if (one.hist && res->hist && cb_phase_merge_client(res, &one) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Out of memory in the middle of a collective: the others cannot be told
+ * in it, and must not wait; the launcher ends them all. */
+static void abort_all(void)
+{
+	fprintf(stderr, "cephbench: out of memory while gathering the ranks' figures\n");
+	MPI_Abort(MPI_COMM_WORLD, CB_EXIT_USAGE);
+}
+
+int cb_ranks_merge_phase(struct cb_ranks *rk, struct cb_phase_result *res, int r, struct cb_err *e)
+{
+	if (!rk)
+		return r;
+	struct wire me;
+	to_wire(res, &me);
+	bool root = rk->rank == 0;
+	struct wire *all = NULL;
+	int *counts = NULL, *displs = NULL;
+	if (root && (!(all = malloc((size_t)rk->size * sizeof(*all))) ||
+		     !(counts = calloc((size_t)rk->size, sizeof(int))) ||
+		     !(displs = calloc((size_t)rk->size, sizeof(int)))))
+		abort_all();
+	MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, 0,
+		   MPI_COMM_WORLD);
+	struct cb_sample *samples = NULL;
+	size_t total = 0;
+	for (int k = 0; root && k < rk->size; k++) {
+		counts[k] = (int)(all[k].nsamples * sizeof(struct cb_sample));
+		displs[k] = (int)(total * sizeof(struct cb_sample));
+		total += all[k].nsamples;
+	}
+	if (root && !(samples = malloc((total ? total : 1) * sizeof(*samples))))
+		abort_all();
+	MPI_Gatherv(res->samples, (int)(res->nsamples * sizeof(struct cb_sample)), MPI_BYTE,
+		    samples, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+	int mr = root ? merge_all(rk, res, all, samples) : 0;
+	free(all);
+	free(counts);
+	free(displs);
+	free(samples);
+	if (mr < 0 && r >= 0)
+		r = cb_err_usage(e, "out of memory");
+	return cb_ranks_agree(rk, r, e);
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# A run over MPI ranks (mpirun -np 3 on this host, oversubscribed): every
+# rank is a client host. The aggregate is the ranks' sum and what the
+# cluster holds; the ranks' names are apart; a CephFS tree per rank's
+# client (unique_dir); one rank with a missing pool ends the run with exit
+# 3 naming it, and nothing stays; a rank killed mid-run ends the run (no
+# rank hangs) and `cleanup --all` finds every rank's objects.
+# Leak checking is off under mpirun: Open MPI's own allocations, freed or
+# not at MPI_Finalize in components it has unloaded, cannot be told apart
+# from cephbench's (the same code runs leak-checked in the other tests).
+. "$(dirname "$0")/cephfs_lib.sh"
+
+if [ "${CB_WITH_MPI:-OFF}" != ON ]; then
+	echo "cephbench was built without MPI (WITH_MPI=OFF)" >&2
+	exit 77
+fi
+export ASAN_OPTIONS=detect_leaks=0
+assert_ns_empty "before the test"
+
+# mpirun -np N cephbench ARGS; exit code in $rc, stdout in $T/out, stderr
+# in $T/err. MPMD (several -np groups) when ARGS hold a ':'.
+mpi() {
+	set +e
+	timeout 240 mpirun --oversubscribe --allow-run-as-root -x ASAN_OPTIONS -x UBSAN_OPTIONS \
+		"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	set -e
+}
+
+# cephbench's own lines on stderr (mpirun adds its own about the exit).
+cb_lines() {
+	grep '^cephbench' "$T/err" || true
+}
+
+# Field of the JSON record's row NAME (read from FILE).
+jrow() { # FILE NAME EXPR
+	/usr/bin/python3 - "$@" <<'PY'
+import json, sys
+p = [p for p in json.load(open(sys.argv[1]))["phases"] if p["name"] == sys.argv[2]][0]
+print(eval(sys.argv[3], {}, {"p": p}))
+PY
+}
+
+# 1. RADOS write, 3 ranks of 2 clients, 200 objects each: the aggregate is
+#    the ranks' sum, the cluster holds that many objects, six clients'
+#    names apart; the histogram and the samples count every op once.
+p=$T/w.yaml
+cat >"$p" <<YAML
+name: mpiw
+workloads:
+  - { name: w, layer: rados, pool: $POOL, op: write, block_size: 4K, concurrency: 4, ops: 200 }
+YAML
+mpi -np 3 "$CEPHBENCH" run "$p" --conf "$CONF" --json "$T/w.json" --no-cleanup
+assert_rc 0 "3 ranks"
+[ -z "$(cb_lines)" ] || fail "3 ranks: stderr: $(cat "$T/err")"
+[ "$(grep -c '^w ' "$T/out")" -eq 1 ] || fail "3 ranks: not one report: $(cat "$T/out")"
+[ "$(jrow "$T/w.json" w 'p["ops"]')" -eq 600 ] || fail "3 ranks: ops $(jrow "$T/w.json" w 'p["ops"]')"
+[ "$(jrow "$T/w.json" w 'sum(r["ops"] for r in p["ranks"])')" -eq 600 ] ||
+	fail "3 ranks: the ranks' ops do not add up to the aggregate"
+[ "$(jrow "$T/w.json" w '[r["rank"] for r in p["ranks"]]')" = "[0, 1, 2]" ] ||
+	fail "3 ranks: rank rows $(jrow "$T/w.json" w 'p["ranks"]')"
+[ "$(jrow "$T/w.json" w 'p["histogram"]["count"]')" -eq 600 ] &&
+	[ "$(jrow "$T/w.json" w 'sum(b[1] for b in p["histogram"]["buckets"])')" -eq 600 ] ||
+	fail "3 ranks: the merged histogram does not hold 600 ops"
+[ "$(jrow "$T/w.json" w 'sum(s["ops"] for s in p["samples"])')" -eq 600 ] ||
+	fail "3 ranks: the per-second samples count $(jrow "$T/w.json" w 'sum(s["ops"] for s in p["samples"])') ops"
+[ "$(jrow "$T/w.json" w 'p["first_done_s"] <= p["last_done_s"]')" = True ] ||
+	fail "3 ranks: first done after last"
+grep -Eq '^w: 3 ranks, first done after [0-9.]+ s \(rank [0-2] on .*\), last after' "$T/out" ||
+	fail "3 ranks: no first/last line: $(cat "$T/out")"
+"$(dirname "$0")/../validate-json" "$(dirname "$0")/../../docs/result.schema.json" "$T/w.json" >/dev/null ||
+	fail "3 ranks: the JSON record does not match the schema"
+ns_objects | grep -v '\.meta$' >"$T/objs"
+[ "$(wc -l <"$T/objs")" -eq 600 ] || fail "3 ranks: $(wc -l <"$T/objs") objects in the pool, expected 600"
+for c in 0 1 2; do
+	[ "$(grep -c "^mpiw\.c$c\." "$T/objs")" -eq 200 ] ||
+		fail "3 ranks: client $c holds $(grep -c "^mpiw\.c$c\." "$T/objs") objects, expected 200"
+done
+cb cleanup --pool "$POOL" --conf "$CONF" --run-name mpiw
+assert_rc 0 "cleanup of the 3 ranks' objects"
+assert_ns_empty "after cleanup of the 3 ranks' run"
+
+# 2. The CephFS tree per client of each rank (unique_dir): c0..c5.
+tree=$((1 + 3 + 9))
+p=$(cfs_profile mpit "op: tree, depth: 2, branch: 3, items: 5, clients: 2, unique_dir: true, phases: 'tree-create,dir-create,file-create'")
+mpi -np 3 "$CEPHBENCH" run "$p" --conf "$CONF" --run-name mpit --json "$T/t.json" --no-cleanup
+assert_rc 0 "tree over 3 ranks"
+[ "$(jrow "$T/t.json" wl.tree-create 'p["clients"]')" -eq 6 ] || fail "tree: not 6 clients"
+[ "$(jrow "$T/t.json" wl.file-create 'p["ops"]')" -eq $((6 * 5 * tree)) ] ||
+	fail "tree: file-create ops $(jrow "$T/t.json" wl.file-create 'p["ops"]')"
+for k in 0 1 2 3 4 5; do
+	assert_count /cephbench/mpit/wl/c$k $((tree + 5 * tree)) $((5 * tree)) "tree, client $k"
+	fs_exists /cephbench/mpit/wl/c$k/t.0/f.$k.0 || fail "tree: c$k holds no f.$k.0"
+done
+cb cleanup --fs "$FS" --run-name mpit --conf "$CONF"
+assert_rc 0 "cleanup of the ranks' trees"
+assert_gone /cephbench/mpit "after cleanup of the ranks' trees"
+
+# 3. One rank's pool is missing: exit 3, one line naming rank 2 and the
+#    pool, what the others made removed.
+p=$T/b.yaml
+cat >"$p" <<YAML
+name: mpib
+workloads:
+  - { name: w, layer: rados, pool: $POOL, op: write, block_size: 4K, concurrency: 4, ops: 100 }
+YAML
+mpi -np 2 "$CEPHBENCH" run "$p" --conf "$CONF" : -np 1 "$CEPHBENCH" run "$p" --conf "$CONF" \
+	-o w.pool=no-such-pool
+assert_rc 3 "a rank with a missing pool"
+[ "$(cb_lines | wc -l)" -eq 1 ] || fail "a rank with a missing pool: not one line: $(cat "$T/err")"
+cb_lines | grep -q "rank 2 (host .*): pool 'no-such-pool' does not exist" ||
+	fail "a rank with a missing pool said: $(cb_lines)"
+assert_ns_empty "after a run with a missing pool on one rank"
+
+# 4. One rank cannot reach the cluster (a conf of its own that names no
+#    monitor that answers): exit 3 naming rank 1, within the run's timeout.
+sed 's/^\(\s*mon host\s*=\).*/\1 127.0.0.1:1/' "$CONF" >"$T/bad.conf"
+grep -q '127.0.0.1:1$' "$T/bad.conf" || fail "could not make a conf without monitors"
+mpi -np 1 "$CEPHBENCH" run "$p" --conf "$CONF" --timeout 5s : -np 1 "$CEPHBENCH" run "$p" \
+	--conf "$T/bad.conf" --timeout 5s : -np 1 "$CEPHBENCH" run "$p" --conf "$CONF" --timeout 5s
+assert_rc 3 "a rank without the cluster"
+cb_lines | grep -q "rank 1 (host .*): cannot reach the monitors" ||
+	fail "a rank without the cluster said: $(cb_lines)"
+assert_ns_empty "after a run with a rank that could not connect"
+
+# 5. A rank killed mid-run: the launcher ends the others (none hangs);
+#    cleanup --all from here finds every rank's objects.
+cat >"$T/k.yaml" <<YAML
+name: mpik
+workloads:
+  - { name: w, layer: rados, pool: $POOL, op: write, block_size: 4K, concurrency: 4, duration: 60s }
+YAML
+set +e
+timeout 120 mpirun --oversubscribe --allow-run-as-root -x ASAN_OPTIONS -np 3 "$CEPHBENCH" run \
+	"$T/k.yaml" --conf "$CONF" >"$T/k.out" 2>"$T/k.err" &
+launcher=$!
+set -e
+for _ in $(seq 1 150); do
+	ns_objects >"$T/ls"
+	[ "$(grep -c '^mpik\.c[0-2]\.' "$T/ls")" -gt 30 ] &&
+		grep -q '^mpik\.c1\.' "$T/ls" && grep -q '^mpik\.c2\.' "$T/ls" && break
+	sleep 0.2
+done
+victim=$(pgrep -f "^$CEPHBENCH run $T/k.yaml" | head -1)
+[ -n "$victim" ] || fail "no rank process to kill"
+kill -KILL "$victim"
+wait_bg "$launcher"
+[ "$rc" -ne 124 ] || fail "a rank killed: the others hung until the timeout"
+[ "$rc" -ne 0 ] || fail "a rank killed: the launcher said 0"
+! pgrep -f "^$CEPHBENCH run $T/k.yaml" >/dev/null || fail "a rank killed: ranks still running"
+ns_has '^mpik\.c' || fail "a rank killed: nothing left to clean: not the case under test"
+cb cleanup --pool "$POOL" --conf "$CONF" --all
+assert_rc 0 "cleanup --all after a rank was killed"
+assert_ns_empty "after a rank was killed and cleanup --all"
+echo ok
