@@ -41,15 +41,21 @@ print(eval(sys.argv[3], {}, {"p": p}))
 PY
 }
 
-# 1. RADOS write, 3 ranks of 2 clients, 200 objects each: the aggregate is
-#    the ranks' sum, the cluster holds that many objects, six clients'
-#    names apart; the histogram and the samples count every op once.
-p=$T/w.yaml
-cat >"$p" <<YAML
-name: mpiw
+# A RADOS 4K write profile NAME limited by LIMIT (ops: N, duration: T);
+# prints its path.
+rados_profile() { # NAME LIMIT
+	cat >"$T/$1.yaml" <<YAML
+name: $1
 workloads:
-  - { name: w, layer: rados, pool: $POOL, op: write, block_size: 4K, concurrency: 4, ops: 200 }
+  - { name: w, layer: rados, pool: $POOL, op: write, block_size: 4K, concurrency: 4, $2 }
 YAML
+	echo "$T/$1.yaml"
+}
+
+# 1. RADOS write, 3 ranks, 200 objects each: the aggregate is the ranks'
+#    sum, the cluster holds that many objects, the three clients' names
+#    apart; the histogram and the samples count every op once.
+p=$(rados_profile mpiw "ops: 200")
 mpi -np 3 "$CEPHBENCH" run "$p" --conf "$CONF" --json "$T/w.json" --no-cleanup
 assert_rc 0 "3 ranks"
 [ -z "$(cb_lines)" ] || fail "3 ranks: stderr: $(cat "$T/err")"
@@ -98,12 +104,7 @@ assert_gone /cephbench/mpit "after cleanup of the ranks' trees"
 
 # 3. One rank's pool is missing: exit 3, one line naming rank 2 and the
 #    pool, what the others made removed.
-p=$T/b.yaml
-cat >"$p" <<YAML
-name: mpib
-workloads:
-  - { name: w, layer: rados, pool: $POOL, op: write, block_size: 4K, concurrency: 4, ops: 100 }
-YAML
+p=$(rados_profile mpib "ops: 100")
 mpi -np 2 "$CEPHBENCH" run "$p" --conf "$CONF" : -np 1 "$CEPHBENCH" run "$p" --conf "$CONF" \
 	-o w.pool=no-such-pool
 assert_rc 3 "a rank with a missing pool"
@@ -125,14 +126,10 @@ assert_ns_empty "after a run with a rank that could not connect"
 
 # 5. A rank killed mid-run: the launcher ends the others (none hangs);
 #    cleanup --all from here finds every rank's objects.
-cat >"$T/k.yaml" <<YAML
-name: mpik
-workloads:
-  - { name: w, layer: rados, pool: $POOL, op: write, block_size: 4K, concurrency: 4, duration: 60s }
-YAML
+rados_profile mpik "duration: 60s" >/dev/null
 set +e
 timeout 120 mpirun --oversubscribe --allow-run-as-root -x ASAN_OPTIONS -np 3 "$CEPHBENCH" run \
-	"$T/k.yaml" --conf "$CONF" >"$T/k.out" 2>"$T/k.err" &
+	"$T/mpik.yaml" --conf "$CONF" >"$T/k.out" 2>"$T/k.err" &
 launcher=$!
 set -e
 for _ in $(seq 1 150); do
@@ -141,13 +138,13 @@ for _ in $(seq 1 150); do
 		grep -q '^mpik\.c1\.' "$T/ls" && grep -q '^mpik\.c2\.' "$T/ls" && break
 	sleep 0.2
 done
-victim=$(pgrep -f "^$CEPHBENCH run $T/k.yaml" | head -1)
+victim=$(pgrep -f "^$CEPHBENCH run $T/mpik.yaml" | head -1)
 [ -n "$victim" ] || fail "no rank process to kill"
 kill -KILL "$victim"
 wait_bg "$launcher"
 [ "$rc" -ne 124 ] || fail "a rank killed: the others hung until the timeout"
 [ "$rc" -ne 0 ] || fail "a rank killed: the launcher said 0"
-! pgrep -f "^$CEPHBENCH run $T/k.yaml" >/dev/null || fail "a rank killed: ranks still running"
+! pgrep -f "^$CEPHBENCH run $T/mpik.yaml" >/dev/null || fail "a rank killed: ranks still running"
 ns_has '^mpik\.c' || fail "a rank killed: nothing left to clean: not the case under test"
 cb cleanup --pool "$POOL" --conf "$CONF" --all
 assert_rc 0 "cleanup --all after a rank was killed"
