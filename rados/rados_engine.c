@@ -150,9 +150,11 @@ static int check_earlier(struct cb_phase *ph, struct rados_state *s, uint64_t ob
 				    r == -ENOENT ? "missing" : "short");
 		}
 	}
+	/* names cut to fit the note (and GCC's truncation check): a run name
+	 * has at most 64 characters, a pool's rarely more than 48 */
 	snprintf(ph->note, sizeof(ph->note),
-		 "reads the %llu objects an earlier run named '%s' wrote in pool '%s' (complete, "
-		 "first and last checked), not this run's",
+		 "reads the %llu objects an earlier run named '%.64s' wrote in pool '%.48s' "
+		 "(complete, first and last checked), not this run's",
 		 (unsigned long long)objects, s->run, ph->target);
 	return 0;
 }
@@ -163,11 +165,11 @@ static int read_writers(struct cb_phase *ph, struct rados_state *s, const struct
 			uint64_t *objects)
 {
 	const struct rados_opts *o = ph->lopts;
+	*objects = 0;
 	s->writers = (unsigned)m->clients;
 	s->first = calloc(s->writers + 1, sizeof(*s->first));
 	if (!s->first)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
-	*objects = 0;
 	for (unsigned w = 0; w < s->writers; w++) {
 		struct rados_meta mw = *m;
 		int r = w ? cb_rados_meta_read(s->io, s->run, w, &mw) : 0;
