@@ -109,7 +109,7 @@ int krbd_submit(void *state, struct cb_op *op)
 		    s->op == CB_BLK_WRITE || s->op == CB_BLK_RANDWRITE || s->op == CB_BLK_PREFILL;
 	op->where = ((uint64_t)dev << WHERE_SHIFT) | off;
 	if (op->is_write && s->fill)
-		cb_pattern_fill(op->buf, dev, off, op->len);
+		cb_pattern_fill(op->buf, s->first + dev, off, op->len);
 	sl->done = 0;
 	sl->again = 0;
 	prep(sl, s->ss->dev[dev].fd);
@@ -216,7 +216,7 @@ static int complete(struct krbd_state *s, struct krbd_slot *sl, long res)
 	if (res == 0)
 		res = -ENODATA; /* nothing moved: the end of the device or file */
 	if (res > 0 && s->verify && !op->is_write &&
-	    !cb_pattern_ok(op->buf, WHERE_DEV(op->where), WHERE_OFF(op->where), op->len))
+	    !cb_pattern_ok(op->buf, s->first + WHERE_DEV(op->where), WHERE_OFF(op->where), op->len))
 		res = CB_EVERIFY;
 	cb_op_done(op, res < 0 ? res : (int64_t)op->len);
 	return 1;

@@ -129,6 +129,22 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 			 "checked)");
 		return -EINVAL;
 	}
+	/* a device given is one the clients would share: its blocks are not
+	 * split between them, so two would write the same ones */
+	if (o->device && wl->clients > 1 && (o->prefill || cb_blk_op_writes(op, o->rw_mix_read))) {
+		snprintf(why, n,
+			 "clients: %llu would write device '%s' together (prefill or op %s): "
+			 "only reads share a device; map images (pool: and image_size:, each "
+			 "client its own) or give clients: 1",
+			 (unsigned long long)wl->clients, o->device, wl->op);
+		return -EINVAL;
+	}
+	if (!o->device && wl->clients * o->images > 1024) {
+		snprintf(why, n, "clients: %llu x images: %llu is %llu images, at most 1024",
+			 (unsigned long long)wl->clients, (unsigned long long)o->images,
+			 (unsigned long long)(wl->clients * o->images));
+		return -EINVAL;
+	}
 	if (o->device) {
 		/* pool is left alone: profiles often set it in defaults: */
 		if (o->image_size || o->images != 1 || o->features || o->map_options) {
@@ -293,6 +309,7 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 	if (!*ph->session && (r = krbd_session_open(ph, (struct krbd_session **)ph->session)) < 0)
 		return r;
 	s->ss = *ph->session;
+	s->first = o->device ? 0 : ph->client * (unsigned)o->images;
 	s->op = ph->step == KRBD_STEP_FILL ? CB_BLK_PREFILL : cb_blk_op_of(ph->wl->op);
 	s->mix = (unsigned)o->rw_mix_read;
 	s->batch = (unsigned)o->batch_submit;
@@ -337,6 +354,7 @@ const struct cb_engine cb_engine_krbd = {
     .cleanup_flag = "--pool",
     .removes = "images",
     .options_size = sizeof(struct krbd_opts),
+    .max_clients = 1024,
     .check = krbd_check,
     .available = krbd_available,
     .steps = krbd_steps,

@@ -183,9 +183,37 @@ int krbd_unmap(struct cb_conn *conn, const char *pool, const char *image, struct
 				       : "rbd device unmap failed");
 }
 
+/* Image i of the workload's, numbered over its clients: client k maps
+ * k * images .. k * images + images - 1. */
 static void image_name(char *buf, size_t n, const struct cb_phase *ph, unsigned i)
 {
 	snprintf(buf, n, "cephbench.%s.%.*s.%u", ph->run_name, KRBD_WL(ph), i);
+}
+
+/* Whether the ','-separated list holds option name. */
+static bool has_option(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = list; p && *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == len && strncmp(p, name, n) == 0)
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+/* Its own kernel client for each client's mappings: the kernel shares one
+ * (one set of OSD sessions) between every mapping of a cluster with the
+ * same options, unless told noshare. */
+static const char *map_options(const struct cb_phase *ph, char *buf, size_t n)
+{
+	const struct krbd_opts *o = ph->lopts;
+	if (ph->clients <= 1 || has_option(o->map_options, "noshare"))
+		return o->map_options;
+	snprintf(buf, n, "%s%snoshare", o->map_options ? o->map_options : "",
+		 o->map_options ? "," : "");
+	return buf;
 }
 
 /* True when name is cephbench.<run>.<workload>.<n> of run (of any run when
@@ -401,11 +429,15 @@ int krbd_map_images(struct cb_phase *ph, struct krbd_session *ss)
 				      KRBD_WL(ph));
 	if ((r = cb_conn_ioctx(ph->conn, o->pool, NULL, &io, ph->err)) < 0)
 		return r;
-	r = take_over(ph, io);
+	/* client 0 sets up alone, before the others: it alone takes over, so
+	 * no client removes an image another is making */
+	r = ph->client == 0 ? take_over(ph, io) : 0;
+	char opts[1024];
+	const char *mo = map_options(ph, opts, sizeof(opts));
 	for (unsigned i = 0; i < o->images && r >= 0; i++) {
 		struct krbd_dev *d = &ss->dev[i];
 		char spec[300], out[512], err[512];
-		image_name(d->image, sizeof(d->image), ph, i);
+		image_name(d->image, sizeof(d->image), ph, ph->client * (unsigned)o->images + i);
 		snprintf(spec, sizeof(spec), "%s/%s", o->pool, d->image);
 		/* a killed namesake's: unmapped and replaced */
 		r = clear_image(ph->conn, io, o->pool, d->image, ph->run_name, NULL, NULL,
@@ -420,8 +452,7 @@ int krbd_map_images(struct cb_phase *ph, struct krbd_session *ss)
 			r = create_image(ph, io, d->image);
 		if (r < 0)
 			break;
-		r = rbd_device(ph->conn, "map", spec, o->map_options, out, sizeof(out), err,
-			       sizeof(err));
+		r = rbd_device(ph->conn, "map", spec, mo, out, sizeof(out), err, sizeof(err));
 		if (r == -ENOENT) {
 			r = cb_err_cluster(
 			    ph->err, r, "mapping %s: no 'rbd' command (install ceph-common)", spec);

@@ -86,6 +86,7 @@ struct krbd_slot {
 
 struct krbd_state {
 	struct krbd_session *ss;
+	unsigned first; /* the pattern's index of device 0: client k's images follow k * images */
 	enum cb_blk_op op;
 	uint64_t bs;
 	unsigned mix;

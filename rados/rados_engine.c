@@ -1,6 +1,8 @@
 /* The RADOS layer's engine table: options, phase setup/teardown and cleanup.
  * write makes objects <run>.c<client>.<n> in namespace "cephbench"; seq and
- * rand read what the run's metadata object says an earlier write left. */
+ * rand read what the run's metadata objects say an earlier write left, of
+ * every client that wrote. Client k > 0 runs on a connection of its own,
+ * kept in its session across the workload's steps. */
 #include "conn.h"
 #include "rados_io.h"
 #include "units.h"
@@ -62,9 +64,10 @@ static int write_meta(struct cb_phase *ph, struct rados_state *s, const char *st
 {
 	struct rados_meta m = {.object_size = s->object_size,
 			       .block_size = s->bs,
-			       .objects = s->next / s->blocks_per_obj};
+			       .objects = s->next / s->blocks_per_obj,
+			       .clients = ph->clients ? ph->clients : 1};
 	snprintf(m.state, sizeof(m.state), "%s", state);
-	int r = cb_rados_meta_write(s->io, s->run, ph->run_id, &m);
+	int r = cb_rados_meta_write(s->io, s->run, s->client, ph->run_id, &m);
 	if (r < 0)
 		cb_err_cluster(ph->err, r, "writing metadata of run '%s' in pool '%s': %s", s->run,
 			       ph->target, strerror(-r));
@@ -79,7 +82,7 @@ static int take_over(struct cb_phase *ph, struct rados_state *s)
 {
 	struct rados_meta old;
 	uint64_t n = 0;
-	int r = cb_rados_meta_read(s->io, s->run, &old);
+	int r = cb_rados_meta_read(s->io, s->run, 0, &old);
 	if (r == -ENOENT || (r == 0 && strcmp(old.run_id, ph->run_id) == 0))
 		return 0;
 	if (r < 0 && r != -EINVAL)
@@ -105,7 +108,9 @@ static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct 
 	s->limit_blocks = o->max_objects > UINT64_MAX / s->blocks_per_obj
 			      ? 0 /* beyond reach: no limit */
 			      : o->max_objects * s->blocks_per_obj;
-	int r = take_over(ph, s);
+	/* client 0 sets up alone, before the others: it alone takes over, so
+	 * no client removes what another has begun to write */
+	int r = s->client == 0 ? take_over(ph, s) : 0;
 	if (r < 0)
 		return r;
 	/* Written before the first object so a crashed run can be found; the
@@ -117,32 +122,78 @@ static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct 
 }
 
 /* A read of what an earlier run of this name wrote (kept with --no-cleanup):
- * its metadata says complete; its first and last objects must be there in
- * full too, and the user is told whose data the phase reads. */
-static int check_earlier(struct cb_phase *ph, struct rados_state *s, const struct rados_meta *m)
+ * its metadata says complete; the first and last objects of each client
+ * that wrote must be there in full too, and the user is told whose data
+ * the phase reads. */
+static int check_earlier(struct cb_phase *ph, struct rados_state *s, uint64_t object_size,
+			 uint64_t objects)
 {
-	uint64_t idx[2] = {0, m->objects - 1};
-	for (int i = 0; i < 2; i++) {
-		char name[160];
-		uint64_t size = 0;
-		time_t mtime;
-		cb_rados_obj_name(name, sizeof(name), s->run, 0, idx[i]);
-		int r = rados_stat(s->io, name, &size, &mtime);
-		if (r < 0 && r != -ENOENT)
-			return cb_err_cluster(ph->err, r, "reading object %s in pool '%s': %s",
-					      name, ph->target, strerror(-r));
-		if (r == -ENOENT || size < m->object_size)
+	for (unsigned w = 0; w < s->writers; w++) {
+		uint64_t n = (s->first[w + 1] - s->first[w]) / s->blocks_per_obj;
+		uint64_t idx[2] = {0, n - 1};
+		for (int i = 0; i < 2 && n; i++) {
+			char name[160];
+			uint64_t size = 0;
+			time_t mtime;
+			cb_rados_obj_name(name, sizeof(name), s->run, w, idx[i]);
+			int r = rados_stat(s->io, name, &size, &mtime);
+			if (r < 0 && r != -ENOENT)
+				return cb_err_cluster(ph->err, r,
+						      "reading object %s in pool '%s': %s", name,
+						      ph->target, strerror(-r));
+			if (r == -ENOENT || size < object_size)
+				return cb_err_cluster(
+				    ph->err, -ENODATA,
+				    "workload '%s': the write of run '%s' in pool '%s' "
+				    "is incomplete (object %s is %s): run the write again",
+				    ph->wl->name, s->run, ph->target, name,
+				    r == -ENOENT ? "missing" : "short");
+		}
+	}
+	/* names cut to fit the note (and GCC's truncation check): a run name
+	 * has at most 64 characters, a pool's rarely more than 48 */
+	snprintf(ph->note, sizeof(ph->note),
+		 "reads the %llu objects an earlier run named '%.64s' wrote in pool '%.48s' "
+		 "(complete, first and last checked), not this run's",
+		 (unsigned long long)objects, s->run, ph->target);
+	return 0;
+}
+
+/* The records of the write's other clients (client 0's, m, says how many):
+ * each must be the same write's and complete. Fills s->first. */
+static int read_writers(struct cb_phase *ph, struct rados_state *s, const struct rados_meta *m,
+			uint64_t *objects)
+{
+	const struct rados_opts *o = ph->lopts;
+	*objects = 0;
+	s->writers = (unsigned)m->clients;
+	s->first = calloc(s->writers + 1, sizeof(*s->first));
+	if (!s->first)
+		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	for (unsigned w = 0; w < s->writers; w++) {
+		struct rados_meta mw = *m;
+		int r = w ? cb_rados_meta_read(s->io, s->run, w, &mw) : 0;
+		if (r < 0 && r != -ENOENT && r != -EINVAL)
+			return cb_err_cluster(ph->err, r,
+					      "reading metadata of client %u of run '%s' in pool "
+					      "'%s': %s",
+					      w, s->run, o->pool, strerror(-r));
+		/* another write's record (an earlier workload's, a namesake's) is
+		 * not this one's */
+		if (r < 0 || strcmp(mw.run_id, m->run_id) != 0 || strcmp(mw.state, "complete") ||
+		    mw.object_size != m->object_size)
 			return cb_err_cluster(
 			    ph->err, -ENODATA,
-			    "workload '%s': the write of run '%s' in pool '%s' "
-			    "is incomplete (object %s is %s): run the write again",
-			    ph->wl->name, s->run, ph->target, name,
-			    r == -ENOENT ? "missing" : "short");
+			    "workload '%s': the write of run '%s' in pool '%s' is "
+			    "incomplete (client %u of %u: %s): run the write again",
+			    ph->wl->name, s->run, o->pool, w, s->writers,
+			    r == -ENOENT		   ? "no record"
+			    : r < 0			   ? "unreadable record"
+			    : strcmp(mw.run_id, m->run_id) ? "another run's record"
+							   : mw.state);
+		*objects += mw.objects;
+		s->first[w + 1] = s->first[w] + mw.objects * s->blocks_per_obj;
 	}
-	snprintf(ph->note, sizeof(ph->note),
-		 "reads the %llu objects an earlier run named '%s' wrote in pool '%s' (complete, "
-		 "first and last checked), not this run's",
-		 (unsigned long long)m->objects, s->run, ph->target);
 	return 0;
 }
 
@@ -150,7 +201,7 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 {
 	struct rados_meta m;
 	char a[32], b[32];
-	int r = cb_rados_meta_read(s->io, s->run, &m);
+	int r = cb_rados_meta_read(s->io, s->run, 0, &m);
 	if (r == -ENOENT)
 		return cb_err_usage(
 		    ph->err,
@@ -166,12 +217,6 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 				      "workload '%s': the write of run '%s' in pool '%s' is %s (it "
 				      "crashed or had errors): run the write again",
 				      ph->wl->name, s->run, o->pool, m.state);
-	if (m.objects == 0)
-		return cb_err_usage(
-		    ph->err,
-		    "workload '%s': the write of run '%s' in pool '%s' completed no "
-		    "object: write longer or with smaller object_size",
-		    ph->wl->name, s->run, o->pool);
 	s->bs = ph->wl->block_size ? ph->wl->block_size : m.block_size;
 	if (s->bs > m.object_size)
 		return cb_err_usage(ph->err,
@@ -181,8 +226,23 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 				    cb_format_size(m.object_size, b, sizeof(b)));
 	s->object_size = m.object_size;
 	s->blocks_per_obj = m.object_size / s->bs;
-	s->limit_blocks = m.objects * s->blocks_per_obj;
-	return strcmp(m.run_id, ph->run_id) == 0 ? 0 : check_earlier(ph, s, &m);
+	uint64_t objects;
+	if ((r = read_writers(ph, s, &m, &objects)) < 0)
+		return r;
+	if (objects == 0)
+		return cb_err_usage(
+		    ph->err,
+		    "workload '%s': the write of run '%s' in pool '%s' completed no "
+		    "object: write longer or with smaller object_size",
+		    ph->wl->name, s->run, o->pool);
+	/* rand: any block of any writer; seq: this client's share of them in
+	 * order, the shares one after the other (with as many readers as
+	 * writers of equal counts, reader k reads writer k's objects) */
+	uint64_t all = s->first[s->writers], k = ph->client, n = ph->clients ? ph->clients : 1;
+	s->limit_blocks = all;
+	s->next = all / n * k + all % n * k / n;
+	s->end = all / n * (k + 1) + all % n * (k + 1) / n;
+	return strcmp(m.run_id, ph->run_id) == 0 ? 0 : check_earlier(ph, s, m.object_size, objects);
 }
 
 static int rados_setup(struct cb_phase *ph, void **state)
@@ -198,7 +258,11 @@ static int rados_setup(struct cb_phase *ph, void **state)
 	s->run = ph->run_name;
 	s->client = ph->client;
 	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
-	r = cb_conn_ioctx(ph->conn, o->pool, CB_RADOS_NS, &s->io, ph->err);
+	struct cb_conn *conn;
+	r = cb_conn_for_client(ph->conn, ph->client, (struct cb_conn **)ph->session, &conn,
+			       ph->err);
+	if (r == 0)
+		r = cb_conn_ioctx(conn, o->pool, CB_RADOS_NS, &s->io, ph->err);
 	if (r < 0) {
 		s->io = NULL;
 		return r;
@@ -230,8 +294,15 @@ static int rados_teardown(struct cb_phase *ph, void *state)
 	}
 	if (s->io)
 		rados_ioctx_destroy(s->io);
+	free(s->first);
 	free(s);
 	return r;
+}
+
+/* A client's own connection (none for client 0, which uses the shared one). */
+static void rados_release(void *session)
+{
+	cb_conn_close(session);
 }
 
 static int rados_cleanup(struct cb_cleanup_req *req)
@@ -257,11 +328,13 @@ const struct cb_engine cb_engine_rados = {
     .removes = "objects",
     .target_noun = "pool",
     .options_size = sizeof(struct rados_opts),
+    .max_clients = 1024,
     .check = rados_check,
     .setup = rados_setup,
     .submit = cb_rados_submit,
     .poll = NULL,
     .describe = cb_rados_describe,
     .teardown = rados_teardown,
+    .release = rados_release,
     .cleanup = rados_cleanup,
 };

@@ -21,6 +21,29 @@ static void rados_done(rados_completion_t c, void *arg)
 	cb_op_done(op, r);
 }
 
+/* The object block b is in, and the offset within it: a write's blocks are
+ * its client's own objects; a read's, every writer's in turn (the last
+ * writer whose first block is at most b, which skips writers that left no
+ * object). */
+static uint64_t locate(const struct rados_state *s, uint64_t b, char *name, size_t n)
+{
+	unsigned w = s->client;
+	if (s->op != RADOS_WRITE) {
+		unsigned lo = 0, hi = s->writers - 1;
+		while (lo < hi) {
+			unsigned mid = (lo + hi + 1) / 2;
+			if (s->first[mid] <= b)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		w = lo;
+		b -= s->first[w];
+	}
+	cb_rados_obj_name(name, n, s->run, w, b / s->blocks_per_obj);
+	return (b % s->blocks_per_obj) * s->bs;
+}
+
 int cb_rados_submit(void *state, struct cb_op *op)
 {
 	struct rados_state *s = state;
@@ -31,17 +54,19 @@ int cb_rados_submit(void *state, struct cb_op *op)
 
 	if (s->op == RADOS_RAND) {
 		b = cb_rng_next(&s->rng) % s->limit_blocks;
+	} else if (s->op == RADOS_SEQ) {
+		if (s->next >= s->end)
+			return CB_EOF;
+		b = s->next++;
 	} else {
 		if (s->limit_blocks && s->next >= s->limit_blocks)
 			return CB_EOF;
 		b = s->next++;
 	}
-	uint64_t obj = b / s->blocks_per_obj;
-	uint64_t off = (b % s->blocks_per_obj) * s->bs;
+	uint64_t off = locate(s, b, name, sizeof(name));
 	op->where = b;
 	op->len = s->bs;
 	op->is_write = s->op == RADOS_WRITE;
-	cb_rados_obj_name(name, sizeof(name), s->run, s->client, obj);
 
 	op->priv = s;
 	r = rados_aio_create_completion2(op, rados_done, &c);
@@ -64,7 +89,6 @@ void cb_rados_describe(void *state, const struct cb_op *op, char *buf, size_t n)
 {
 	struct rados_state *s = state;
 	char name[128];
-	cb_rados_obj_name(name, sizeof(name), s->run, s->client, op->where / s->blocks_per_obj);
-	snprintf(buf, n, "object %s offset %llu", name,
-		 (unsigned long long)((op->where % s->blocks_per_obj) * s->bs));
+	uint64_t off = locate(s, op->where, name, sizeof(name));
+	snprintf(buf, n, "object %s offset %llu", name, (unsigned long long)off);
 }

@@ -18,8 +18,13 @@ struct rados_state {
 	uint64_t blocks_per_obj;
 	uint64_t limit_blocks; /* write: max_objects worth, 0 none; reads: what exists */
 	uint64_t next;	       /* next block for write and seq */
-	bool meta_written;     /* setup recorded the run, so teardown updates it */
-	atomic_ullong failed;  /* ops that completed with an error (callback thread) */
+	uint64_t end;	       /* seq: the end of this client's share of the blocks */
+	/* Reads: the blocks of every client that wrote, one after the other;
+	 * writer w's are first[w] .. first[w + 1] - 1 (first[writers] is all). */
+	unsigned writers;
+	uint64_t *first;
+	bool meta_written;    /* setup recorded the run, so teardown updates it */
+	atomic_ullong failed; /* ops that completed with an error (callback thread) */
 	uint64_t rng;
 };
 

@@ -13,12 +13,18 @@ void cb_rados_obj_name(char *buf, size_t n, const char *run, unsigned client, ui
 	snprintf(buf, n, "%s.c%u.%llu", run, client, (unsigned long long)idx);
 }
 
-static void meta_name(char *buf, size_t n, const char *run)
+/* Client 0's is the run's record, named as before clients existed; the
+ * others' do not end in ".meta", so cleanup removes them with the data and
+ * keeps only the run's record for last. */
+static void meta_name(char *buf, size_t n, const char *run, unsigned client)
 {
-	snprintf(buf, n, "%s.meta", run);
+	if (client == 0)
+		snprintf(buf, n, "%s.meta", run);
+	else
+		snprintf(buf, n, "%s.meta.c%u", run, client);
 }
 
-int cb_rados_meta_write(rados_ioctx_t io, const char *run, const char *run_id,
+int cb_rados_meta_write(rados_ioctx_t io, const char *run, unsigned client, const char *run_id,
 			const struct rados_meta *m)
 {
 	char name[128];
@@ -26,36 +32,44 @@ int cb_rados_meta_write(rados_ioctx_t io, const char *run, const char *run_id,
 	    json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I}", "layer", "rados", "run", run, "run_id",
 		      run_id, "state", m->state, "object_size", (json_int_t)m->object_size,
 		      "block_size", (json_int_t)m->block_size, "objects", (json_int_t)m->objects);
+	/* the run's record says how many wrote; another client's, which it is */
+	if (j &&
+	    json_object_set_new(j, client ? "client" : "clients",
+				json_integer((json_int_t)(client ? client : m->clients))) < 0) {
+		json_decref(j);
+		j = NULL;
+	}
 	if (!j)
 		return -ENOMEM;
 	char *s = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	if (!s)
 		return -ENOMEM;
-	meta_name(name, sizeof(name), run);
+	meta_name(name, sizeof(name), run, client);
 	int r = rados_write_full(io, name, s, strlen(s));
 	free(s);
 	return r;
 }
 
-int cb_rados_meta_read(rados_ioctx_t io, const char *run, struct rados_meta *m)
+int cb_rados_meta_read(rados_ioctx_t io, const char *run, unsigned client, struct rados_meta *m)
 {
 	char name[128], buf[4096];
-	meta_name(name, sizeof(name), run);
+	meta_name(name, sizeof(name), run, client);
 	int r = rados_read(io, name, buf, sizeof(buf) - 1, 0);
 	if (r < 0)
 		return r;
 	json_t *j = json_loadb(buf, (size_t)r, 0, NULL);
-	json_int_t os = 0, bs = 0, objs = 0;
+	json_int_t os = 0, bs = 0, objs = 0, clients = 1;
 	const char *state = NULL, *id = "";
-	r = json_unpack(j, "{s:s, s:I, s:I, s:I, s?:s}", "state", &state, "object_size", &os,
-			"block_size", &bs, "objects", &objs, "run_id", &id);
-	if (r == 0 && os > 0 && bs > 0 && objs >= 0) {
+	r = json_unpack(j, "{s:s, s:I, s:I, s:I, s?:s, s?:I}", "state", &state, "object_size", &os,
+			"block_size", &bs, "objects", &objs, "run_id", &id, "clients", &clients);
+	if (r == 0 && os > 0 && bs > 0 && objs >= 0 && clients >= 1 && clients <= 1024) {
 		snprintf(m->state, sizeof(m->state), "%s", state);
 		snprintf(m->run_id, sizeof(m->run_id), "%s", id);
 		m->object_size = (uint64_t)os;
 		m->block_size = (uint64_t)bs;
 		m->objects = (uint64_t)objs;
+		m->clients = (uint64_t)clients;
 	} else {
 		r = -EINVAL;
 	}

@@ -1,7 +1,8 @@
 /* The RBD layer's engine table: options, checks, phase setup/teardown and
  * cleanup. By default a run creates images cephbench.<run>.<n> in the pool
- * and removes them at the end; `image:` names an existing image instead,
- * which is only read unless --allow-destructive. */
+ * and removes them at the end, each client its own `images` of them on a
+ * connection of its own; `image:` names an existing image instead, which is
+ * only read unless --allow-destructive. */
 #include "conn.h"
 #include "options.h"
 #include "rbd_common.h"
@@ -73,6 +74,22 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 	}
 	if (o->verify && bs % 8) {
 		snprintf(why, n, "verify needs a block_size that is a multiple of 8");
+		return -EINVAL;
+	}
+	/* one writer per image: with exclusive-lock, clients writing one image
+	 * would measure the lock passing between them */
+	if (o->image && wl->clients > 1 && (o->prefill || cb_blk_op_writes(op, o->rw_mix_read))) {
+		snprintf(why, n,
+			 "clients: %llu would write image '%s' together (prefill or op %s): "
+			 "only reads share an image; give images the run creates (each "
+			 "client its own) or clients: 1",
+			 (unsigned long long)wl->clients, o->image, wl->op);
+		return -EINVAL;
+	}
+	if (!o->image && wl->clients * o->images > CB_RBD_MAX_IMAGES) {
+		snprintf(why, n, "clients: %llu x images: %llu is %llu images, at most %d",
+			 (unsigned long long)wl->clients, (unsigned long long)o->images,
+			 (unsigned long long)(wl->clients * o->images), CB_RBD_MAX_IMAGES);
 		return -EINVAL;
 	}
 	if (o->image) {
@@ -191,11 +208,12 @@ static int check_content(struct cb_phase *ph, struct rbd_state *s, const struct 
 	return 0;
 }
 
-/* librbd reads these when an image is opened; phases run one at a time, so
- * setting them on the connection before the opens is per phase. */
-static int set_cache(struct cb_phase *ph, int mode)
+/* librbd reads these when an image is opened; phases run one at a time,
+ * and each client has its connection, so setting them on the connection
+ * before the opens is per phase. */
+static int set_cache(struct cb_phase *ph, struct cb_conn *conn, int mode)
 {
-	rados_t r = cb_conn_rados(ph->conn);
+	rados_t r = cb_conn_rados(conn);
 	int ret = rados_conf_set(r, "rbd_cache", mode == RBD_CACHE_OFF ? "false" : "true");
 	/* cephbench never flushes: writethrough until a flush stays writethrough */
 	if (ret == 0)
@@ -226,7 +244,10 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	s->bs = ph->wl->block_size ? ph->wl->block_size : CB_RBD_DEFAULT_BS;
 	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
 	ph->block_size = s->bs;
-	r = cb_conn_ioctx(ph->conn, o->pool, NULL, &s->io, ph->err);
+	r = cb_conn_for_client(ph->conn, ph->client, (struct cb_conn **)ph->session, &s->conn,
+			       ph->err);
+	if (r == 0)
+		r = cb_conn_ioctx(s->conn, o->pool, NULL, &s->io, ph->err);
 	if (r < 0) {
 		s->io = NULL;
 		return r;
@@ -234,7 +255,7 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	/* Fail fast on a full pool (-ENOSPC, counted) rather than have librbd's
 	 * writes held until space is freed: its images inherit the flag. */
 	rados_set_pool_full_try(s->io);
-	if ((r = set_cache(ph, o->cache)) < 0 || (r = cb_rbd_open_images(ph, s, o)) < 0)
+	if ((r = set_cache(ph, s->conn, o->cache)) < 0 || (r = cb_rbd_open_images(ph, s, o)) < 0)
 		return r;
 	if (s->bs > s->size)
 		return cb_err_usage(
@@ -299,6 +320,12 @@ static int rbd_teardown(struct cb_phase *ph, void *state)
 	return r;
 }
 
+/* A client's own connection (none for client 0, which uses the shared one). */
+static void rbd_release(void *session)
+{
+	cb_conn_close(session);
+}
+
 static int rbd_cleanup(struct cb_cleanup_req *req)
 {
 	const struct rbd_opts *o = req->lopts;
@@ -329,6 +356,7 @@ const struct cb_engine cb_engine_rbd = {
     .target_noun = "pool",
     .removes = "images",
     .options_size = sizeof(struct rbd_opts),
+    .max_clients = 1024,
     .check = rbd_check,
     .steps = rbd_steps,
     .setup = rbd_setup,
@@ -336,5 +364,6 @@ const struct cb_engine cb_engine_rbd = {
     .poll = NULL,
     .describe = cb_rbd_describe,
     .teardown = rbd_teardown,
+    .release = rbd_release,
     .cleanup = rbd_cleanup,
 };

@@ -33,7 +33,7 @@ void cb_rbd_state_image_name(const struct rbd_state *s, unsigned i, char *buf, s
 	if (s->user_image)
 		snprintf(buf, n, "%s", s->user_image);
 	else
-		cb_rbd_image_name(buf, n, s->run, i);
+		cb_rbd_image_name(buf, n, s->run, s->first + i);
 }
 
 /* True when name is an image of run (of any run when run is NULL), with the
@@ -220,12 +220,12 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 	rbd_image_info_t info;
 	rbd_image_t img = NULL;
 
-	cb_rbd_image_name(name, sizeof(name), s->run, i);
+	cb_rbd_image_name(name, sizeof(name), s->run, s->first + i);
 	/* also clears a killed namesake's watch, which would stall this run's
 	 * first metadata write 30 s */
 	bool ours;
 	unsigned live;
-	int r = cb_rbd_inspect(ph->conn, s->io, name, s->run, &ours, &live);
+	int r = cb_rbd_inspect(s->conn, s->io, name, s->run, &ours, &live);
 	if (r == 0 && !ours)
 		return cb_err_usage(ph->err,
 				    "image %s/%s exists but was not made by cephbench run '%s' (no "
@@ -242,7 +242,7 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 		/* an earlier run's (a crash, --no-cleanup, reuse): made anew */
 		rbd_close(img);
 		img = NULL;
-		r = remove_image(ph->conn, s->io, name, s->run, cb_now_ns() + SETUP_WAIT_NS,
+		r = remove_image(s->conn, s->io, name, s->run, cb_now_ns() + SETUP_WAIT_NS,
 				 ph->err);
 		if (r < 0)
 			return r;
@@ -282,7 +282,8 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 	if ((r = rbd_stat(img, &info, sizeof(info))) < 0)
 		return cb_err_cluster(ph->err, r, "reading image %s/%s: %s", o->pool, name,
 				      strerror(-r));
-	if ((r = cb_rbd_mark_owner(ph->conn, img)) < 0)
+	/* the watch a killed run leaves is this connection's */
+	if ((r = cb_rbd_mark_owner(s->conn, img)) < 0)
 		return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
 				      strerror(-r));
 	if (info.size != o->image_size && strcmp(inst, ph->run_id) == 0)
@@ -355,14 +356,19 @@ int cb_rbd_open_images(struct cb_phase *ph, struct rbd_state *s, const struct rb
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	if (o->image)
 		return open_user(ph, s, o);
-	int r = o->reuse ? 0 : take_over(ph, s, o);
+	/* client 0 sets up alone, before the others: it alone takes over, so
+	 * no client removes an image another is making */
+	int r = o->reuse || ph->client > 0 ? 0 : take_over(ph, s, o);
+	s->first = ph->client * n;
 	for (unsigned i = 0; i < n && r == 0; i++)
 		r = open_own(ph, s, o, i);
-	/* said once per workload: at its prefill step, if it has one */
+	/* said once per workload: at its prefill step, if it has one; by client
+	 * 0 (the note printed), of its own images */
 	if (r == 0 && s->reused && (ph->step == RBD_STEP_FILL || !o->prefill))
 		snprintf(ph->note, sizeof(ph->note),
 			 "reuses %u images an earlier run named '%s' left in pool '%s' (reuse: "
-			 "true)",
-			 s->reused, s->run, o->pool);
+			 "true)%s",
+			 s->reused, s->run, o->pool,
+			 ph->clients > 1 ? " for client 0, each client its own" : "");
 	return r;
 }

@@ -20,8 +20,9 @@ static void rbd_done(rbd_completion_t c, void *arg)
 	struct rbd_state *s = op->priv;
 	int64_t r = rbd_aio_get_return_value(c);
 	rbd_aio_release(c);
+	/* the pattern is the image's by its index in the run */
 	if (r == (int64_t)op->len && s->verify && !op->is_write &&
-	    !cb_pattern_ok(op->buf, (unsigned)(op->where >> WHERE_SHIFT),
+	    !cb_pattern_ok(op->buf, s->first + (unsigned)(op->where >> WHERE_SHIFT),
 			   op->where & ((1ULL << WHERE_SHIFT) - 1), op->len))
 		r = CB_EVERIFY;
 	if (r < 0)
@@ -58,7 +59,7 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	op->where = ((uint64_t)img << WHERE_SHIFT) | off;
 	op->priv = s;
 	if (s->op == CB_BLK_PREFILL)
-		cb_pattern_fill(op->buf, img, off, op->len);
+		cb_pattern_fill(op->buf, s->first + img, off, op->len);
 
 	r = rbd_aio_create_completion(op, rbd_done, &c);
 	if (r < 0) {

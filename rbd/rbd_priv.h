@@ -55,8 +55,10 @@ enum rbd_cache { RBD_CACHE_OFF, RBD_CACHE_WRITETHROUGH, RBD_CACHE_WRITEBACK };
 #define RBD_STEP_FILL 1
 
 struct rbd_state {
+	struct cb_conn *conn; /* the client's (cb_conn_for_client) */
 	rados_ioctx_t io;
 	rbd_image_t *img;
+	unsigned first;	 /* the run's index of img[0]: client k has k * images on */
 	unsigned nimg;	 /* opened so far */
 	unsigned reused; /* of them, with reuse, made by an earlier run */
 	const char *run; /* names the images when user_image is NULL */
@@ -76,7 +78,7 @@ struct rbd_state {
 /* "cephbench.<run>.<idx>" into buf. */
 void cb_rbd_image_name(char *buf, size_t n, const char *run, uint64_t idx);
 
-/* Name of image i of the phase, for messages. */
+/* Name of image i of the phase (of the client's), for messages. */
 void cb_rbd_state_image_name(const struct rbd_state *s, unsigned i, char *buf, size_t n);
 
 /* Open (creating when needed) the images of the phase into s->img. Errors

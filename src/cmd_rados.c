@@ -16,7 +16,9 @@ static const char rados_help[] =
     "read what an earlier write of the same --run-name left (write with --no-cleanup).\n"
     "\n"
     "  -p, --pool POOL        pool to run in (required)\n"
-    "  -t, --concurrent-ios N ops in flight (default 16)\n"
+    "  -t, --concurrent-ios N ops in flight (default 16; per client)\n"
+    "      --clients N        clients, each with its own connection and its own\n"
+    "                         ops in flight (default 1); limits are per client\n"
     "  -b, --block-size SIZE  bytes per op (default 4M; seq/rand: what was written)\n"
     "  -O, --object-size SIZE object size for write (default: the block size)\n"
     "      --duration T       measured time (default 10s; also SECONDS)\n"
@@ -32,6 +34,7 @@ enum {
 	OPT_MAX_OBJECTS,
 	OPT_OPS,
 	OPT_MAX_ERRORS,
+	OPT_CLIENTS,
 };
 
 int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
@@ -49,6 +52,7 @@ int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {"max-objects", required_argument, NULL, OPT_MAX_OBJECTS},
 	    {"ops", required_argument, NULL, OPT_OPS},
 	    {"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
+	    {"clients", required_argument, NULL, OPT_CLIENTS},
 	    {NULL, 0, NULL, 0},
 	};
 	static const struct cb_adhoc_flag map[] = {
@@ -61,6 +65,7 @@ int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {OPT_MAX_OBJECTS, "--max-objects", "max_objects"},
 	    {OPT_OPS, "--ops", "ops"},
 	    {OPT_MAX_ERRORS, "--max-errors", "max_errors"},
+	    {OPT_CLIENTS, "--clients", "clients"},
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};

@@ -20,7 +20,9 @@ static const char rbd_help[] =
     "      --io-type T        read, write, readwrite (or rw); default write for\n"
     "                         created images, required for an existing one\n"
     "      --io-size SIZE     bytes per op (default 4K)\n"
-    "      --io-threads N     ops in flight (default 16)\n"
+    "      --io-threads N     ops in flight (default 16; per client)\n"
+    "      --clients N        clients, each with its own connection, ops in\n"
+    "                         flight and images (default 1); limits are per client\n"
     "      --io-total SIZE    stop after SIZE bytes (default 1G unless --duration)\n"
     "      --io-pattern P     seq or rand (default seq)\n"
     "      --rw-mix-read N    readwrite: percent of reads (default 50)\n"
@@ -61,6 +63,7 @@ enum {
 	OPT_RAMP,
 	OPT_OPS,
 	OPT_MAX_ERRORS,
+	OPT_CLIENTS,
 };
 
 /* --io-type and --io-pattern together name the op, as in rbd bench. */
@@ -112,6 +115,7 @@ int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {"ramp", required_argument, NULL, OPT_RAMP},
 	    {"ops", required_argument, NULL, OPT_OPS},
 	    {"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
+	    {"clients", required_argument, NULL, OPT_CLIENTS},
 	    {NULL, 0, NULL, 0},
 	};
 	/* flags that are one profile key each */
@@ -133,6 +137,7 @@ int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {OPT_RAMP, "--ramp", "ramp"},
 	    {OPT_OPS, "--ops", "ops"},
 	    {OPT_MAX_ERRORS, "--max-errors", "max_errors"},
+	    {OPT_CLIENTS, "--clients", "clients"},
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};

@@ -204,6 +204,21 @@ int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct c
 	return 0;
 }
 
+int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn **own,
+		       struct cb_conn **out, struct cb_err *e)
+{
+	if (client == 0) {
+		*out = shared;
+		return 0;
+	}
+	if (!own)
+		return cb_err_cluster(e, -EINVAL, "internal error: client %u has no session",
+				      client);
+	int r = *own ? 0 : cb_conn_open(&shared->o, own, e);
+	*out = *own;
+	return r;
+}
+
 /* The session for monitor commands, opened on first use. */
 static int ctl_session(struct cb_conn *c, struct cb_err *e)
 {

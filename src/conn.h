@@ -25,6 +25,15 @@ struct cb_conn;
 int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct cb_err *e);
 void cb_conn_close(struct cb_conn *c);
 
+/* The connection client `client` of a phase runs on: shared (the run's or
+ * the workload's) for client 0; for the others one of their own, with the
+ * same options, opened into *own on first use and kept there (the caller
+ * closes it). So clients: N is N librados instances, as N rados bench
+ * processes would be, and clients: 1 runs as it always did. 0, or -errno
+ * with e set. */
+int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn **own,
+		       struct cb_conn **out, struct cb_err *e);
+
 /* The I/O session. Never send monitor commands through it (see conn.c). */
 rados_t cb_conn_rados(struct cb_conn *c);
 const char *cb_conn_fsid(const struct cb_conn *c);

@@ -149,6 +149,7 @@ int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n)
 /* One rank's figures of a phase, fixed size; its samples follow apart. */
 struct wire {
 	uint64_t ops, bytes, write_ops, write_bytes, errors, elapsed_ns, block_size, nsamples;
+	uint64_t nper_client;
 	uint8_t ran, interrupted, failed, has_hist;
 	char target[128];
 	struct cb_hist hist;
@@ -165,6 +166,7 @@ static void to_wire(const struct cb_phase_result *res, struct wire *w)
 	w->elapsed_ns = res->elapsed_ns;
 	w->block_size = res->block_size;
 	w->nsamples = res->nsamples;
+	w->nper_client = res->nper_client;
 	w->ran = res->ran;
 	w->interrupted = res->interrupted;
 	w->failed = res->failed;
@@ -186,9 +188,28 @@ static void rank_figures(struct cb_rank_figures *f, unsigned rank, const char *h
 	f->elapsed_ns = w->elapsed_ns;
 }
 
+/* Every rank's clients' rows, rank 0's first: the run's clients in order
+ * (merging a rank as a client added one row for it). 0 or -ENOMEM. */
+static int client_rows(struct cb_ranks *rk, struct cb_phase_result *res, const struct wire *all,
+		       const struct cb_client_row *rows)
+{
+	size_t n = 0, mine = (size_t)all[0].nper_client;
+	for (int k = 0; k < rk->size; k++)
+		n += all[k].nper_client;
+	struct cb_client_row *v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, res->per_client, mine * sizeof(*v));
+	memcpy(v + mine, rows, (n - mine) * sizeof(*v));
+	free(res->per_client);
+	res->per_client = v;
+	res->nper_client = n;
+	return 0;
+}
+
 /* Rank 0: the others' figures into res. 0 or -ENOMEM. */
 static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const struct wire *all,
-		     const struct cb_sample *samples)
+		     const struct cb_sample *samples, const struct cb_client_row *rows)
 {
 	res->ranks = calloc((size_t)rk->size, sizeof(*res->ranks));
 	if (!res->ranks)
@@ -223,7 +244,7 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 		if (one.hist && res->hist && cb_phase_merge_client(res, &one) < 0)
 			return -ENOMEM;
 	}
-	return 0;
+	return client_rows(rk, res, all, rows);
 }
 
 /* Out of memory in the middle of a collective: the others cannot be told
@@ -260,11 +281,26 @@ int cb_ranks_merge_phase(struct cb_ranks *rk, struct cb_phase_result *res, int r
 		abort_all();
 	MPI_Gatherv(res->samples, (int)(res->nsamples * sizeof(struct cb_sample)), MPI_BYTE,
 		    samples, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-	int mr = root ? merge_all(rk, res, all, samples) : 0;
+	/* the other ranks' client rows, behind one another */
+	struct cb_client_row *rows = NULL;
+	total = 0;
+	for (int k = 0; root && k < rk->size; k++) {
+		size_t n = k == 0 ? 0 : (size_t)all[k].nper_client;
+		counts[k] = (int)(n * sizeof(*rows));
+		displs[k] = (int)(total * sizeof(*rows));
+		total += n;
+	}
+	if (root && !(rows = malloc((total ? total : 1) * sizeof(*rows))))
+		abort_all();
+	bool me_sends = !root;
+	MPI_Gatherv(res->per_client, me_sends ? (int)(res->nper_client * sizeof(*rows)) : 0,
+		    MPI_BYTE, rows, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+	int mr = root ? merge_all(rk, res, all, samples, rows) : 0;
 	free(all);
 	free(counts);
 	free(displs);
 	free(samples);
+	free(rows);
 	if (mr < 0 && r >= 0)
 		r = cb_err_usage(e, "out of memory");
 	return cb_ranks_agree(rk, r, e);

@@ -103,6 +103,26 @@ static void ranks_json(json_t *o, const struct cb_phase_result *p)
 	json_object_set_new(o, "last_done_s", json_real((double)last->elapsed_ns / 1e9));
 }
 
+/* Each client's own figures under the phase's, so that a straggler shows
+ * and the sum can be checked: its rate is over its own time. */
+static json_t *per_client_json(const struct cb_phase_result *p)
+{
+	json_t *a = json_array();
+	for (size_t k = 0; k < p->nper_client; k++) {
+		const struct cb_client_row *c = &p->per_client[k];
+		double secs = (double)c->elapsed_ns / 1e9;
+		json_array_append_new(
+		    a,
+		    json_pack("{s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}", "client", (json_int_t)k,
+			      "ops", (json_int_t)c->ops, "bytes", (json_int_t)c->bytes, "errors",
+			      (json_int_t)c->errors, "duration_s", secs, "iops",
+			      secs > 0 ? (double)c->ops / secs : 0.0, "bw_bytes_per_s",
+			      secs > 0 ? (double)c->bytes / secs : 0.0, "lat_mean_us",
+			      c->ops ? (double)c->lat_sum_ns / (double)c->ops / 1000.0 : 0.0));
+	}
+	return a;
+}
+
 static json_t *phase_json(const struct cb_phase_result *p)
 {
 	json_t *o = json_pack(
@@ -121,6 +141,8 @@ static json_t *phase_json(const struct cb_phase_result *p)
 	json_object_set_new(o, "write_ops", json_integer((json_int_t)p->write_ops));
 	json_object_set_new(o, "write_bytes", json_integer((json_int_t)p->write_bytes));
 	origin_json(o, p);
+	if (p->nper_client)
+		json_object_set_new(o, "per_client", per_client_json(p));
 	struct cb_verdict v[CB_EXPECT_NMETRICS];
 	size_t nv = cb_expect_judge(cb_expect_of(p), p, v);
 	if (nv) {

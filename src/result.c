@@ -36,6 +36,7 @@ void cb_phase_release(struct cb_phase_result *p)
 	free(p->samples);
 	free(p->iter_rates);
 	free(p->ranks);
+	free(p->per_client);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -75,10 +76,26 @@ static void sample_add(struct cb_sample *d, const struct cb_sample *s)
 		d->lat_max_ns = s->lat_max_ns;
 }
 
+/* A client's own figures, before they disappear into the phase's. */
+static struct cb_client_row client_row(const struct cb_phase_result *p)
+{
+	struct cb_client_row c = {
+	    .ops = p->ops, .bytes = p->bytes, .errors = p->errors, .elapsed_ns = p->elapsed_ns};
+	for (size_t i = 0; i < p->nsamples; i++)
+		c.lat_sum_ns += p->samples[i].lat_sum_ns;
+	return c;
+}
+
 int cb_phase_merge_client(struct cb_phase_result *dst, const struct cb_phase_result *src)
 {
+	struct cb_client_row *rows =
+	    realloc(dst->per_client, (dst->nper_client + 1) * sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	dst->per_client = rows;
 	if (cb_phase_samples_grow(dst, src->nsamples) < 0)
 		return -ENOMEM;
+	rows[dst->nper_client++] = client_row(src);
 	for (size_t i = 0; i < src->nsamples; i++)
 		sample_add(&dst->samples[i], &src->samples[i]);
 	merge_counts(dst, src);
@@ -136,6 +153,16 @@ int cb_phase_merge_iteration(struct cb_phase_result *dst, const struct cb_phase_
 		dst->ranks[k].bytes += src->ranks[k].bytes;
 		dst->ranks[k].errors += src->ranks[k].errors;
 		dst->ranks[k].elapsed_ns += src->ranks[k].elapsed_ns;
+	}
+	/* the same clients ran each iteration */
+	for (size_t k = 0; k < dst->nper_client && k < src->nper_client; k++) {
+		struct cb_client_row *d = &dst->per_client[k];
+		const struct cb_client_row *c = &src->per_client[k];
+		d->ops += c->ops;
+		d->bytes += c->bytes;
+		d->errors += c->errors;
+		d->elapsed_ns += c->elapsed_ns;
+		d->lat_sum_ns += c->lat_sum_ns;
 	}
 	return 0;
 }

@@ -28,6 +28,13 @@ struct cb_rank_figures {
 	uint64_t elapsed_ns; /* its slowest client's time */
 };
 
+/* One client's own figures in a phase it ran with others (per_client). */
+struct cb_client_row {
+	uint64_t ops, bytes, errors;
+	uint64_t elapsed_ns; /* its own time: end of ramp to its last measured completion */
+	uint64_t lat_sum_ns; /* of its measured ops: mean = lat_sum_ns / ops */
+};
+
 struct cb_phase_result {
 	char *name;
 	/* The workload the row came from, borrowed from the profile (which
@@ -59,6 +66,10 @@ struct cb_phase_result {
 	 * over MPI; rank 0's result only). */
 	struct cb_rank_figures *ranks;
 	size_t nranks;
+	/* Each client's own figures, in client order, when several ran it
+	 * (cb_phase_merge_client adds one); NULL with one client. */
+	struct cb_client_row *per_client;
+	size_t nper_client;
 };
 
 /* A workload not run because this host lacks its layer (optional: true). */
@@ -97,11 +108,13 @@ int cb_phase_samples_grow(struct cb_phase_result *p, size_t n);
 
 /* dst += src, a client that ran the same phase at the same time: counts add,
  * histograms merge, samples add by second, the time is the slowest client's
- * (mdtest's rate: all the work over the slowest's time). 0 or -ENOMEM. */
+ * (mdtest's rate: all the work over the slowest's time); src's own figures
+ * become dst's next per_client row. 0 or -ENOMEM (dst unchanged). */
 int cb_phase_merge_client(struct cb_phase_result *dst, const struct cb_phase_result *src);
 
 /* dst += src, a later iteration of the same step: counts add, src's samples
- * follow dst's, times add; each iteration's rate is kept. 0 or -ENOMEM. */
+ * follow dst's, times add, per_client rows add by client; each iteration's
+ * rate is kept. 0 or -ENOMEM. */
 int cb_phase_merge_iteration(struct cb_phase_result *dst, const struct cb_phase_result *src);
 
 /* The spread of a phase's rate over its iterations (mdtest's SUMMARY;

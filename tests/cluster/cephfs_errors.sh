@@ -59,8 +59,9 @@ expect 2 "file_size not a multiple of block_size" \
 	"bad.yaml" "file_size 10001 is not a multiple of block_size 4096"
 expect 2 "unknown op" "layer: cephfs, fs: $FS, op: tre, items: 5" -- \
 	"bad.yaml" "did you mean 'tree'"
-expect 2 "clients on rados" "layer: rados, pool: $POOL, op: write, clients: 2, duration: 1s" -- \
-	"bad.yaml" "clients: 2" "rados"
+# every layer takes clients now (up to 1024); cephfs's own bound is the key's
+expect 2 "clients above 1024" "$tree, items: 2, clients: 1025" -- \
+	"bad.yaml" "clients" "must be between 1 and 1024"
 
 # A client without mds caps: the mount is refused, a cluster error.
 ceph --conf "$CONF" auth get-or-create client.cbnofs mon 'allow r' osd "allow rw pool=$POOL" \

@@ -113,6 +113,55 @@ PY
 	fail "mapped run: the unmapped device does not hold the pattern"
 echo "ok: mapped run: map/unmap arguments, krbd rows beside an rbd row of the same op and size, pattern on the printed device, nothing left"
 
+# 2b. clients: 2: each client maps an image of its own (the run's images 0
+#     and 1, each with its own kernel client: --options noshare), fills and
+#     verifies it with its own pattern (index 1 for client 1's), and the row
+#     is the two clients' sum.
+cat >"$T/c.yaml" <<'Y'
+name: kcl
+workloads:
+  - {name: c, layer: krbd, op: randread, pool: rbd, image_size: 8M, ops: 500, prefill: true,
+     verify: true, clients: 2, concurrency: 4}
+Y
+: >"$STANDIN_DIR/calls"
+set +e
+timeout 300 "${NS[@]}" "$CEPHBENCH" run "$T/c.yaml" --conf "$CONF" --client admin \
+	--json "$T/c.json" --quiet >"$T/out" 2>"$T/err"
+rc=$?
+set -e
+assert_rc 0 "clients: 2"
+for i in 0 1; do
+	spec="rbd/cephbench.kcl.c.$i"
+	grep -qxF "device map $spec --conf $CONF --id admin --options noshare" "$STANDIN_DIR/calls" ||
+		fail "clients: 2: no map of $spec with noshare: $(cat "$STANDIN_DIR/calls")"
+	grep -qxF "device unmap $spec --conf $CONF --id admin" "$STANDIN_DIR/calls" ||
+		fail "clients: 2: no unmap of $spec: $(cat "$STANDIN_DIR/calls")"
+done
+[ "$(grep -c '^device map ' "$STANDIN_DIR/calls")" -eq 2 ] ||
+	fail "clients: 2: not two maps: $(cat "$STANDIN_DIR/calls")"
+assert_nothing_left "after clients: 2"
+/usr/bin/python3 - "$T/c.json" <<'PY'
+import json, sys
+phases = {p["name"]: p for p in json.load(open(sys.argv[1]))["phases"]}
+assert list(phases) == ["c.prefill", "c"], f"rows {list(phases)}"
+for n, p in phases.items():
+    rows = p["per_client"]
+    assert p["clients"] == 2 and [c["client"] for c in rows] == [0, 1], f"{n}: {rows}"
+    for k in ("ops", "bytes", "errors"):
+        assert p[k] == sum(c[k] for c in rows), f"{n}: {k} {p[k]} is not the clients' sum"
+    assert p["errors"] == 0 and all(c["ops"] > 0 for c in rows), f"{n}: {rows}"
+    print(f"{n}: {p['ops']} ops = " + " + ".join(str(c["ops"]) for c in rows))
+# each client filled its own 8M image and read it 500 times, verified
+assert phases["c.prefill"]["bytes"] == 2 * 8 << 20, phases["c.prefill"]["bytes"]
+assert [c["bytes"] for c in phases["c.prefill"]["per_client"]] == [8 << 20, 8 << 20]
+assert [c["ops"] for c in phases["c"]["per_client"]] == [500, 500]
+PY
+for i in 0 1; do
+	/usr/bin/python3 "$HERE/krbd_pattern.py" check "$STANDIN_DIR/unmapped/rbd_cephbench.kcl.c.$i.img" "$i" ||
+		fail "clients: 2: image $i does not hold pattern $i"
+done
+echo "ok: clients: 2: two images, each mapped noshare by its client and holding its pattern; the row is their sum"
+
 # A run in the background, in the namespace; its pid in $bg once its first
 # image is mapped.
 bg_run() {

@@ -41,6 +41,30 @@ assert_ns_empty() {
 	[ "$left" -eq 0 ] || fail "$1: $left objects left in namespace cephbench: $(ns_objects | head -5 | tr '\n' ' ')"
 }
 
+# The OSDs' own op counters (client ops only: replication is counted apart
+# as sub-ops), summed over every OSD. Pool statistics would be the natural
+# source, but PGs publish read counts only with their next write, so they
+# lag by minutes; the counters are immediate. Background traffic (the MDS
+# journal) is a few ops against the thousands measured here.
+osd_counters() {
+	local ids
+	ids=$(ceph --conf "$CONF" osd ls)
+	for id in $ids; do
+		ceph --conf "$CONF" tell "osd.$id" perf dump
+	done | /usr/bin/python3 -c '
+import json, sys
+dec, text, pos, tot = json.JSONDecoder(), sys.stdin.read(), 0, [0, 0, 0, 0]
+while pos < len(text.rstrip()):
+    d, end = dec.raw_decode(text, pos)
+    pos = end
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    o = d["osd"]
+    for i, k in enumerate(("op_w", "op_w_in_bytes", "op_r", "op_r_out_bytes")):
+        tot[i] += o[k]
+print(*tot)'
+}
+
 # Run cephbench; exit code in $rc, stdout in $T/out, stderr in $T/err.
 cb() {
 	set +e

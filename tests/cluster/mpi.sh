@@ -76,7 +76,7 @@ grep -Eq '^w: 3 ranks, first done after [0-9.]+ s \(rank [0-2] on .*\), last aft
 	fail "3 ranks: no first/last line: $(cat "$T/out")"
 "$(dirname "$0")/../validate-json" "$(dirname "$0")/../../docs/result.schema.json" "$T/w.json" >/dev/null ||
 	fail "3 ranks: the JSON record does not match the schema"
-ns_objects | grep -v '\.meta$' >"$T/objs"
+ns_objects | grep -Ev '\.meta(\.c[0-9]+)?$' >"$T/objs"
 [ "$(wc -l <"$T/objs")" -eq 600 ] || fail "3 ranks: $(wc -l <"$T/objs") objects in the pool, expected 600"
 for c in 0 1 2; do
 	[ "$(grep -c "^mpiw\.c$c\." "$T/objs")" -eq 200 ] ||
@@ -85,6 +85,25 @@ done
 cb cleanup --pool "$POOL" --conf "$CONF" --run-name mpiw
 assert_rc 0 "cleanup of the 3 ranks' objects"
 assert_ns_empty "after cleanup of the 3 ranks' run"
+
+# 1b. RBD: each rank's client writes images of its own (no two ranks on
+#     one image), and they add up.
+cat >"$T/mpir.yaml" <<YAML
+name: mpir
+workloads:
+  - { name: w, layer: rbd, pool: rbd, op: randwrite, block_size: 4K, image_size: 64M, concurrency: 4, ops: 100 }
+YAML
+mpi -np 3 "$CEPHBENCH" run "$T/mpir.yaml" --conf "$CONF" --json "$T/r.json" --no-cleanup
+assert_rc 0 "rbd over 3 ranks"
+[ "$(jrow "$T/r.json" w 'p["ops"]')" -eq 300 ] || fail "rbd: ops $(jrow "$T/r.json" w 'p["ops"]')"
+rbd --conf "$CONF" ls -p rbd >"$T/imgs"
+[ "$(grep '^cephbench\.mpir\.' "$T/imgs" | sort | tr '\n' ' ')" = \
+	"cephbench.mpir.0 cephbench.mpir.1 cephbench.mpir.2 " ] ||
+	fail "rbd over 3 ranks: images $(grep '^cephbench' "$T/imgs" | tr '\n' ' ')"
+cb cleanup --pool rbd --conf "$CONF" --run-name mpir
+assert_rc 0 "cleanup of the ranks' images"
+rbd --conf "$CONF" ls -p rbd >"$T/imgs"
+! grep -q '^cephbench\.mpir\.' "$T/imgs" || fail "rbd: images left after cleanup"
 
 # 2. The CephFS tree per client of each rank (unique_dir): c0..c5.
 tree=$((1 + 3 + 9))
