@@ -52,23 +52,27 @@ YAML
 	echo "$T/$1.yaml"
 }
 
-# 1. RADOS write, 3 ranks, 200 objects each: the aggregate is the ranks'
-#    sum, the cluster holds that many objects, the three clients' names
-#    apart; the histogram and the samples count every op once.
-p=$(rados_profile mpiw "ops: 200")
+# 1. RADOS write, 3 ranks of 2 clients, 200 objects each: the aggregate is
+#    the ranks' sum and the clients', the cluster holds that many objects,
+#    the six clients' names apart; the histogram and the samples count
+#    every op once.
+p=$(rados_profile mpiw "ops: 200, clients: 2")
 mpi -np 3 "$CEPHBENCH" run "$p" --conf "$CONF" --json "$T/w.json" --no-cleanup
 assert_rc 0 "3 ranks"
 [ -z "$(cb_lines)" ] || fail "3 ranks: stderr: $(cat "$T/err")"
 [ "$(grep -c '^w ' "$T/out")" -eq 1 ] || fail "3 ranks: not one report: $(cat "$T/out")"
-[ "$(jrow "$T/w.json" w 'p["ops"]')" -eq 600 ] || fail "3 ranks: ops $(jrow "$T/w.json" w 'p["ops"]')"
-[ "$(jrow "$T/w.json" w 'sum(r["ops"] for r in p["ranks"])')" -eq 600 ] ||
-	fail "3 ranks: the ranks' ops do not add up to the aggregate"
+[ "$(jrow "$T/w.json" w 'p["ops"]')" -eq 1200 ] || fail "3 ranks: ops $(jrow "$T/w.json" w 'p["ops"]')"
+[ "$(jrow "$T/w.json" w '[r["ops"] for r in p["ranks"]]')" = "[400, 400, 400]" ] ||
+	fail "3 ranks: the ranks' ops $(jrow "$T/w.json" w '[r["ops"] for r in p["ranks"]]')"
+[ "$(jrow "$T/w.json" w '[c["ops"] for c in p["per_client"]]')" = "[200, 200, 200, 200, 200, 200]" ] ||
+	fail "3 ranks: the clients' ops $(jrow "$T/w.json" w '[c["ops"] for c in p["per_client"]]')"
+[ "$(jrow "$T/w.json" w 'p["clients"]')" -eq 6 ] || fail "3 ranks: not 6 clients"
 [ "$(jrow "$T/w.json" w '[r["rank"] for r in p["ranks"]]')" = "[0, 1, 2]" ] ||
 	fail "3 ranks: rank rows $(jrow "$T/w.json" w 'p["ranks"]')"
-[ "$(jrow "$T/w.json" w 'p["histogram"]["count"]')" -eq 600 ] &&
-	[ "$(jrow "$T/w.json" w 'sum(b[1] for b in p["histogram"]["buckets"])')" -eq 600 ] ||
-	fail "3 ranks: the merged histogram does not hold 600 ops"
-[ "$(jrow "$T/w.json" w 'sum(s["ops"] for s in p["samples"])')" -eq 600 ] ||
+[ "$(jrow "$T/w.json" w 'p["histogram"]["count"]')" -eq 1200 ] &&
+	[ "$(jrow "$T/w.json" w 'sum(b[1] for b in p["histogram"]["buckets"])')" -eq 1200 ] ||
+	fail "3 ranks: the merged histogram does not hold 1200 ops"
+[ "$(jrow "$T/w.json" w 'sum(s["ops"] for s in p["samples"])')" -eq 1200 ] ||
 	fail "3 ranks: the per-second samples count $(jrow "$T/w.json" w 'sum(s["ops"] for s in p["samples"])') ops"
 [ "$(jrow "$T/w.json" w 'p["first_done_s"] <= p["last_done_s"]')" = True ] ||
 	fail "3 ranks: first done after last"
@@ -77,8 +81,8 @@ grep -Eq '^w: 3 ranks, first done after [0-9.]+ s \(rank [0-2] on .*\), last aft
 "$(dirname "$0")/../validate-json" "$(dirname "$0")/../../docs/result.schema.json" "$T/w.json" >/dev/null ||
 	fail "3 ranks: the JSON record does not match the schema"
 ns_objects | grep -Ev '\.meta(\.c[0-9]+)?$' >"$T/objs"
-[ "$(wc -l <"$T/objs")" -eq 600 ] || fail "3 ranks: $(wc -l <"$T/objs") objects in the pool, expected 600"
-for c in 0 1 2; do
+[ "$(wc -l <"$T/objs")" -eq 1200 ] || fail "3 ranks: $(wc -l <"$T/objs") objects in the pool, expected 1200"
+for c in 0 1 2 3 4 5; do
 	[ "$(grep -c "^mpiw\.c$c\." "$T/objs")" -eq 200 ] ||
 		fail "3 ranks: client $c holds $(grep -c "^mpiw\.c$c\." "$T/objs") objects, expected 200"
 done
