@@ -215,7 +215,8 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 	if (!res->ranks)
 		return -ENOMEM;
 	res->nranks = (size_t)rk->size;
-	const struct cb_sample *s = samples;
+	/* rank 0's own samples come first in the gathered ones */
+	const struct cb_sample *s = samples + all[0].nsamples;
 	for (int k = 0; k < rk->size; k++) {
 		rank_figures(&res->ranks[k], (unsigned)k, rk->hosts[k], &all[k]);
 		if (k == 0)

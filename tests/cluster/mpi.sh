@@ -90,6 +90,15 @@ cb cleanup --pool "$POOL" --conf "$CONF" --run-name mpiw
 assert_rc 0 "cleanup of the 3 ranks' objects"
 assert_ns_empty "after cleanup of the 3 ranks' run"
 
+# 1a. Over several seconds the ranks' per-second samples add up by second
+#     to every op (ranks whose seconds differ: each rank's own go in).
+p=$(rados_profile mpid "duration: 3s")
+mpi -np 3 "$CEPHBENCH" run "$p" --conf "$CONF" --json "$T/d.json"
+assert_rc 0 "3 ranks for 3 s"
+[ "$(jrow "$T/d.json" w 'sum(s["ops"] for s in p["samples"]) == p["ops"] and len(p["samples"]) >= 3')" = True ] ||
+	fail "3 ranks for 3 s: samples $(jrow "$T/d.json" w '[s["ops"] for s in p["samples"]]'), ops $(jrow "$T/d.json" w 'p["ops"]')"
+assert_ns_empty "after 3 ranks for 3 s"
+
 # 1b. RBD: each rank's client writes images of its own (no two ranks on
 #     one image), and they add up.
 cat >"$T/mpir.yaml" <<YAML
