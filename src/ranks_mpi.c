@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,28 +189,9 @@ static void rank_figures(struct cb_rank_figures *f, unsigned rank, const char *h
 	f->elapsed_ns = w->elapsed_ns;
 }
 
-/* Every rank's clients' rows, rank 0's first: the run's clients in order
- * (merging a rank as a client added one row for it). 0 or -ENOMEM. */
-static int client_rows(struct cb_ranks *rk, struct cb_phase_result *res, const struct wire *all,
-		       const struct cb_client_row *rows)
-{
-	size_t n = 0, mine = (size_t)all[0].nper_client;
-	for (int k = 0; k < rk->size; k++)
-		n += all[k].nper_client;
-	struct cb_client_row *v = malloc((n ? n : 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	memcpy(v, res->per_client, mine * sizeof(*v));
-	memcpy(v + mine, rows, (n - mine) * sizeof(*v));
-	free(res->per_client);
-	res->per_client = v;
-	res->nper_client = n;
-	return 0;
-}
-
 /* Rank 0: the others' figures into res. 0 or -ENOMEM. */
 static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const struct wire *all,
-		     const struct cb_sample *samples, const struct cb_client_row *rows)
+		     const struct cb_sample *samples)
 {
 	res->ranks = calloc((size_t)rk->size, sizeof(*res->ranks));
 	if (!res->ranks)
@@ -245,7 +227,7 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 		if (one.hist && res->hist && cb_phase_merge_client(res, &one) < 0)
 			return -ENOMEM;
 	}
-	return client_rows(rk, res, all, rows);
+	return 0;
 }
 
 /* Out of memory in the middle of a collective: the others cannot be told
@@ -256,6 +238,34 @@ static void abort_all(void)
 	MPI_Abort(MPI_COMM_WORLD, CB_EXIT_USAGE);
 }
 
+/* Every rank's array of elem-sized items (n of them here; field: where
+ * struct wire counts them) end to end, in rank order, on rank 0 (NULL
+ * elsewhere); *total their number. */
+static void *gather_arrays(struct cb_ranks *rk, const struct wire *all, size_t field,
+			   const void *mine, size_t n, size_t elem, size_t *total)
+{
+	bool root = rk->rank == 0;
+	int *counts = NULL, *displs = NULL;
+	void *buf = NULL;
+	*total = 0;
+	if (root && (!(counts = calloc((size_t)rk->size, sizeof(int))) ||
+		     !(displs = calloc((size_t)rk->size, sizeof(int)))))
+		abort_all();
+	for (int k = 0; root && k < rk->size; k++) {
+		uint64_t nk = *(const uint64_t *)((const char *)&all[k] + field);
+		counts[k] = (int)(nk * elem);
+		displs[k] = (int)(*total * elem);
+		*total += nk;
+	}
+	if (root && !(buf = malloc((*total ? *total : 1) * elem)))
+		abort_all();
+	MPI_Gatherv(mine, (int)(n * elem), MPI_BYTE, buf, counts, displs, MPI_BYTE, 0,
+		    MPI_COMM_WORLD);
+	free(counts);
+	free(displs);
+	return buf;
+}
+
 int cb_ranks_merge_phase(struct cb_ranks *rk, struct cb_phase_result *res, int r, struct cb_err *e)
 {
 	if (!rk)
@@ -264,42 +274,27 @@ int cb_ranks_merge_phase(struct cb_ranks *rk, struct cb_phase_result *res, int r
 	to_wire(res, &me);
 	bool root = rk->rank == 0;
 	struct wire *all = NULL;
-	int *counts = NULL, *displs = NULL;
-	if (root && (!(all = malloc((size_t)rk->size * sizeof(*all))) ||
-		     !(counts = calloc((size_t)rk->size, sizeof(int))) ||
-		     !(displs = calloc((size_t)rk->size, sizeof(int)))))
+	if (root && !(all = malloc((size_t)rk->size * sizeof(*all))))
 		abort_all();
 	MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, 0,
 		   MPI_COMM_WORLD);
-	struct cb_sample *samples = NULL;
-	size_t total = 0;
-	for (int k = 0; root && k < rk->size; k++) {
-		counts[k] = (int)(all[k].nsamples * sizeof(struct cb_sample));
-		displs[k] = (int)(total * sizeof(struct cb_sample));
-		total += all[k].nsamples;
+	size_t nsamples, nrows;
+	struct cb_sample *samples =
+	    gather_arrays(rk, all, offsetof(struct wire, nsamples), res->samples, res->nsamples,
+			  sizeof(*samples), &nsamples);
+	struct cb_client_row *rows =
+	    gather_arrays(rk, all, offsetof(struct wire, nper_client), res->per_client,
+			  res->nper_client, sizeof(*rows), &nrows);
+	int mr = 0;
+	if (root && (mr = merge_all(rk, res, all, samples)) == 0) {
+		/* every rank's clients in rank order: the run's clients (merging
+		 * a rank as a client added one row for it) */
+		free(res->per_client);
+		res->per_client = rows;
+		res->nper_client = nrows;
+		rows = NULL;
 	}
-	if (root && !(samples = malloc((total ? total : 1) * sizeof(*samples))))
-		abort_all();
-	MPI_Gatherv(res->samples, (int)(res->nsamples * sizeof(struct cb_sample)), MPI_BYTE,
-		    samples, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-	/* the other ranks' client rows, behind one another */
-	struct cb_client_row *rows = NULL;
-	total = 0;
-	for (int k = 0; root && k < rk->size; k++) {
-		size_t n = k == 0 ? 0 : (size_t)all[k].nper_client;
-		counts[k] = (int)(n * sizeof(*rows));
-		displs[k] = (int)(total * sizeof(*rows));
-		total += n;
-	}
-	if (root && !(rows = malloc((total ? total : 1) * sizeof(*rows))))
-		abort_all();
-	bool me_sends = !root;
-	MPI_Gatherv(res->per_client, me_sends ? (int)(res->nper_client * sizeof(*rows)) : 0,
-		    MPI_BYTE, rows, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-	int mr = root ? merge_all(rk, res, all, samples, rows) : 0;
 	free(all);
-	free(counts);
-	free(displs);
 	free(samples);
 	free(rows);
 	if (mr < 0 && r >= 0)
