@@ -219,14 +219,23 @@ int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct opt
 	return -1;
 }
 
-/* Block SIGINT/SIGTERM in every thread to come and return a signalfd for
- * them, so the runner sees signals between ops. Returns fd or -errno. */
+/* The signals that stop a run as Ctrl-C does: drain, report, clean up.
+ * SIGUSR2 because mpirun forwards it to every rank, where its SIGINT and
+ * SIGTERM end the ranks within a second. */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGUSR2);
+}
+
+/* Blocked in every thread to come, so the runner reads them from a
+ * signalfd between ops. */
 int cb_cli_block_signals(struct cb_err *e)
 {
 	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
+	stop_signals(&set);
 	if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
 		return cb_err_usage(e, "cannot block signals");
 	return 0;
@@ -235,9 +244,7 @@ int cb_cli_block_signals(struct cb_err *e)
 static int cli_signals(struct cb_err *e)
 {
 	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
+	stop_signals(&set);
 	if (cb_cli_block_signals(e) < 0)
 		return -EINVAL;
 	int fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);

@@ -14,7 +14,7 @@ struct cb_lock_opts {
 	const char *run_name; /* recorded for the refusal of the next run */
 	bool wait;	      /* block until the holder is gone */
 	bool quiet;	      /* no "waiting" line */
-	int sigfd;	      /* SIGINT/SIGTERM end a wait; -1: none */
+	int sigfd;	      /* a stop signal ends a wait; -1: none */
 };
 
 /* Take the lock of o->fsid in the run directory ($CEPHBENCH_RUN_DIR, else

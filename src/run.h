@@ -23,7 +23,7 @@ struct cb_run_opts {
 	bool wait;		/* for another run on the cluster to end, instead of refusing */
 	/* --history, --regression, --baseline, --prom */
 	struct cb_health_opts health;
-	int sigfd; /* SIGINT/SIGTERM, blocked before any library thread exists */
+	int sigfd; /* the stop signals, blocked before any library thread exists */
 	/* A run over MPI (ranks.h): every rank runs every phase; rank 0 alone
 	 * takes the lock, reports, writes files and cleans up. NULL: none. */
 	struct cb_ranks *ranks;

@@ -1,6 +1,6 @@
 /* The phase loop: keeps the in-flight window full, times every op, applies
  * ramp/duration/op/byte limits, reaps completions without a lock per op,
- * and stops cleanly on SIGINT/SIGTERM (drain, then partial result). */
+ * and stops cleanly on a stop signal: SIGINT, SIGTERM, SIGUSR2 (drain, then partial result). */
 #ifndef CB_RUNNER_H
 #define CB_RUNNER_H
 
@@ -13,7 +13,7 @@
 struct cb_ranks;
 
 struct cb_runner_opts {
-	int sigfd;	    /* signalfd for SIGINT/SIGTERM, or -1 */
+	int sigfd;	    /* signalfd for the stop signals, or -1 */
 	FILE *progress;	    /* per-second lines go here; NULL: none */
 	struct cb_cq **cqs; /* one per client, from cb_cq_new */
 	size_t ncqs;
@@ -36,7 +36,7 @@ void cb_cq_free(struct cb_cq *q);
 int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct cb_runner_opts *ro,
 		 struct cb_phase_result *res);
 
-/* True (and consumes it) when a SIGINT/SIGTERM is pending on sigfd. */
+/* True (and consumes it) when a stop signal is pending on sigfd. */
 bool cb_signal_pending(int sigfd);
 
 #endif

@@ -4,7 +4,8 @@
 # cluster holds; the ranks' names are apart; a CephFS tree per rank's
 # client (unique_dir); one rank with a missing pool ends the run with exit
 # 3 naming it, and nothing stays; a rank killed mid-run ends the run (no
-# rank hangs) and `cleanup --all` finds every rank's objects.
+# rank hangs) and `cleanup --all` finds every rank's objects; SIGUSR2 to
+# mpirun (which forwards it) stops the run as Ctrl-C stops one process.
 # Leak checking is off under mpirun: Open MPI's own allocations, freed or
 # not at MPI_Finalize in components it has unloaded, cannot be told apart
 # from cephbench's (the same code runs leak-checked in the other tests).
@@ -181,4 +182,26 @@ ns_has '^mpik\.c' || fail "a rank killed: nothing left to clean: not the case un
 cb cleanup --pool "$POOL" --conf "$CONF" --all
 assert_rc 0 "cleanup --all after a rank was killed"
 assert_ns_empty "after a rank was killed and cleanup --all"
+
+# 6. SIGUSR2 to mpirun, which forwards it to every rank: they drain, rank 0
+#    prints the partial report and removes what every rank wrote, exit 130.
+#    (mpirun's own SIGINT or SIGTERM would end the ranks within a second.)
+rados_profile mpis "duration: 60s" >/dev/null
+set +e
+timeout 120 mpirun --oversubscribe --allow-run-as-root -x ASAN_OPTIONS -np 3 "$CEPHBENCH" run \
+	"$T/mpis.yaml" --conf "$CONF" >"$T/s.out" 2>"$T/s.err" &
+launcher=$!
+set -e
+for _ in $(seq 1 150); do
+	ns_objects >"$T/ls"
+	grep -q '^mpis\.c0\.' "$T/ls" && grep -q '^mpis\.c1\.' "$T/ls" && grep -q '^mpis\.c2\.' "$T/ls" && break
+	sleep 0.2
+done
+ns_has '^mpis\.c2\.' || fail "SIGUSR2: the ranks wrote nothing: not the case under test"
+kill -USR2 "$(pgrep -P "$launcher" -x mpirun)"
+wait_bg "$launcher"
+[ "$rc" -eq 130 ] || fail "SIGUSR2: exit $rc, expected 130; stderr: $(cat "$T/s.err")"
+[ "$(grep -c '^w ' "$T/s.out")" -eq 1 ] && grep -q "interrupted: partial" "$T/s.out" ||
+	fail "SIGUSR2: not one partial report: $(cat "$T/s.out")"
+assert_ns_empty "after SIGUSR2 to mpirun"
 echo ok
