@@ -2,6 +2,7 @@
  * printed. */
 #include "commands.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +19,11 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
 	struct cb_err e = {0};
+	/* A write to a closed socket or pipe is an error to handle, not the
+	 * end of the run: the Ceph client's admin socket thread answers
+	 * `ceph daemon ... | head` with one, and a run killed there leaves
+	 * everything it made. */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return CB_EXIT_USAGE;

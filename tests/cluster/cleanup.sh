@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Nothing of a run stays behind: after a normal run, after kill -9 followed
-# by `cephbench cleanup --all`, and after SIGINT (exit 130, partial report).
+# by `cephbench cleanup --all`, and after SIGINT, SIGTERM or SIGUSR2 (exit 130,
+# partial report), also when an admin socket client hung up on it first.
 . "$(dirname "$0")/lib.sh"
 
 assert_ns_empty "before the test"
@@ -46,6 +47,29 @@ signal_and_wait TERM $!
 grep -Eq "^w1 .* partial$" "$T/term.out" || fail "SIGTERM: no partial row: $(cat "$T/term.out")"
 grep -q "^w2 " "$T/term.out" && fail "SIGTERM: the next phase ran"
 assert_ns_empty "after SIGTERM"
+
+# 4a. SIGUSR2 is handled like SIGINT. Before it, an admin socket client
+#     that hangs up before the answer: the run must not die of SIGPIPE.
+"$CEPHBENCH" rados write -p "$POOL" --conf "$CONF" --duration 60 -b 4K --run-name usr2 \
+	>"$T/usr2.out" 2>"$T/usr2.err" &
+bg=$!
+wait_for_objects
+asok="$(dirname "$(ceph-conf -c "$CONF" -n client.admin --lookup admin_socket)")/ceph-client.admin.$bg.asok"
+[ -S "$asok" ] || fail "no admin socket $asok for the run"
+/usr/bin/python3 - "$asok" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b'{"prefix": "config show"}\0')
+s.close()
+PY
+sleep 1
+kill -0 "$bg" 2>/dev/null || fail "the run died when an admin socket client hung up: $(cat "$T/usr2.err")"
+kill -USR2 "$bg"
+wait_bg "$bg"
+[ "$rc" -eq 130 ] || fail "SIGUSR2: exit $rc, expected 130; stderr: $(cat "$T/usr2.err")"
+grep -q "interrupted: partial" "$T/usr2.out" || fail "SIGUSR2: no partial report: $(cat "$T/usr2.out")"
+assert_ns_empty "after SIGUSR2"
 
 # 5. A --no-cleanup run is kept until cleanup --run-name removes exactly
 #    that run; a read-only run never removes what it did not write.
