@@ -137,8 +137,9 @@ print(ph[sys.argv[2]])' "$@"
 }
 
 # Run cephbench (arguments as for cb, with --timeout 5s among them) under a
-# bound of BOUND seconds; three seconds in, stop the monitor; start it again
-# four seconds later (WHEN=during) or once the run has ended (WHEN=after).
+# bound of BOUND seconds; three seconds in (or $OUTAGE_AFTER), stop the
+# monitor; start it again four seconds later (WHEN=during) or once the run
+# has ended (WHEN=after).
 # Exit code in $rc (124: the bound was hit), output in $T/out and $T/err,
 # the run's wall time in $T/took.
 cb_mon_outage() { # WHEN BOUND ARGS...
@@ -148,7 +149,7 @@ cb_mon_outage() { # WHEN BOUND ARGS...
 	timeout "$bound" "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err" &
 	pid=$!
 	set -e
-	sleep 3
+	sleep "${OUTAGE_AFTER:-3}"
 	mon_stop
 	if [ "$when" = during ]; then
 		sleep 4
@@ -165,7 +166,7 @@ cb_mon_outage() { # WHEN BOUND ARGS...
 assert_outage_outcome() { # WHAT
 	case $rc in
 	0) [ -s "$T/out" ] || fail "$1: exit 0 without a report" ;;
-	3) one_line "$1" "cephbench:" ;;
+	3) one_line "$1" "cephbench " ;;
 	*) fail "$1: exit $rc, expected 0 or 3; stderr: $(cat "$T/err")" ;;
 	esac
 	echo "$1: exit $rc after $(cat "$T/took") s"

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The monitor stopped mid-run, CephFS (mon_stop.sh does RADOS and RBD):
+# started again four seconds later, or only after the run. The mount's
+# sessions with the MDS and the OSDs need no monitor, so the run goes on
+# (or ends with one line and exit 3), never hangs: it ends within a bound
+# derived from --timeout, and its tree is removed: by its own cleanup, or,
+# when that cannot mount without the monitor, by the cleanup its line names.
+. "$(dirname "$0")/../cluster/cephfs_lib.sh"
+
+p=$(profile monstop <<YAML
+name: monstop
+workloads:
+  - { name: w, layer: cephfs, fs: $FS, op: randwrite, file_size: 128M, block_size: 16K, duration: 14s }
+YAML
+)
+# as mon_stop.sh: 14 s measured, then at most a few --timeout (5 s) waits
+BOUND=60
+# a mount takes longer to set up than a RADOS connection: stop the
+# monitor well inside the measured time
+export OUTAGE_AFTER=6
+for when in during after; do
+	cb_mon_outage "$when" "$BOUND" run "$p" --conf "$CONF" --timeout 5s
+	assert_outage_outcome "cephfs, monitor back $when the run"
+	if [ "$rc" -eq 3 ] && grep -qF "cephbench cleanup --fs $FS --run-name monstop" "$T/err"; then
+		# the run's cleanup mounts anew, which needs the monitor: its
+		# line says how to remove the tree once the monitor is back
+		cb cleanup --fs "$FS" --run-name monstop --conf "$CONF"
+		assert_rc 0 "cephfs, the cleanup it named, monitor back"
+	fi
+	assert_gone /cephbench/monstop "cephfs, monitor back $when the run"
+done
+echo ok
