@@ -157,20 +157,28 @@ cb_lines | grep -q "rank 1 (host .*): cannot reach the monitors" ||
 	fail "a rank without the cluster said: $(cb_lines)"
 assert_ns_empty "after a run with a rank that could not connect"
 
+# mpirun -np 3 of a 60 s RADOS write NAME in the background (the
+# launcher's pid in $launcher, output in $T/NAME.out and .err), returning
+# once every rank has written objects.
+mpi_bg() { # NAME
+	rados_profile "$1" "duration: 60s" >/dev/null
+	set +e
+	timeout 120 mpirun --oversubscribe --allow-run-as-root -x ASAN_OPTIONS -np 3 "$CEPHBENCH" \
+		run "$T/$1.yaml" --conf "$CONF" >"$T/$1.out" 2>"$T/$1.err" &
+	launcher=$!
+	set -e
+	for _ in $(seq 1 150); do
+		ns_objects >"$T/ls"
+		grep -q "^$1\.c0\." "$T/ls" && grep -q "^$1\.c1\." "$T/ls" &&
+			grep -q "^$1\.c2\." "$T/ls" && return
+		sleep 0.2
+	done
+	fail "$1: the ranks did not all write within 30 s: $(cat "$T/$1.err")"
+}
+
 # 5. A rank killed mid-run: the launcher ends the others (none hangs);
 #    cleanup --all from here finds every rank's objects.
-rados_profile mpik "duration: 60s" >/dev/null
-set +e
-timeout 120 mpirun --oversubscribe --allow-run-as-root -x ASAN_OPTIONS -np 3 "$CEPHBENCH" run \
-	"$T/mpik.yaml" --conf "$CONF" >"$T/k.out" 2>"$T/k.err" &
-launcher=$!
-set -e
-for _ in $(seq 1 150); do
-	ns_objects >"$T/ls"
-	[ "$(grep -c '^mpik\.c[0-2]\.' "$T/ls")" -gt 30 ] &&
-		grep -q '^mpik\.c1\.' "$T/ls" && grep -q '^mpik\.c2\.' "$T/ls" && break
-	sleep 0.2
-done
+mpi_bg mpik
 victim=$(pgrep -f "^$CEPHBENCH run $T/mpik.yaml" | head -1)
 [ -n "$victim" ] || fail "no rank process to kill"
 kill -KILL "$victim"
@@ -186,22 +194,11 @@ assert_ns_empty "after a rank was killed and cleanup --all"
 # 6. SIGUSR2 to mpirun, which forwards it to every rank: they drain, rank 0
 #    prints the partial report and removes what every rank wrote, exit 130.
 #    (mpirun's own SIGINT or SIGTERM would end the ranks within a second.)
-rados_profile mpis "duration: 60s" >/dev/null
-set +e
-timeout 120 mpirun --oversubscribe --allow-run-as-root -x ASAN_OPTIONS -np 3 "$CEPHBENCH" run \
-	"$T/mpis.yaml" --conf "$CONF" >"$T/s.out" 2>"$T/s.err" &
-launcher=$!
-set -e
-for _ in $(seq 1 150); do
-	ns_objects >"$T/ls"
-	grep -q '^mpis\.c0\.' "$T/ls" && grep -q '^mpis\.c1\.' "$T/ls" && grep -q '^mpis\.c2\.' "$T/ls" && break
-	sleep 0.2
-done
-ns_has '^mpis\.c2\.' || fail "SIGUSR2: the ranks wrote nothing: not the case under test"
+mpi_bg mpis
 kill -USR2 "$(pgrep -P "$launcher" -x mpirun)"
 wait_bg "$launcher"
-[ "$rc" -eq 130 ] || fail "SIGUSR2: exit $rc, expected 130; stderr: $(cat "$T/s.err")"
-[ "$(grep -c '^w ' "$T/s.out")" -eq 1 ] && grep -q "interrupted: partial" "$T/s.out" ||
-	fail "SIGUSR2: not one partial report: $(cat "$T/s.out")"
+[ "$rc" -eq 130 ] || fail "SIGUSR2: exit $rc, expected 130; stderr: $(cat "$T/mpis.err")"
+[ "$(grep -c '^w ' "$T/mpis.out")" -eq 1 ] && grep -q "interrupted: partial" "$T/mpis.out" ||
+	fail "SIGUSR2: not one partial report: $(cat "$T/mpis.out")"
 assert_ns_empty "after SIGUSR2 to mpirun"
 echo ok
