@@ -5,7 +5,6 @@
  * read from a signalfd every SIGNAL_CHECK_NS, off the per-op path. */
 #include "runner.h"
 #include "clock.h"
-#include "mem.h"
 #include "ranks.h"
 #include "report.h"
 
@@ -418,9 +417,6 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 		if (now >= next_tick) {
 			if (ro->progress)
 				progress(l, ro->progress, now, &tick_bytes);
-			/* once a second per process: the first client does it */
-			if (!l->sy || l->ph->client % l->sy->n == 0)
-				cb_mem_give_back();
 			while (next_tick <= now)
 				next_tick += 1000000000ULL;
 		}
