@@ -59,8 +59,8 @@ enum {
 int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
 		  struct cb_run_opts *o, struct cb_err *e);
 
-/* Run p with the stop signals (SIGINT, SIGTERM, SIGUSR2) routed to the runner. Returns the exit
- * code. */
+/* Run p with the stop signals (SIGINT, SIGTERM, SIGUSR2) routed to the
+ * runner. Returns the exit code. */
 int cb_cli_run(const struct cb_profile *p, struct cb_run_opts *o, struct cb_err *e);
 
 /* Block the stop signals in this thread and every thread it starts later

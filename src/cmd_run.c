@@ -130,8 +130,9 @@ int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	}
 	/* Under an MPI launcher the ranks start first, with the signals
 	 * blocked before MPI's threads exist (a stop signal the launcher
-	 * forwards must reach the signalfd, not end the process), and they agree on
-	 * the profile: a rank that cannot read it is named once, by rank 0. */
+	 * forwards must reach the signalfd, not end the process), and they
+	 * agree on the profile: a rank that cannot read it is named once, by
+	 * rank 0. */
 	if (!dry && cb_ranks_launched() &&
 	    (cb_cli_block_signals(e) < 0 || cb_ranks_init(&o.ranks, e) < 0))
 		goto out;
