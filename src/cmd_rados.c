@@ -26,6 +26,8 @@ static const char rados_help[] =
     "      --max-objects N    write: stop after N objects\n"
     "      --ops N            stop after N ops\n"
     "      --max-errors N     op errors tolerated (default 0)\n"
+    "      --op-timeout T     fail an OSD op stuck for T and count it as an error\n"
+    "                         (default: --timeout)\n"
     "      --run-name N       names the objects (default: bench)\n";
 
 enum {
@@ -35,6 +37,7 @@ enum {
 	OPT_OPS,
 	OPT_MAX_ERRORS,
 	OPT_CLIENTS,
+	OPT_OP_TIMEOUT,
 };
 
 int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
@@ -53,6 +56,7 @@ int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {"ops", required_argument, NULL, OPT_OPS},
 	    {"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
 	    {"clients", required_argument, NULL, OPT_CLIENTS},
+	    {"op-timeout", required_argument, NULL, OPT_OP_TIMEOUT},
 	    {NULL, 0, NULL, 0},
 	};
 	static const struct cb_adhoc_flag map[] = {
@@ -66,6 +70,7 @@ int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {OPT_OPS, "--ops", "ops"},
 	    {OPT_MAX_ERRORS, "--max-errors", "max_errors"},
 	    {OPT_CLIENTS, "--clients", "clients"},
+	    {OPT_OP_TIMEOUT, "--op-timeout", "op_timeout"},
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};

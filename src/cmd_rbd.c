@@ -41,6 +41,8 @@ static const char rbd_help[] =
     "      --ramp T           run first for T without counting\n"
     "      --ops N            stop after N ops\n"
     "      --max-errors N     op errors tolerated (default 0)\n"
+    "      --op-timeout T     fail an OSD op stuck for T and count it as an error\n"
+    "                         (default: --timeout)\n"
     "  Created images are named after --run-name (default: bench).\n";
 
 enum {
@@ -64,6 +66,7 @@ enum {
 	OPT_OPS,
 	OPT_MAX_ERRORS,
 	OPT_CLIENTS,
+	OPT_OP_TIMEOUT,
 };
 
 /* --io-type and --io-pattern together name the op, as in rbd bench. */
@@ -116,6 +119,7 @@ int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {"ops", required_argument, NULL, OPT_OPS},
 	    {"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
 	    {"clients", required_argument, NULL, OPT_CLIENTS},
+	    {"op-timeout", required_argument, NULL, OPT_OP_TIMEOUT},
 	    {NULL, 0, NULL, 0},
 	};
 	/* flags that are one profile key each */
@@ -138,6 +142,7 @@ int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {OPT_OPS, "--ops", "ops"},
 	    {OPT_MAX_ERRORS, "--max-errors", "max_errors"},
 	    {OPT_CLIENTS, "--clients", "clients"},
+	    {OPT_OP_TIMEOUT, "--op-timeout", "op_timeout"},
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};

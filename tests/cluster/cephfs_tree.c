@@ -7,6 +7,9 @@
  *                                    deterministic content (PATH must not exist)
  *   cephfs_tree sum CONF FS PATH     a checksum of the names, types and contents
  *                                    of everything below PATH
+ *   cephfs_tree written CONF FS PATH the 4 KiB blocks of the files below PATH
+ *                                    that hold a byte other than zero (what a
+ *                                    run's non-zero 4K writes left, each once)
  *   cephfs_tree rm CONF FS PATH      remove PATH and everything below it
  *   cephfs_tree symlink CONF FS PATH TARGET   make PATH a symlink to TARGET
  *   cephfs_tree unlink CONF FS PATH  remove the name PATH (a symlink itself)
@@ -42,8 +45,26 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 }
 
 struct walk {
-	uint64_t dirs, files, sum;
+	uint64_t dirs, files, sum, written;
+	int blocks; /* count written blocks instead of hashing contents */
 };
+
+/* A hole reads as zeros, as does a block never written. */
+static int file_blocks(const char *path, uint64_t *written)
+{
+	static const char zero[4096];
+	char buf[4096];
+	int64_t off = 0, n;
+	int fd = ceph_open(cm, path, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	while ((n = ceph_read(cm, fd, buf, sizeof(buf), off)) > 0) {
+		*written += memcmp(buf, zero, (size_t)n) != 0;
+		off += n;
+	}
+	ceph_close(cm, fd);
+	return n < 0 ? (int)n : 0;
+}
 
 static int file_hash(const char *path, uint64_t *h)
 {
@@ -96,7 +117,8 @@ static int walk(char *path, size_t rel, struct walk *w, int remove)
 				r = walk(path, rel, w, 0);
 			} else {
 				w->files++;
-				r = file_hash(path, &h);
+				r = w->blocks ? file_blocks(path, &w->written)
+					      : file_hash(path, &h);
 			}
 			w->sum += h;
 			if (r == -ENOENT)
@@ -154,7 +176,7 @@ static int seed(const char *path)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: cephfs_tree count|exists|seed|sum|rm|unlink CONF FS PATH\n"
+	fprintf(stderr, "usage: cephfs_tree count|exists|seed|sum|written|rm|unlink CONF FS PATH\n"
 			"       cephfs_tree symlink CONF FS PATH TARGET\n");
 	return 2;
 }
@@ -177,7 +199,7 @@ int main(int argc, char **argv)
 		return fail(3, "cannot mount file system", fs, r);
 
 	struct ceph_statx stx;
-	struct walk w = {0, 0, 0};
+	struct walk w = {0, 0, 0, 0, strcmp(cmd, "written") == 0};
 	char p[PATH_MAX];
 	int code = 0;
 	snprintf(p, sizeof(p), "%s", path);
@@ -196,7 +218,8 @@ int main(int argc, char **argv)
 			code = fail(1, "will not seed over", path, -EEXIST);
 		else if ((r = seed(path)) < 0)
 			code = fail(3, "cannot seed", path, r);
-	} else if (strcmp(cmd, "count") == 0 || strcmp(cmd, "sum") == 0 || strcmp(cmd, "rm") == 0) {
+	} else if (strcmp(cmd, "count") == 0 || strcmp(cmd, "sum") == 0 || strcmp(cmd, "rm") == 0 ||
+		   w.blocks) {
 		int rm = cmd[0] == 'r';
 		if (r == 0 && (r = walk(p, strlen(p), &w, rm)) == 0 && rm)
 			r = ceph_rmdir(cm, path);
@@ -207,6 +230,8 @@ int main(int argc, char **argv)
 		else if (cmd[0] == 's')
 			printf("%016" PRIx64 " dirs %" PRIu64 " files %" PRIu64 "\n", w.sum, w.dirs,
 			       w.files);
+		else if (w.blocks)
+			printf("%" PRIu64 "\n", w.written);
 	} else {
 		code = usage();
 	}

@@ -215,23 +215,32 @@ assert_timed_out() { # WHAT JSON
 }
 
 # A workload of KEYS with op_timeout 2s through 8 s of paused OSD ops, in
-# under BOUND seconds each time (15 s measured + the pause at most +
-# cleanup: far below the 60 s an op waiting for the cluster timeout would
-# add): with a large max_errors it goes on once the OSDs serve again
-# (exit 0, errors counted); with max_errors 0 it stops with exit 3 and one
-# line naming TARGET ("pool 'bench'") and the error.
+# under 55 s each time (15 s measured + the pause at most + cleanup: far
+# below the 60 s an op waiting for the cluster timeout would add): with a
+# large max_errors it goes on once the OSDs serve again (exit 0, errors
+# counted); with max_errors 0 it stops with exit 3 and one line naming
+# TARGET ("pool 'bench'") and the error.
 op_timeout_runs() { # WHAT KEYS TARGET
-	local p bound=55
+	local p
 	p=$(op_timeout_profile "$2, max_errors: 1000000")
-	cb_paused "$bound" run "$p" --conf "$CONF" --json "$T/r.json" --quiet
+	cb_paused 55 run "$p" --conf "$CONF" --json "$T/r.json" --quiet
 	assert_rc 0 "$1, max_errors 1000000"
 	assert_timed_out "$1, max_errors 1000000" "$T/r.json"
 
 	p=$(op_timeout_profile "$2, max_errors: 0")
-	cb_paused "$bound" run "$p" --conf "$CONF" --json "$T/r.json" --quiet
-	assert_rc 3 "$1, max_errors 0"
-	one_line "$1, max_errors 0" "workload 'w': $3" "Connection timed out" "max_errors 0"
-	assert_timed_out "$1, max_errors 0" "$T/r.json"
+	op_timeout_stops "$1, max_errors 0" "workload 'w': $3" run "$p"
+}
+
+# cephbench ARGS (an op timeout of 2s, max_errors 0) through 8 s of paused
+# OSD ops: exit 3, errors counted, one line that starts with PREFIX
+# ("workload 'w': pool 'bench'") and names the error.
+op_timeout_stops() { # WHAT PREFIX ARGS...
+	local what=$1 prefix=$2
+	shift 2
+	cb_paused 55 "$@" --conf "$CONF" --json "$T/r.json" --quiet
+	assert_rc 3 "$what"
+	one_line "$what" "$prefix" "Connection timed out" "max_errors 0"
+	assert_timed_out "$what" "$T/r.json"
 	echo "  $(cat "$T/err")"
 }
 
