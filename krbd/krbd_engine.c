@@ -106,6 +106,20 @@ static int krbd_available(const struct cb_workload *wl, const void *lopts, char 
 	return -ENODEV;
 }
 
+/* The options go to rbd device map as one argument, and from it into the
+ * kernel's one-line "add" string, where a space would start the pool,
+ * image or snapshot field: only a list of printable words is passed. */
+static bool map_options_ok(const char *s)
+{
+	size_t len = strlen(s);
+	if (len == 0 || len > 1024)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f)
+			return false;
+	return true;
+}
+
 static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
 {
 	const struct krbd_opts *o = lopts;
@@ -113,6 +127,13 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 	enum cb_blk_op op = cb_blk_op_of(wl->op);
 	char a[32], b[32];
 
+	if (o->map_options && !map_options_ok(o->map_options)) {
+		snprintf(why, n,
+			 "map_options '%s': use a ','-separated list like queue_depth=128,noshare "
+			 "(1-1024 characters, no spaces or control characters)",
+			 o->map_options);
+		return -EINVAL;
+	}
 	if (o->verify && !cb_blk_op_reads(op, o->rw_mix_read)) {
 		snprintf(why, n,
 			 "verify checks reads against the prefill pattern: use it with op read, "
