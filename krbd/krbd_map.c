@@ -258,8 +258,12 @@ static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool,
 	char inst[64] = "", map[256] = "";
 	rbd_image_t img;
 	int r = rbd_open_read_only(io, name, &img, NULL);
-	if (r == -ENOENT && (r = cb_rbd_remove_half_made(io, name, run)) >= 0)
-		return r;
+	if (r == -ENOENT) { /* listed but no header: half made or half removed */
+		r = cb_rbd_remove_half_made(io, name, run);
+		return r >= 0 ? r
+			      : cb_err_cluster(e, r, "removing image %s/%s: %s", pool, name,
+					       strerror(-r));
+	}
 	if (r < 0)
 		return cb_err_cluster(e, r, "opening image %s/%s: %s", pool, name, strerror(-r));
 	bool ours = cb_rbd_is_runs(io, img, name, KRBD_KEY_RUN, run);
@@ -313,6 +317,35 @@ static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool,
 			    pool, name, pool, name, pool, name);
 		nanosleep(&(struct timespec){.tv_nsec = 500000000L}, NULL);
 	}
+}
+
+/* Every image of run (of any run when run is NULL) in pool cleared as
+ * clear_image does, each tried; the first error is returned, *removed
+ * counts what went. An image without its run's mark is left alone. */
+static int clear_run_images(struct cb_conn *conn, rados_ioctx_t io, const char *pool,
+			    const char *run, const char *run_id, const char *spare_id,
+			    uint64_t *removed, struct cb_err *e)
+{
+	rbd_image_spec_t *specs;
+	size_t max;
+	uint64_t deadline = cb_now_ns() + REMOVE_WAIT_NS;
+	int ret = 0, r = cb_rbd_list(io, &specs, &max);
+	if (r < 0)
+		return cb_err_cluster(e, r, "listing images of pool %s: %s", pool, strerror(-r));
+	for (size_t i = 0; i < max; i++) {
+		char owner[80];
+		if (!image_of_run(specs[i].name, run))
+			continue;
+		sscanf(specs[i].name, "cephbench.%79[^.]", owner);
+		r = clear_image(conn, io, pool, specs[i].name, owner, run_id, spare_id, deadline,
+				e);
+		if (r == 1)
+			(*removed)++;
+		else if (r < 0 && ret == 0)
+			ret = r;
+	}
+	cb_rbd_list_free(specs, max);
+	return ret;
 }
 
 static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
@@ -389,30 +422,15 @@ bool krbd_kernel_rbd(void)
 static int take_over(struct cb_phase *ph, rados_ioctx_t io)
 {
 	const struct krbd_opts *o = ph->lopts;
-	rbd_image_spec_t *specs;
-	size_t max;
-	uint64_t n = 0, deadline = cb_now_ns() + REMOVE_WAIT_NS;
-	int r = cb_rbd_list(io, &specs, &max);
-	if (r < 0)
-		return cb_err_cluster(ph->err, r, "listing images of pool %s: %s", o->pool,
-				      strerror(-r));
-	for (size_t i = 0; i < max && r >= 0; i++) {
-		if (!image_of_run(specs[i].name, ph->run_name))
-			continue;
-		r = clear_image(ph->conn, io, o->pool, specs[i].name, ph->run_name, NULL,
-				ph->run_id, deadline, ph->err);
-		if (r == 1)
-			n++;
-		else if (r == NOT_OURS)
-			r = 0; /* refused below if it is one of this workload's names */
-	}
-	cb_rbd_list_free(specs, max);
-	if (r >= 0 && n)
+	uint64_t n = 0;
+	int r =
+	    clear_run_images(ph->conn, io, o->pool, ph->run_name, NULL, ph->run_id, &n, ph->err);
+	if (r == 0 && n)
 		snprintf(ph->note, sizeof(ph->note),
 			 "took over what an earlier run named '%s' left in pool '%s': unmapped "
 			 "and removed %llu images before mapping its own",
 			 ph->run_name, o->pool, (unsigned long long)n);
-	return r < 0 ? r : 0;
+	return r;
 }
 
 int krbd_map_images(struct cb_phase *ph, struct krbd_session *ss)
@@ -476,37 +494,18 @@ int krbd_cleanup(struct cb_cleanup_req *req)
 {
 	const struct krbd_opts *o = req->lopts;
 	const char *pool = o ? o->pool : req->pool;
-	rbd_image_spec_t *specs;
-	size_t max;
 	rados_ioctx_t io;
-	int r, ret = 0;
+	int r;
 
 	if (!pool || (o && o->device))
 		return 0;
 	if ((r = cb_conn_ioctx(req->conn, pool, NULL, &io, req->err)) < 0)
 		return r;
 	rados_set_pool_full_try(io); /* deletes go through on a full pool (rbd_cleanup) */
-	if ((r = cb_rbd_list(io, &specs, &max)) < 0) {
-		rados_ioctx_destroy(io);
-		return cb_err_cluster(req->err, r, "listing images of pool %s: %s", pool,
-				      strerror(-r));
-	}
-	uint64_t deadline = cb_now_ns() + REMOVE_WAIT_NS;
-	for (size_t i = 0; i < max; i++) {
-		char run[80];
-		if (!image_of_run(specs[i].name, req->all ? NULL : req->run_name))
-			continue;
-		sscanf(specs[i].name, "cephbench.%79[^.]", run);
-		r = clear_image(req->conn, io, pool, specs[i].name, run, req->run_id, NULL,
-				deadline, req->err);
-		if (r == 1)
-			req->removed++;
-		else if (r < 0 && ret == 0)
-			ret = r; /* the rest are still tried */
-	}
-	cb_rbd_list_free(specs, max);
-	if (ret == 0)
-		ret = cb_rbd_creating_sweep(io, pool, req->all ? NULL : req->run_name, req->err);
+	r = clear_run_images(req->conn, io, pool, req->all ? NULL : req->run_name, req->run_id,
+			     NULL, &req->removed, req->err);
+	if (r == 0)
+		r = cb_rbd_creating_sweep(io, pool, req->all ? NULL : req->run_name, req->err);
 	rados_ioctx_destroy(io);
-	return ret;
+	return r;
 }
