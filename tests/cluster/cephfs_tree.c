@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,37 +47,30 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 
 struct walk {
 	uint64_t dirs, files, sum, written;
-	int blocks; /* count written blocks instead of hashing contents */
 };
 
-/* A hole reads as zeros, as does a block never written. */
-static int file_blocks(const char *path, uint64_t *written)
-{
-	static const char zero[4096];
-	char buf[4096];
-	int64_t off = 0, n;
-	int fd = ceph_open(cm, path, O_RDONLY, 0);
-	if (fd < 0)
-		return fd;
-	while ((n = ceph_read(cm, fd, buf, sizeof(buf), off)) > 0) {
-		*written += memcmp(buf, zero, (size_t)n) != 0;
-		off += n;
-	}
-	ceph_close(cm, fd);
-	return n < 0 ? (int)n : 0;
-}
-
-static int file_hash(const char *path, uint64_t *h)
+/* The content hashed into *h; the 4 KiB blocks holding a byte other than
+ * zero counted into *written (a hole reads as zeros). */
+static int file_scan(const char *path, uint64_t *h, uint64_t *written)
 {
 	char buf[65536];
 	int64_t off = 0, n;
+	bool data = false; /* in the block being read */
 	int fd = ceph_open(cm, path, O_RDONLY, 0);
 	if (fd < 0)
 		return fd;
 	while ((n = ceph_read(cm, fd, buf, sizeof(buf), off)) > 0) {
 		*h = fnv(*h, buf, (size_t)n);
+		for (int64_t i = 0; i < n; i++) {
+			data |= buf[i] != 0;
+			if ((off + i + 1) % 4096 == 0) {
+				*written += data;
+				data = false;
+			}
+		}
 		off += n;
 	}
+	*written += data;
 	ceph_close(cm, fd);
 	return n < 0 ? (int)n : 0;
 }
@@ -117,8 +111,7 @@ static int walk(char *path, size_t rel, struct walk *w, int remove)
 				r = walk(path, rel, w, 0);
 			} else {
 				w->files++;
-				r = w->blocks ? file_blocks(path, &w->written)
-					      : file_hash(path, &h);
+				r = file_scan(path, &h, &w->written);
 			}
 			w->sum += h;
 			if (r == -ENOENT)
@@ -199,7 +192,7 @@ int main(int argc, char **argv)
 		return fail(3, "cannot mount file system", fs, r);
 
 	struct ceph_statx stx;
-	struct walk w = {0, 0, 0, 0, strcmp(cmd, "written") == 0};
+	struct walk w = {0, 0, 0, 0};
 	char p[PATH_MAX];
 	int code = 0;
 	snprintf(p, sizeof(p), "%s", path);
@@ -219,7 +212,7 @@ int main(int argc, char **argv)
 		else if ((r = seed(path)) < 0)
 			code = fail(3, "cannot seed", path, r);
 	} else if (strcmp(cmd, "count") == 0 || strcmp(cmd, "sum") == 0 || strcmp(cmd, "rm") == 0 ||
-		   w.blocks) {
+		   strcmp(cmd, "written") == 0) {
 		int rm = cmd[0] == 'r';
 		if (r == 0 && (r = walk(p, strlen(p), &w, rm)) == 0 && rm)
 			r = ceph_rmdir(cm, path);
@@ -230,7 +223,7 @@ int main(int argc, char **argv)
 		else if (cmd[0] == 's')
 			printf("%016" PRIx64 " dirs %" PRIu64 " files %" PRIu64 "\n", w.sum, w.dirs,
 			       w.files);
-		else if (w.blocks)
+		else if (cmd[0] == 'w')
 			printf("%" PRIu64 "\n", w.written);
 	} else {
 		code = usage();
