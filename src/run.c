@@ -6,6 +6,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,6 +346,10 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	}
 	for (size_t i = 0; i < p->n; i++)
 		wl_end(&rn, i, &wr[i]);
+	/* What the sessions freed goes back to the system, or the record and
+	 * the cleanup's mount below would add to it: the peak RSS of a long
+	 * run would be reached after its phases. */
+	malloc_trim(0);
 	/* a signal during the last teardown or between phases still counts */
 	if (!interrupted && cb_signal_pending(o->sigfd))
 		interrupted = true;
@@ -393,6 +398,7 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 			}
 		}
 		json_decref(rec);
+		malloc_trim(0); /* as above, before the cleanup's mount */
 	}
 	if (!o->no_cleanup)
 		cleanup_run(p, rn.left, rn.name, rn.id, rn.conn, o->quiet, e);
