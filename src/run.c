@@ -347,8 +347,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	for (size_t i = 0; i < p->n; i++)
 		wl_end(&rn, i, &wr[i]);
 	/* What the sessions freed goes back to the system, or the record and
-	 * the cleanup's mount below would add to it: the peak RSS of a long
-	 * run would be reached after its phases. */
+	 * what the cleanup opens (a CephFS cleanup mounts anew) would add to
+	 * it: the peak RSS of a long run came after its phases. */
 	malloc_trim(0);
 	/* a signal during the last teardown or between phases still counts */
 	if (!interrupted && cb_signal_pending(o->sigfd))
@@ -398,7 +398,7 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 			}
 		}
 		json_decref(rec);
-		malloc_trim(0); /* as above, before the cleanup's mount */
+		malloc_trim(0); /* as above, before the cleanup */
 	}
 	if (!o->no_cleanup)
 		cleanup_run(p, rn.left, rn.name, rn.id, rn.conn, o->quiet, e);
