@@ -15,7 +15,7 @@ cephfs_at_exit() {
 }
 trap cephfs_at_exit EXIT
 
-# The helper on the sandbox file system: ftree count|exists|seed|sum|rm PATH.
+# The helper on the sandbox file system: ftree count|exists|seed|sum|written|rm PATH.
 ftree() { # COMMAND PATH [TARGET]
 	local cmd=$1
 	shift

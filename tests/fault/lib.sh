@@ -232,8 +232,8 @@ op_timeout_runs() { # WHAT KEYS TARGET
 }
 
 # cephbench ARGS (an op timeout of 2s, max_errors 0) through 8 s of paused
-# OSD ops: exit 3, errors counted, one line that starts with PREFIX
-# ("workload 'w': pool 'bench'") and names the error.
+# OSD ops: exit 3, errors counted, one line that holds PREFIX ("workload
+# 'w': pool 'bench'") and names the error.
 op_timeout_stops() { # WHAT PREFIX ARGS...
 	local what=$1 prefix=$2
 	shift 2

@@ -7,12 +7,7 @@
 # when that cannot mount without the monitor, by the cleanup its line names.
 . "$(dirname "$0")/../cluster/cephfs_lib.sh"
 
-p=$(profile monstop <<YAML
-name: monstop
-workloads:
-  - { name: w, layer: cephfs, fs: $FS, op: randwrite, file_size: 128M, block_size: 16K, duration: 14s }
-YAML
-)
+p=$(cfs_profile monstop "op: randwrite, file_size: 128M, block_size: 16K, duration: 14s")
 # as mon_stop.sh: 14 s measured, then at most a few --timeout (5 s) waits
 BOUND=60
 # a mount takes longer to set up than a RADOS connection: stop the

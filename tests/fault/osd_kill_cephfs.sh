@@ -6,12 +6,7 @@
 # blocks of the run's tree that hold data), and cleanup removes the tree.
 . "$(dirname "$0")/../cluster/cephfs_lib.sh"
 
-p=$(profile osdkill <<YAML
-name: osdkill
-workloads:
-  - { name: w, layer: cephfs, fs: $FS, op: write, file_size: 1G, block_size: 4K, duration: 14s }
-YAML
-)
+p=$(cfs_profile osdkill "op: write, file_size: 1G, block_size: 4K, duration: 14s")
 cb_osd_bounce run "$p" --conf "$CONF" --json "$T/r.json" --no-cleanup --quiet
 assert_rc 0 "write with osd.1 killed and restarted"
 echo "osd.1 was away for $(cat "$T/outage") s"
