@@ -11,6 +11,7 @@
 #include "term_esc.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,16 @@ static const char *verdict_of(const json_t *row)
 	return v ? v : "";
 }
 
+/* A figure in its column; one stored before cephbench checked imported
+ * files (1e308 IOPS) takes 4 significant digits, not 300. */
+static void figure(double v, int width, int prec)
+{
+	if (fabs(v) < 1e12)
+		printf(" %*.*f", width, prec, v);
+	else
+		printf(" %*.4g", width, v);
+}
+
 static void print_text(const json_t *rows)
 {
 	const json_t *r;
@@ -210,11 +221,11 @@ static void print_text(const json_t *rows)
 		cb_esc_fputs(stdout, json_string_value(json_object_get(r, "run_name")), 16);
 		fputc(' ', stdout);
 		cb_esc_fputs(stdout, json_string_value(json_object_get(r, "phase")), 24);
-		printf(" %10.1f %9.2f %9.3f %9.3f %7lld%s%s%s\n",
-		       json_number_value(json_object_get(r, "iops")),
-		       json_number_value(json_object_get(r, "bw_bytes_per_s")) / (1 << 20),
-		       json_number_value(json_object_get(l, "mean")) / 1000,
-		       json_number_value(json_object_get(l, "p99")) / 1000,
+		figure(json_number_value(json_object_get(r, "iops")), 10, 1);
+		figure(json_number_value(json_object_get(r, "bw_bytes_per_s")) / (1 << 20), 9, 2);
+		figure(json_number_value(json_object_get(l, "mean")) / 1000, 9, 3);
+		figure(json_number_value(json_object_get(l, "p99")) / 1000, 9, 3);
+		printf(" %7lld%s%s%s\n",
 		       (long long)json_integer_value(json_object_get(r, "errors")),
 		       json_is_true(json_object_get(r, "interrupted")) ? " interrupted" : "",
 		       json_is_true(json_object_get(r, "failed")) ? " failed" : "",

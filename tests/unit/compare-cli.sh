@@ -4,19 +4,8 @@
 # change; shifts within noise are not; repeats are used when both sides
 # have them; --fail-if-worse; --by groups and baselines; interrupted and
 # failed phases marked and not judged; bad input is one line and exit 2.
-set -euo pipefail
-bin=${1:?usage: compare-cli.sh CEPHBENCH SOURCE_DIR}
-src=${2:?usage: compare-cli.sh CEPHBENCH SOURCE_DIR}
-py=/usr/bin/python3
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-"$py" "$src/tests/unit/compare_gen.py" "$d"
+# shellcheck source=tests/unit/results-lib.sh
+. "$(dirname "$0")/results-lib.sh"
 # the generated records are valid ones; the matrix rows' workload, matrix
 # and step keys are not in the schema yet, so those are checked without them
 "$py" - "$d/matrix.json" "$d/matrix-stripped.json" <<'PY'

@@ -5,19 +5,8 @@
 # missing one not made); and what reaches a terminal from a file (compare's
 # text, history's text and CSV, error lines) carries no control byte but
 # the newline that ends a line. compare_gen.py writes the valid base.
-set -euo pipefail
-bin=${1:?usage: result-input-cli.sh CEPHBENCH SOURCE_DIR}
-src=${2:?usage: result-input-cli.sh CEPHBENCH SOURCE_DIR}
-py=/usr/bin/python3
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-"$py" "$src/tests/unit/compare_gen.py" "$d"
+# shellcheck source=tests/unit/results-lib.sh
+. "$(dirname "$0")/results-lib.sh"
 # bad/NAME.json: base.json with one change; NAME.key: the key the refusal
 # must name. Written by python, never by cephbench.
 mkdir "$d/bad"
@@ -153,12 +142,17 @@ c = sqlite3.connect(sys.argv[1])
 c.execute("update runs set run_name = ?, host = ?", ("r\x1b[2J\a", "h\x1b]0;T\a"))
 c.execute("update phases set name = ?, pool = ? where seq = 0",
           ('w\x1b]0;PWNED\a,"x"\nregression: fake', "po\u009bol\\"))
+# figures stored before imported files were checked
+c.execute("update phases set iops = 1e308, lat_p99_us = -1e300 where seq = 1")
 c.commit()
 PY
 run history "$d/h.db"
 [ "$rc" -eq 0 ] || fail "history text: exit $rc $(cat "$d/err")"
 plain "$d/out" || fail "history text: a control byte reached stdout: $(od -c "$d/out" | head -20)"
 [ "$(wc -l <"$d/out")" -eq 4 ] || fail "history text: $(wc -l <"$d/out") lines, not a header and 3 rows"
+[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$d/out")" -lt 200 ] ||
+	fail "history text: a huge stored figure printed whole: $(cat "$d/out")"
+grep -qE '^.* only-b +1e\+308 .* -1e\+297 ' "$d/out" || fail "history text: huge figures: $(cat "$d/out")"
 grep -qF 'r\x1b[2J\x07' "$d/out" || fail "history text: the run name is not shown escaped: $(cat "$d/out")"
 grep -qF 'w\x1b]0;PWNED\x07,"x"\x0aregression: fake' "$d/out" ||
 	fail "history text: the phase name is not shown escaped: $(cat "$d/out")"
