@@ -14,7 +14,8 @@ enum kind {
 	K_NAME,	   /* a run, profile, workload, layer or op name: cb_name_valid */
 	K_ROW,	   /* a phase: NAME or NAME.STEP */
 	K_TARGET,  /* a pool, file system or device: cb_ceph_name_rule */
-	K_TEXT,	   /* host, versions, fsid, matrix values: at most 255, no controls */
+	K_TEXT,	   /* host, versions, fsid: at most 255, no controls */
+	K_VALUE,   /* a matrix value, as a profile gave it (a path, too): at most 4095 */
 	K_SHA256,  /* 64 lowercase hex digits */
 	K_TIME,	   /* cb_result_time */
 	K_COUNT,   /* an integer from 0 */
@@ -86,6 +87,7 @@ static const char *const expected[] = {
 	      "optional .STEP)",
     [K_TARGET] = "1-255 characters, no control characters",
     [K_TEXT] = "at most 255 characters, no control characters",
+    [K_VALUE] = "at most 4095 characters, no control characters",
     [K_SHA256] = "a sha256 (64 hex digits)",
     [K_TIME] = "a real UTC time YYYY-MM-DDTHH:MM:SSZ from 1970 to 9999",
     [K_COUNT] = "a count (a whole number from 0)",
@@ -173,6 +175,8 @@ static bool value_ok(const json_t *v, enum kind k)
 		return s && !cb_ceph_name_rule(s);
 	case K_TEXT:
 		return s && text_ok(s);
+	case K_VALUE:
+		return s && (!*s || !cb_path_rule(s));
 	case K_SHA256:
 		return s && sha256_ok(s);
 	case K_TIME:
@@ -254,8 +258,8 @@ static int check_matrix(const struct ctx *c, const json_t *m)
 			return r;
 		}
 		snprintf(name, sizeof(name), "matrix.%s", cb_esc_str(k, esc, sizeof(esc)));
-		if (!value_ok(v, K_TEXT))
-			return bad(c, NULL, name, K_TEXT, v);
+		if (!value_ok(v, K_VALUE))
+			return bad(c, NULL, name, K_VALUE, v);
 	}
 	return 0;
 }

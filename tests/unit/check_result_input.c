@@ -158,6 +158,19 @@ START_TEST(hostile_names)
 	rec = record();
 	json_object_set_new(json_object_get(phase0(rec), "matrix"), "k\x1b", json_string("v"));
 	refused(rec, "phases[0].matrix: ", "'k\\x1b'");
+	/* a matrix value may be a device path, past the 255 of a pool name */
+	char path[4097];
+	memset(path, 'd', sizeof(path) - 1);
+	path[0] = '/';
+	path[4095] = '\0';
+	rec = record();
+	json_object_set_new(json_object_get(phase0(rec), "matrix"), "device", json_string(path));
+	accepted(rec);
+	path[4095] = 'd';
+	path[4096] = '\0';
+	rec = record();
+	json_object_set_new(json_object_get(phase0(rec), "matrix"), "device", json_string(path));
+	refused(rec, "phases[0].matrix.device: expected at most 4095 characters", NULL);
 }
 END_TEST
 
