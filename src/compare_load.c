@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* + 0.0: a -0.0 (JSON allows it) is shown as 0.0 */
 static double num(const json_t *o, const char *key)
 {
-	return json_number_value(json_object_get(o, key));
+	return json_number_value(json_object_get(o, key)) + 0.0;
 }
 
 /* The trailing sample covers [floor(duration_s), duration_s) only

@@ -223,6 +223,14 @@ run compare "$d/tiny.json" "$d/up10.json"
 grep -Eq '^  IOPS +0\.0 +11000\.[0-9] +\+1\.1e\+306 %  ' "$d/out" || fail "tiny baseline: $(grep IOPS "$d/out")"
 grep -Eq '^  mean ms +0\.000 +1\.[0-9]+ \+1\.[0-9]+e\+305 %  B \+1\.[0-9]+e\+305 % mean latency \(95 % CI \+1\.[0-9]+e\+305…\+1\.[0-9]+e\+305 %\), worse$' "$d/out" ||
 	fail "tiny baseline latency: $(grep 'mean ms' "$d/out")"
+# numbers JSON allows that read as 0: -0.0, and 1e-400 (it underflows)
+for v in -0.0 1e-400; do
+	sed "0,/\"iops\": [0-9.e+-]*/s//\"iops\": $v/" "$d/base.json" >"$d/zero-like.json"
+	grep -qF "\"iops\": $v," "$d/zero-like.json" || fail "iops $v: the file was not made"
+	run compare "$d/zero-like.json" "$d/up10.json"
+	[ "$rc" -eq 0 ] || fail "iops $v: exit $rc $(cat "$d/err")"
+	grep -Eq '^  IOPS +0\.0 +11000\.[0-9] +n/a  ' "$d/out" || fail "iops $v: $(grep IOPS "$d/out")"
+done
 run compare --format json "$d/tiny.json" "$d/up10.json"
 "$py" -c "import json; json.load(open('$d/out'))" || fail "tiny baseline: the JSON does not parse"
 
