@@ -220,7 +220,7 @@ static int check_fields(const struct ctx *c, const json_t *o, const struct field
 	return 0;
 }
 
-/* Each item of o's array key checked as kind (or, for an object, against
+/* Each item of the array a checked as kind (and, for an object, against
  * fields), named KEY[i]. */
 static int check_items(const struct ctx *c, const json_t *a, const char *key, enum kind kind,
 		       const struct field *fields)
