@@ -103,7 +103,8 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 			    "workload '%.*s': %s carries %s (found by libblkid): writes refused "
 			    "even with --allow-destructive; if its data is not needed, wipe it "
 			    "first (%s)",
-			    KRBD_WL(ph), d->path, what, CB_SH_CMD(cmd, "wipefs", "-a", d->path));
+			    KRBD_WL(ph), d->path, what,
+			    CB_SH_CMD(cmd, "wipefs", "-a", "--", d->path));
 		if (!ph->allow_destructive)
 			return refuse_write(ph, d->path);
 	}

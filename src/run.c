@@ -37,8 +37,9 @@ struct left {
 
 /* "cephbench cleanup --pool P --run-name R [--conf ...]": the same target and
  * cluster flags as the run, so the printed command works as it stands. A
- * target that fills the phase's field may have been cut there: a command
- * naming it would clean another pool, so none is printed. */
+ * target that fills the phase's field may have been cut there (a pool name
+ * fits; a krbd device path may not): a command naming it would clean
+ * another pool, so none is printed. */
 static void cleanup_cmd(const struct cb_engine *eng, const struct cb_phase *ph, const char *run,
 			const struct cb_cluster_opts *co, char *buf, size_t n)
 {
