@@ -101,6 +101,18 @@ static void cleanup_run(const struct cb_profile *p, const struct left *left, con
 	}
 }
 
+/* A stop signal at the end of a run, after the phases' last look (when is
+ * what it came during): that step is not cut, a cleanup least of all (it is
+ * what keeps the cluster clean), but the run still ends as interrupted and
+ * says so. True when one came. */
+static bool late_signal(int sigfd, const char *when)
+{
+	if (!cb_signal_pending(sigfd))
+		return false;
+	fprintf(stderr, "cephbench: a stop signal came %s, which was completed first\n", when);
+	return true;
+}
+
 /* One run of a whole profile. */
 struct run {
 	const struct cb_profile *p;
@@ -420,8 +432,12 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		json_decref(rec);
 		malloc_trim(0); /* as above, before the cleanup */
 	}
-	if (!o->no_cleanup)
+	bool late = late_signal(o->sigfd, "while the result was written");
+	if (!o->no_cleanup) {
 		cleanup_run(p, rn.left, rn.name, rn.id, rn.conn, o->quiet, e);
+		late |= late_signal(o->sigfd, "during the cleanup");
+	}
+	interrupted |= late;
 	for (size_t i = 0; i < p->n && !o->quiet; i++) {
 		if (rn.left[i].kept || (o->no_cleanup && rn.left[i].created))
 			fprintf(stderr, "kept what workload '%s' wrote (%s); remove it with: %s\n",
