@@ -114,6 +114,25 @@ for p in "x;touch $T/PWNED4" "$POOL_M"; do
 		ceph osd pool create "$p"
 done
 
+# ... and 20 random pool names of shell metacharacters (the seed is printed,
+# HINTS_SEED replays it): pool names take any of them
+seed=${HINTS_SEED:-$RANDOM}
+echo "random pool names: seed $seed"
+RANDOM=$seed
+chars=('$' '(' ')' ';' '&' '|' '<' '>' '`' "'" '"' '\' '*' '?' '[' ']' '{' '}' '~' '#' '!' ' '
+	'$(' '$(touch '"$T"'/PWNED5)' '`touch '"$T"'/PWNED6`' ';touch '"$T"'/PWNED7' a Z 0 - . =)
+for ((k = 0; k < 20; k++)); do
+	p=""
+	for ((j = 0; j < 1 + RANDOM % 12; j++)); do
+		p+=${chars[RANDOM % ${#chars[@]}]}
+	done
+	cb rados write 1 -p "$p" --conf "$CONF"
+	assert_rc 3 "missing pool '$p' (seed $seed)"
+	pasted "missing pool (random $k)" "$(hint "$T/err" "create it (" ") or name another pool")" \
+		ceph osd pool create "$p" >/dev/null
+done
+echo "missing pool: 20 random names' hints give back their words in sh and bash"
+
 # 3. RBD: a reused image (the kept hint), then the size-mismatch hint.
 cb rbd -p "$POOL_R" --image-size 8M --io-total 64K --reuse --run-name hint --conf "$CONF"
 assert_rc 0 "rbd --reuse"
