@@ -82,8 +82,9 @@ const char *cb_echo(char *buf, size_t n, const char *s)
 	}
 	if (s[i]) {
 		/* a cut inside a UTF-8 character goes back to its first byte
-		 * (the bytes of one are copied as they are, one for one) */
-		while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80) {
+		 * (bytes from 0x80 up are copied as they are, one for one) */
+		while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80 &&
+		       (unsigned char)s[i - 1] >= 0x80) {
 			i--;
 			at--;
 		}

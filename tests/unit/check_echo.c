@@ -61,6 +61,14 @@ START_TEST(test_utf8_not_split)
 	strcpy(in + CB_ECHO_MAX - 2, "€€");
 	out = CB_ECHO(in);
 	ck_assert_uint_eq(strlen(out), CB_ECHO_MAX - 2 + 3);
+	/* not UTF-8: a stray continuation byte after an escaped one is cut
+	 * there, the escape left whole */
+	memset(in, 'a', CB_ECHO_MAX - 1);
+	in[CB_ECHO_MAX - 1] = '\033';
+	in[CB_ECHO_MAX] = (char)0x80;
+	in[CB_ECHO_MAX + 1] = '\0';
+	out = CB_ECHO(in);
+	ck_assert_str_eq(out + CB_ECHO_MAX - 1, "\\x1b...");
 }
 END_TEST
 
