@@ -112,8 +112,11 @@ static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, 
 }
 
 /* Create, configure and connect one session as o says; mon_ops: this one
- * sends monitor commands (and so has their timeout). */
-static int session_open(const struct cb_cluster_opts *o, bool mon_ops, rados_t *out,
+ * sends monitor commands (and so has their timeout); probe: check the files
+ * first (conn_files.c; its throwaway handle costs ~75 ms, so the sessions
+ * opened later with the same options, a client's or the monitor one, skip
+ * it). */
+static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool probe, rados_t *out,
 			struct cb_err *e)
 {
 	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 30ULL * 1000000000ULL;
@@ -133,7 +136,7 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, rados_t *
 	snprintf(name, sizeof(name), "%s%s", strncmp(client, "client.", 7) ? "client." : "",
 		 client);
 	if ((r = cb_conf_resolve(list, src, conf, sizeof(conf), e)) < 0 ||
-	    (r = cb_conn_probe_files(name, conf, o->keyring, env_keyring, e)) < 0)
+	    (probe && (r = cb_conn_probe_files(name, conf, o->keyring, env_keyring, e)) < 0))
 		return r;
 	r = rados_create2(&rados, "ceph", name, 0);
 	if (r < 0)
@@ -193,13 +196,14 @@ fail:
 	return r < 0 ? r : -EINVAL;
 }
 
-int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct cb_err *e)
+static int conn_open(const struct cb_cluster_opts *o, bool probe, struct cb_conn **out,
+		     struct cb_err *e)
 {
 	struct cb_conn *c = calloc(1, sizeof(*c));
 	if (!c)
 		return cb_err_cluster(e, -ENOMEM, "out of memory");
 	c->o = *o;
-	int r = session_open(o, false, &c->rados, e);
+	int r = session_open(o, false, probe, &c->rados, e);
 	if (r < 0) {
 		free(c);
 		return r;
@@ -208,6 +212,11 @@ int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct c
 		snprintf(c->fsid, sizeof(c->fsid), "unknown");
 	*out = c;
 	return 0;
+}
+
+int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct cb_err *e)
+{
+	return conn_open(o, true, out, e);
 }
 
 int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn **own,
@@ -220,7 +229,7 @@ int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn *
 	if (!own)
 		return cb_err_cluster(e, -EINVAL, "internal error: client %u has no session",
 				      client);
-	int r = *own ? 0 : cb_conn_open(&shared->o, own, e);
+	int r = *own ? 0 : conn_open(&shared->o, false, own, e);
 	*out = *own;
 	return r;
 }
@@ -228,7 +237,7 @@ int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn *
 /* The session for monitor commands, opened on first use. */
 static int ctl_session(struct cb_conn *c, struct cb_err *e)
 {
-	return c->ctl ? 0 : session_open(&c->o, true, &c->ctl, e);
+	return c->ctl ? 0 : session_open(&c->o, true, false, &c->ctl, e);
 }
 
 /* The monitors' own version, so a report says what the cluster runs, not
