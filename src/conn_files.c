@@ -50,7 +50,7 @@ int cb_conf_resolve(const char *list, enum cb_conf_source src, char *used, size_
 		/* librados's default search for a client, as strace shows it */
 		const char *h = getenv("HOME");
 		snprintf(home, sizeof(home), "/etc/ceph/ceph.conf,%s%sceph.conf", h ? h : "",
-			 h ? "/.ceph/" : "");
+			 h ? "/.ceph/ceph.conf," : "");
 		list = home;
 	}
 	char entry[4096];

@@ -53,6 +53,12 @@ CEPH_ARGS="-m $MON" cbt "${write1[@]}" --conf "$T/nomon.conf"
 assert_rc 0 "monitors from CEPH_ARGS -m"
 CEPH_ARGS="-m $MON --keyring $KEYRING" cbt "${write1[@]}" --conf /dev/null
 assert_rc 0 "--conf /dev/null with -m and --keyring in CEPH_ARGS"
+if [ ! -e /etc/ceph/ceph.conf ]; then
+	mkdir "$T/cwd"
+	cp "$CONF" "$T/cwd/ceph.conf"
+	(cd "$T/cwd" && env -u CEPH_CONF HOME="$T/nohome" timeout 20 "$CEPHBENCH" "${write1[@]}") ||
+		fail "./ceph.conf (a default place) did not connect"
+fi
 assert_ns_empty "after the good setups"
 
 # 2. A FIFO as keyring, named three ways, with the live cluster's conf.

@@ -123,6 +123,21 @@ check "cluster: conf: FIFO" \
 	"cephbench run: $d/fifo: is a FIFO (named pipe): give a ceph conf file (--conf)" \
 	"$bin" run conf-fifo.yaml --timeout 1
 
+# Without --conf, CEPH_CONF or CEPH_ARGS: the default places librados
+# searches, ~/.ceph/ceph.conf then ./ceph.conf (after /etc/ceph/ceph.conf,
+# which a test must not plant: skipped where one exists).
+if [ ! -e /etc/ceph/ceph.conf ]; then
+	mkdir -p home/.ceph cwd
+	mkfifo home/.ceph/ceph.conf cwd/ceph.conf
+	dflt="is a FIFO (named pipe): give a ceph conf file (found in the default places; or give --conf)"
+	check "~/.ceph/ceph.conf FIFO" "cephbench cleanup: $d/home/.ceph/ceph.conf: $dflt" \
+		env -u CEPH_CONF HOME="$d/home" "${cleanup_cmd[@]}"
+	check "./ceph.conf FIFO" "cephbench cleanup: ceph.conf: $dflt" \
+		env -u CEPH_CONF HOME="$d/nohome" sh -c 'cd cwd && exec "$@"' sh "${cleanup_cmd[@]}"
+else
+	echo "note: /etc/ceph/ceph.conf exists: the default-place cases are skipped"
+fi
+
 # The conf librados would read is the first of a list that exists.
 check "--conf list" "cephbench cleanup: fifo: is a FIFO (named pipe): give a ceph conf file (--conf)" \
 	"${cleanup_cmd[@]}" --conf "$d/missing.conf,fifo,good.conf"
