@@ -130,7 +130,7 @@ if [ ! -e /etc/ceph/ceph.conf ]; then
 	mkdir -p home/.ceph cwd
 	mkfifo home/.ceph/ceph.conf cwd/ceph.conf
 	dflt="is a FIFO (named pipe): give a ceph conf file (found in the default places; or give --conf)"
-	check "~/.ceph/ceph.conf FIFO" "cephbench cleanup: $d/home/.ceph/ceph.conf: $dflt" \
+	check "HOME/.ceph/ceph.conf FIFO" "cephbench cleanup: $d/home/.ceph/ceph.conf: $dflt" \
 		env -u CEPH_CONF HOME="$d/home" "${cleanup_cmd[@]}"
 	check "./ceph.conf FIFO" "cephbench cleanup: ceph.conf: $dflt" \
 		env -u CEPH_CONF HOME="$d/nohome" sh -c 'cd cwd && exec "$@"' sh "${cleanup_cmd[@]}"
