@@ -5,6 +5,7 @@
 #include "engines.h"
 #include "options.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -82,6 +83,16 @@ int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 	struct cb_conn *conn;
 	if (cb_conn_open(&o.cluster, &conn, e) < 0)
 		return (int)e->exit;
+	/* Nothing can be left in a pool that is not there: say so once, and
+	 * never suggest creating it (the run's hint, in cb_conn_ioctx). A
+	 * cluster-side absence, exit 3 as for a run: a typo in a cron job's
+	 * --pool must not pass as a clean pool. */
+	if (pool && rados_pool_lookup(cb_conn_rados(conn), pool) == -ENOENT) {
+		cb_err_cluster(e, -ENOENT,
+			       "pool '%s' does not exist: nothing to clean up in it (check --pool)",
+			       pool);
+		pool = NULL;
+	}
 	for (int i = 0; cb_engines[i]; i++) {
 		const struct cb_engine *eng = cb_engines[i];
 		/* each layer cleans the target its own flag names */
