@@ -94,7 +94,10 @@ int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 					     .run_name = o.run_name,
 					     .all = all,
 					     .err = e};
-		if (eng->cleanup(&req) < 0)
+		int r = eng->cleanup(&req);
+		if (req.note[0] && !o.quiet)
+			fprintf(stderr, "%s: %s\n", eng->name, req.note);
+		if (r < 0)
 			continue;
 		if (!o.quiet)
 			printf("%s: removed %llu %s of %s%s%s from %s %s\n", eng->name,
