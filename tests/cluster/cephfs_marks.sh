@@ -57,6 +57,18 @@ refused() { # NAME CODE STRINGS...
 	! grep -qiE "cleanup|remove" "$T/err" || fail "a run named $name suggests a removal: $(cat "$T/err")"
 }
 
+# cleanup --run-name NAME: exit 0, COUNT removed, and one line on stderr
+# holding the strings (the note).
+cleaned() { # NAME COUNT STRINGS...
+	local name=$1 count=$2
+	shift 2
+	cb cleanup --fs "$FS" --run-name "$name" --conf "$CONF"
+	assert_rc 0 "cleanup --run-name $name"
+	one_line "cleanup --run-name $name" "$@"
+	grep -qF "removed $count files and directories of run '$name'" "$T/out" ||
+		fail "cleanup --run-name $name: expected $count removed: $(cat "$T/out")"
+}
+
 # ---- the repros: hand-made directories, by --run-name and --all, and a run
 mkdir_root() { ftree mkdir /cephbench >/dev/null 2>&1 || true; }
 mkdir_root
@@ -65,11 +77,7 @@ handmade /cephbench/bench tree
 handmade /cephbench/quick tree
 before=$(sums)
 
-cb cleanup --fs "$FS" --run-name handmade --conf "$CONF"
-assert_rc 0 "cleanup --run-name of a hand-made directory"
-one_line "cleanup --run-name handmade" "left 1 entry of /cephbench" "handmade (no mark)"
-grep -qF "removed 0 files and directories of run 'handmade'" "$T/out" ||
-	fail "cleanup --run-name handmade said: $(cat "$T/out")"
+cleaned handmade 0 "left 1 entry of /cephbench" "handmade (no mark)"
 unchanged "cleanup --run-name handmade changed"
 
 cb cleanup --fs "$FS" --all --conf "$CONF"
@@ -91,9 +99,7 @@ for v in notarunid 0123456789ABCDEF 0123456789abcde 0123456789abcdef0 "" "$(prin
 	ftree xattr "$d" user.cephbench.owner "x/y/z 1 1" || fail "cannot set $d's owner"
 	before=$(sums)
 	refused "${d#/cephbench/}" 2 "was not made by cephbench"
-	cb cleanup --fs "$FS" --run-name "${d#/cephbench/}" --conf "$CONF"
-	assert_rc 0 "cleanup of $d, marked '$v'"
-	grep -qF "(no mark)" "$T/err" || fail "cleanup of $d, marked '$v': no note: $(cat "$T/err")"
+	cleaned "${d#/cephbench/}" 0 "${d#/cephbench/} (no mark)"
 	unchanged "mark '$v': $d changed"
 done
 
@@ -106,9 +112,7 @@ before=$(sums)
 refused slink 2 "is not a directory, not touched"
 refused afile 2 "is not a directory, not touched"
 for n in slink afile; do
-	cb cleanup --fs "$FS" --run-name "$n" --conf "$CONF"
-	assert_rc 0 "cleanup --run-name $n"
-	one_line "cleanup --run-name $n" "left 1 entry" "$n (not a directory)"
+	cleaned "$n" 0 "left 1 entry" "$n (not a directory)"
 done
 cb cleanup --fs "$FS" --all --conf "$CONF"
 assert_rc 0 "cleanup --all beside a symlink and a file"
@@ -143,11 +147,8 @@ ftree mkdir /cephbench/.new.r1.00000000000000cc &&
 ftree xattr /cephbench/.new.r1.00000000000000cc user.cephbench.run_id 00000000000000cc ||
 	fail "cannot mark a reserved name"
 before=$(sums)
-cb cleanup --fs "$FS" --run-name r1 --conf "$CONF"
-assert_rc 0 "cleanup of reserved names"
-one_line "cleanup of reserved names" "left 1 entry" ".new.r1.00000000000000aa (no mark, not empty)"
-grep -qF "removed 3 files and directories of run 'r1'" "$T/out" ||
-	fail "cleanup of reserved names: expected the empty one and the marked one (and its file): $(cat "$T/out")"
+# removed: the empty one, and the marked one with its file
+cleaned r1 3 "left 1 entry" ".new.r1.00000000000000aa (no mark, not empty)"
 assert_gone /cephbench/.new.r1.0123456789abcdef "an empty reserved name"
 assert_gone /cephbench/.new.r1.00000000000000cc "a marked reserved name"
 unchanged "reserved names: changed"
