@@ -50,7 +50,7 @@ sleep 600 >wfifo &
 writer=$!
 exec 3<wfifo # (opening for reading lets the writer's open return)
 mkdir dir
-python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind("sock")'
+/usr/bin/python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind("sock")'
 printf '[global]\nmon_host = 127.0.0.1:1\n' >good.conf
 printf '[client.admin]\n\tkey = AQBxz01mAAAAABAAm9p6vRr0H5P8Qk0pN2l2Ww==\n' >kr
 : >empty.conf
@@ -174,7 +174,7 @@ if setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null; then
 	as_nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 	# ASan's leak checker needs ptrace, which another user may not have
 	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-	perm=$(python3 -c 'import os; print(os.strerror(13))')
+	perm=$(/usr/bin/python3 -c 'import os; print(os.strerror(13))')
 	check "unreadable profile" "cephbench run: unread.yaml: cannot open profile file: $perm" \
 		"${as_nobody[@]}" "$bin" run --dry-run unread.yaml
 	check "unreadable result" "cephbench compare: unread.json: cannot open result file: $perm" \
