@@ -229,18 +229,18 @@ int cb_hdb_open(const char *path, bool writable, const char *flag, struct cb_hdb
 		h->fresh = true;
 	} else if (r == 0) {
 		r = open_conn(h, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, e);
-		if (r == 0)
-			r = check_kind(h, e);
-		if (r == 1 && !writable)
-			r = cb_err_usage(e, "%s: not a cephbench history (an empty file)", h->what);
-		h->fresh = r == 1;
 		/* SQLite opens a file it may not write read-only, silently */
-		if (r >= 0 && writable && sqlite3_db_readonly(h->db, "main") == 1)
+		if (r == 0 && writable && sqlite3_db_readonly(h->db, "main") == 1)
 			r = cb_err_usage(e,
 					 "%s: cannot write: the file is read-only (its mode, or a "
 					 "read-only file system); make it writable or give another "
 					 "file",
 					 h->what);
+		if (r == 0)
+			r = check_kind(h, e);
+		if (r == 1 && !writable)
+			r = cb_err_usage(e, "%s: not a cephbench history (an empty file)", h->what);
+		h->fresh = r == 1;
 	}
 	if (r < 0) {
 		cb_hdb_close(h);
