@@ -6,6 +6,7 @@
  * a character device at the end). As root the ownership rules are tested
  * with uid 65534's files. */
 #include "outfile.h"
+#include "unit_run.h"
 
 #include <check.h>
 #include <dirent.h>
@@ -457,11 +458,7 @@ int main(void)
 	tcase_add_test(tc, history_file_made_and_discarded);
 	tcase_add_test(tc, full_file_system);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	int failed = unit_run(s);
 	char cmd[200];
 	umount(at("small"));
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", base);
