@@ -61,15 +61,15 @@ static const char *kind_name(mode_t m)
 }
 
 /* Devices that take any bytes and do nothing on open: /dev/null, /dev/zero,
- * /dev/full (1:3, 1:5, 1:7), virtual consoles and serial lines (4:*),
- * /dev/tty and /dev/console (5:0, 5:1), pseudo-terminals (136-143:*).
- * Other character devices act when opened or written (a watchdog, a tape,
- * /dev/mem), so a typo must not reach them. */
+ * /dev/full (1:3, 1:5, 1:7), virtual consoles (4:0-63), /dev/tty and
+ * /dev/console (5:0, 5:1), pseudo-terminals (136-143:*). Other character
+ * devices act when opened or written (a watchdog, a tape, /dev/mem, a
+ * serial line's hardware), so a typo must not reach them. */
 static bool sink_device(dev_t rdev)
 {
 	unsigned ma = major(rdev), mi = minor(rdev);
-	return (ma == 1 && (mi == 3 || mi == 5 || mi == 7)) || ma == 4 || (ma == 5 && mi <= 1) ||
-	       (ma >= 136 && ma <= 143);
+	return (ma == 1 && (mi == 3 || mi == 5 || mi == 7)) || (ma == 4 && mi < 64) ||
+	       (ma == 5 && mi <= 1) || (ma >= 136 && ma <= 143);
 }
 
 /* Open the directory dir as the kernel would, except that a symlink in a
@@ -131,10 +131,11 @@ static int open_dir(struct cb_out *o, const char *dir, struct cb_err *e)
 					    o->what, comp, (unsigned)st.st_uid);
 		}
 		ssize_t k = readlinkat(fd, "", link, sizeof(link) - 1);
+		int rerr = errno;
 		close(fd);
 		size_t left = strlen(p);
 		if (k <= 0 || ++links > MAX_LINKS || (size_t)k + 1 + left >= sizeof(rest)) {
-			err = k < 0		  ? errno
+			err = k < 0		  ? rerr
 			      : k == 0		  ? ENOENT
 			      : links > MAX_LINKS ? ELOOP
 						  : ENAMETOOLONG;

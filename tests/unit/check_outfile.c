@@ -165,6 +165,9 @@ START_TEST(device_nodes)
 	const char *rnd = node("random", S_IFCHR, 1, 8);
 	assert_refused(rnd, CB_OUT_REPORT, "a character device other than /dev/null");
 	assert_node(rnd, S_IFCHR, 1, 8);
+	const char *serial = node("ttyS0", S_IFCHR, 4, 64);
+	assert_refused(serial, CB_OUT_REPORT, "a character device other than /dev/null");
+	assert_node(serial, S_IFCHR, 4, 64);
 	const char *blk = node("blk", S_IFBLK, 240, 0);
 	assert_refused(blk, CB_OUT_REPORT, "a block device: not written");
 	assert_node(blk, S_IFBLK, 240, 0);
@@ -182,6 +185,27 @@ START_TEST(device_nodes)
 	assert_refused(at("to-random"), CB_OUT_REPORT, "a symlink to a character device");
 	/* the host's own, never given to the code, still what it was */
 	assert_node("/dev/null", S_IFCHR, 1, 3);
+}
+END_TEST
+
+START_TEST(terminals)
+{
+	/* a pseudo-terminal of the test's own: written through, the bytes
+	 * read back from its master (the line discipline makes \n \r\n) */
+	struct cb_err e;
+	int m = posix_openpt(O_RDWR | O_NOCTTY);
+	ck_assert_int_ge(m, 0);
+	ck_assert_int_eq(grantpt(m), 0);
+	ck_assert_int_eq(unlockpt(m), 0);
+	const char *pts = ptsname(m);
+	ck_assert_ptr_nonnull(pts);
+	ck_assert_int_eq(put(pts, CB_OUT_REPORT, &e), 0);
+	char buf[256] = {0};
+	ssize_t n = read(m, buf, sizeof(buf) - 1);
+	ck_assert_uint_eq(kind(pts), S_IFCHR);
+	close(m);
+	ck_assert_int_gt(n, 0);
+	ck_assert_str_eq(buf, "{\"schema\": \"test\"}\r\n");
 }
 END_TEST
 
@@ -451,6 +475,7 @@ int main(void)
 	TCase *tc = tcase_create("outfile");
 	tcase_add_test(tc, new_and_regular_files);
 	tcase_add_test(tc, device_nodes);
+	tcase_add_test(tc, terminals);
 	tcase_add_test(tc, fifos);
 	tcase_add_test(tc, symlinks);
 	tcase_add_test(tc, shared_directories);
