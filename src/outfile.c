@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -37,6 +38,7 @@ struct cb_out {
 	bool created;	 /* cb_out_create made the file (cdev, cino) */
 	dev_t cdev;
 	ino_t cino;
+	int held;	 /* CB_OUT_DB: the file, flock(LOCK_SH) held (hold) */
 	char *name;	 /* the last component of the path */
 	char *dir_path;	 /* the directory's own path, or as given */
 	char *db_path;	 /* dir_path/name */
@@ -342,6 +344,40 @@ static int check_journal(struct cb_out *o, struct cb_err *e)
 			    o->dir_path, j, kind_name(st.st_mode));
 }
 
+/* Hold a shared flock on the history's file, the one under the name now:
+ * a first store that failed removes the file it made only when no other
+ * cephbench has it open (cb_out_discard), or that one would store into a
+ * removed file. The flock is apart from SQLite's fcntl locks; the fd is
+ * closed only once SQLite has closed the file (closing any fd of a file
+ * drops the process's fcntl locks on it). 0 held, 1 when the name went
+ * away meanwhile (so removed), or -errno with e set. */
+static int hold(struct cb_out *o, struct cb_err *e)
+{
+	struct stat a, b;
+	int fd = openat(o->dfd, o->name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return 1;
+	if (fd < 0 || fstat(fd, &a) < 0 || !S_ISREG(a.st_mode)) {
+		int err = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			close(fd);
+		return err ? cb_err_usage(e, "%s: cannot open: %s", o->what, strerror(err))
+			   : cb_err_usage(e, "%s: became %s: not opened", o->what,
+					  kind_name(a.st_mode));
+	}
+	while (flock(fd, LOCK_SH) < 0 && errno == EINTR)
+		;
+	if (fstatat(o->dfd, o->name, &b, AT_SYMLINK_NOFOLLOW) < 0 || b.st_dev != a.st_dev ||
+	    b.st_ino != a.st_ino) {
+		close(fd);
+		return 1;
+	}
+	if (o->held >= 0)
+		close(o->held);
+	o->held = fd;
+	return 0;
+}
+
 /* The directory's own path, from the kernel; the given one without /proc. */
 static char *own_path(int dfd, const char *given)
 {
@@ -371,7 +407,7 @@ int cb_out_open(const char *what, const char *path, enum cb_out_use use, struct 
 		return cb_err_usage(e, "out of memory");
 	}
 	o->use = use;
-	o->dfd = o->fd = -1;
+	o->dfd = o->fd = o->held = -1;
 	snprintf(o->what, sizeof(o->what), "%s", what);
 	int r;
 	if (!o->name[0] || strcmp(o->name, ".") == 0 || strcmp(o->name, "..") == 0)
@@ -384,6 +420,10 @@ int cb_out_open(const char *what, const char *path, enum cb_out_use use, struct 
 		r = check_dir(o, e) ?: check_name(o, e);
 	if (r == 0 && use == CB_OUT_DB)
 		r = check_journal(o, e);
+	if (r == 0 && use == CB_OUT_DB && o->kind == K_FILE && (r = hold(o, e)) == 1) {
+		o->kind = K_NEW; /* a failed first store's, removed since */
+		r = 0;
+	}
 	if (r == 0 && use == CB_OUT_DB) {
 		size_t n = strlen(o->dir_path) + strlen(o->name) + 2;
 		o->db_path = malloc(n);
@@ -555,35 +595,47 @@ const char *cb_out_db_path(const struct cb_out *o)
 
 int cb_out_create(struct cb_out *o, struct cb_err *e)
 {
-	struct stat st;
-	int fd =
-	    openat(o->dfd, o->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (fd < 0 && errno == EEXIST) {
-		/* another first run made it: opened as it is, if it is a file */
-		if (fstatat(o->dfd, o->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-			return 0;
-		return cb_err_usage(e, "%s: appeared meanwhile, not as a file: not opened",
-				    o->what);
+	for (int tries = 0; tries < 3; tries++) {
+		struct stat st;
+		int fd = openat(o->dfd, o->name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				0666);
+		if (fd < 0 && errno == EEXIST) {
+			/* another first run made it: opened as it is */
+			int r = hold(o, e);
+			if (r <= 0)
+				return r;
+			continue;
+		}
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			int err = errno;
+			if (fd >= 0)
+				close(fd);
+			return cb_err_usage(e, "%s: cannot create: %s", o->what, strerror(err));
+		}
+		flock(fd, LOCK_SH);
+		if (o->held >= 0)
+			close(o->held);
+		o->held = fd;
+		o->created = true;
+		o->cdev = st.st_dev;
+		o->cino = st.st_ino;
+		return 0;
 	}
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		int err = errno;
-		if (fd >= 0)
-			close(fd);
-		return cb_err_usage(e, "%s: cannot create: %s", o->what, strerror(err));
-	}
-	close(fd);
-	o->created = true;
-	o->cdev = st.st_dev;
-	o->cino = st.st_ino;
-	return 0;
+	return cb_err_usage(e, "%s: cannot create: others keep making and removing it", o->what);
 }
 
 void cb_out_discard(struct cb_out *o)
 {
 	struct stat st;
-	if (o->created && fstatat(o->dfd, o->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    st.st_dev == o->cdev && st.st_ino == o->cino && st.st_size == 0)
+	if (!o->created)
+		return;
+	/* LOCK_EX only when no other cephbench holds the file (hold) */
+	if (flock(o->held, LOCK_EX | LOCK_NB) == 0 &&
+	    fstatat(o->dfd, o->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_dev == o->cdev &&
+	    st.st_ino == o->cino && st.st_size == 0)
 		unlinkat(o->dfd, o->name, 0);
+	close(o->held);
+	o->held = -1;
 	o->created = false;
 }
 
@@ -595,6 +647,8 @@ void cb_out_close(struct cb_out *o)
 		close(o->dfd);
 	if (o->fd >= 0)
 		close(o->fd);
+	if (o->held >= 0)
+		close(o->held);
 	free(o->name);
 	free(o->dir_path);
 	free(o->db_path);

@@ -48,13 +48,17 @@ const char *cb_out_db_path(const struct cb_out *o);
 
 /* CB_OUT_DB: make the missing file, empty, mode 0666 less the umask (SQLite
  * would force 0644). 0, or 0 too when another process made it meanwhile
- * (it is then not ours to remove), or -errno with e set. */
+ * (it is then not ours to remove), or -errno with e set. The file (made or
+ * found, here or by cb_out_open) is held open with a shared flock until
+ * cb_out_close, which must come after SQLite closed it. */
 int cb_out_create(struct cb_out *o, struct cb_err *e);
 
-/* CB_OUT_DB: remove the file cb_out_create made while it is still that file
- * and still empty (a first store that failed); anything else stays. */
+/* CB_OUT_DB: remove the file cb_out_create made while it is still that file,
+ * still empty (a first store that failed) and held by no other cephbench;
+ * anything else stays. SQLite must have closed it. */
 void cb_out_discard(struct cb_out *o);
 
+/* Close what o holds (NULL: nothing). */
 void cb_out_close(struct cb_out *o);
 
 #endif

@@ -418,6 +418,23 @@ START_TEST(history_file_made_and_discarded)
 	cb_out_discard(o);
 	ck_assert_str_eq(slurp(p), "data");
 	cb_out_close(o);
+	/* made by one, opened meanwhile by another (whose store would go into
+	 * a removed file): the first one's failure leaves it */
+	ck_assert_int_eq(unlink(p), 0);
+	struct cb_out *other;
+	ck_assert_int_eq(cb_out_open("made", p, CB_OUT_DB, &o, &e), 0);
+	ck_assert_int_eq(cb_out_create(o, &e), 0);
+	ck_assert_int_eq(cb_out_open("other", p, CB_OUT_DB, &other, &e), 0);
+	ck_assert(cb_out_exists(other));
+	cb_out_discard(o);
+	ck_assert_int_eq(access(p, F_OK), 0);
+	cb_out_close(o);
+	/* and the other's own first store: it did not make the file, so its
+	 * failure does not remove it either */
+	ck_assert_int_eq(cb_out_create(other, &e), 0);
+	cb_out_discard(other);
+	ck_assert_int_eq(access(p, F_OK), 0);
+	cb_out_close(other);
 	/* a journal in the way: refused before the run */
 	ck_assert_int_eq(symlink(at("elsewhere"), at("made.db-journal")), 0);
 	assert_refused(p, CB_OUT_DB, "made.db-journal is a symlink, not a file: remove it");
