@@ -16,14 +16,15 @@ grep -q "127.0.0.1:1" "$T/dead.conf" || fail "could not rewrite mon host in $CON
 DEAD=(rados write -p "$POOL" --conf "$T/dead.conf" --timeout 3 -b 4K -t 4 --ops 100)
 
 # refused PATH-ARGS... -- STRINGS...: exit 2 and one line holding STRINGS, with
-# no monitor and with the cluster, and no object written
+# no monitor and with the cluster, where --no-cleanup would have kept what
+# a run wrote: none ran
 refused() {
 	args_until_dashes "$@"
 	shift $((${#ARGS[@]} + 1))
 	cb "${DEAD[@]}" "${ARGS[@]}"
 	assert_rc 2 "${ARGS[*]} (no monitor)"
 	one_line "${ARGS[*]} (no monitor)" "$@"
-	cb "${W[@]}" "${ARGS[@]}"
+	cb "${W[@]}" --no-cleanup "${ARGS[@]}"
 	assert_rc 2 "${ARGS[*]}"
 	one_line "${ARGS[*]}" "$@"
 	[ ! -s "$T/out" ] || fail "${ARGS[*]}: a report was printed: $(cat "$T/out")"
