@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <poll.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +47,25 @@ struct cb_out {
 	char what[1100]; /* "--json PATH", for messages */
 };
 
-/* Others (group or world) may make and remove names in the directory. */
+/* A group that is its user's alone: named as the user, the user's primary
+ * group, no other members (Debian's user private groups, whose umask 002
+ * makes every directory group-writable). */
+static bool private_group(uid_t uid, gid_t gid)
+{
+	struct passwd pw, *pp = NULL;
+	struct group gr, *gp = NULL;
+	char pb[4096], gb[16384];
+	return getpwuid_r(uid, &pw, pb, sizeof(pb), &pp) == 0 && pp &&
+	       getgrgid_r(gid, &gr, gb, sizeof(gb), &gp) == 0 && gp && pw.pw_gid == gid &&
+	       strcmp(gr.gr_name, pw.pw_name) == 0 && !gr.gr_mem[0];
+}
+
+/* Others may make and remove names in the directory: the world, or a group
+ * that is not its owner's private one. */
 static bool shared(const struct stat *d)
 {
-	return d->st_mode & (S_IWGRP | S_IWOTH);
+	return (d->st_mode & S_IWOTH) ||
+	       ((d->st_mode & S_IWGRP) && !private_group(d->st_uid, d->st_gid));
 }
 
 static const char *kind_name(mode_t m)

@@ -117,11 +117,15 @@ assert_rc 0 "--json symlink to a null device"
 is_node "$T/dev/null" "character special file" 1 3
 
 # --- item 5: a directory others may write to
-mkdir -m 775 "$T/group"
+mkdir -m 775 "$T/group" "$T/upg"
+chgrp 65534 "$T/group" # a group of others' (root's own is private: $T/upg)
 mkdir -m 1777 "$T/sticky"
 refused --json "$T/group/r.json" -- "its directory $T/group may be written by others (mode 0775)"
 refused --history "$T/group/h.db" -- "its directory $T/group may be written by others"
 refused --history "$T/sticky/h.db" -- "who could plant the journal"
+cb "${W[@]}" --json "$T/upg/r.json" --history "$T/upg/h.db"
+assert_rc 0 "a directory of the owner's private group"
+json_ok "$T/upg/r.json"
 cb "${W[@]}" --json "$T/sticky/r.json"
 assert_rc 0 "--json in a sticky directory"
 json_ok "$T/sticky/r.json"

@@ -308,6 +308,10 @@ START_TEST(shared_directories)
 	const char *g = at("group"), *w = at("world"), *s = at("sticky");
 	ck_assert_int_eq(mkdir(g, 0700), 0);
 	ck_assert_int_eq(chmod(g, 0770), 0);
+	/* a group of others (nogroup): as root, the test's own is root's
+	 * private group, which is no one else's */
+	if (geteuid() == 0)
+		ck_assert_int_eq(chown(g, 0, 65534), 0);
 	ck_assert_int_eq(mkdir(w, 0700), 0);
 	ck_assert_int_eq(chmod(w, 0777), 0);
 	ck_assert_int_eq(mkdir(s, 0700), 0);
@@ -332,6 +336,15 @@ START_TEST(shared_directories)
 		fprintf(stderr, "shared_directories: other users' files need root; not tested\n");
 		return;
 	}
+	/* group-writable in the owner's private group (root:root here, umask
+	 * 002's 0775): no one else may write there */
+	const char *upg = at("private-group");
+	ck_assert_int_eq(mkdir(upg, 0700), 0);
+	ck_assert_int_eq(chmod(upg, 0775), 0);
+	snprintf(p, sizeof(p), "%s/x.json", upg);
+	ck_assert_int_eq(put(p, CB_OUT_REPORT, &e), 0);
+	snprintf(p, sizeof(p), "%s/h.db", upg);
+	ck_assert_int_eq(put(p, CB_OUT_DB, &e), 0);
 	/* another user's file in the sticky directory: not replaced */
 	snprintf(p, sizeof(p), "%s/theirs.json", s);
 	FILE *f = fopen(p, "w");
