@@ -374,13 +374,15 @@ static int hold(struct cb_out *o, struct cb_err *e)
 	int fd = openat(o->dfd, o->name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT)
 		return 1;
-	if (fd < 0 || fstat(fd, &a) < 0 || !S_ISREG(a.st_mode)) {
-		int err = fd < 0 ? errno : 0;
+	if (fd < 0 || fstat(fd, &a) < 0) {
+		int err = errno;
 		if (fd >= 0)
 			close(fd);
-		return err ? cb_err_usage(e, "%s: cannot open: %s", o->what, strerror(err))
-			   : cb_err_usage(e, "%s: became %s: not opened", o->what,
-					  kind_name(a.st_mode));
+		return cb_err_usage(e, "%s: cannot open: %s", o->what, strerror(err));
+	}
+	if (!S_ISREG(a.st_mode)) {
+		close(fd);
+		return cb_err_usage(e, "%s: became %s: not opened", o->what, kind_name(a.st_mode));
 	}
 	while (flock(fd, LOCK_SH) < 0 && errno == EINTR)
 		;
