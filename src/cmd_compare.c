@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
+#include "term_esc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -203,12 +204,17 @@ static bool check_worse(const struct cb_cmp_doc *d, const struct cb_cmp_opts *o,
 			if (m < 0 || ++crossed > 1)
 				continue;
 			const struct cb_cmp_metric *x = &c->m[m];
+			char name[160], lb[64], est[32], lo[32], hi[32];
 			cb_err_set(e, CB_EXIT_FAILED, -EDOM,
-				   "%s: %s %s %+.1f %% (%g %% CI %+.1f…%+.1f %%), worse than "
+				   "%s: %s %s %s %% (%g %% CI %s…%s %%), worse than "
 				   "--fail-if-worse %g %%",
-				   d->s[k].title ? d->s[k].title : c->a->name, d->s[k].label_b,
-				   cb_cmp_metrics[m].label, x->est_pct, 100 * o->confidence,
-				   x->lo_pct, x->hi_pct, o->fail_pct);
+				   cb_esc_str(d->s[k].title ? d->s[k].title : c->a->name, name,
+					      sizeof(name)),
+				   cb_esc_str(d->s[k].label_b, lb, sizeof(lb)),
+				   cb_cmp_metrics[m].label,
+				   cb_cmp_pct(x->est_pct, est, sizeof(est)), 100 * o->confidence,
+				   cb_cmp_pct(x->lo_pct, lo, sizeof(lo)),
+				   cb_cmp_pct(x->hi_pct, hi, sizeof(hi)), o->fail_pct);
 		}
 	if (crossed > 1) {
 		size_t len = strlen(e->msg);

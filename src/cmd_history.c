@@ -7,8 +7,11 @@
 #include "history_db.h"
 #include "options.h"
 #include "report.h"
+#include "result_check.h"
+#include "term_esc.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,14 +149,12 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
  * (they were against another history), then judged and stored. */
 static int add_result(const struct args *a, struct cb_err *e)
 {
-	char why[256];
 	json_t *rec;
 	if (cb_result_load(a->add, &rec, e) < 0)
 		return CB_EXIT_USAGE;
-	if (cb_record_check(rec, why, sizeof(why)) < 0) {
+	if (cb_result_check(rec, a->add, e) < 0) {
 		json_decref(rec);
-		return cb_err_usage(e, "%s: not a cephbench result: %s", a->add, why),
-		       CB_EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	}
 	json_t *ph;
 	size_t i;
@@ -166,12 +167,18 @@ static int add_result(const struct args *a, struct cb_err *e)
 	if (cb_health_open(&ho, &h, e) == 0)
 		nreg = cb_health_record(h, rec, e);
 	if (!cb_err_isset(e)) {
-		if (!a->quiet)
-			printf("%s: added run '%s' of profile '%s' (%zu phases)\n", a->file,
-			       json_string_value(json_object_get(rec, "run_name")),
-			       json_string_value(
-				   json_object_get(json_object_get(rec, "profile"), "name")),
-			       json_array_size(json_object_get(rec, "phases")));
+		if (!a->quiet) {
+			cb_esc_fputs(stdout, a->file, 0);
+			fputs(": added run '", stdout);
+			cb_esc_fputs(stdout, json_string_value(json_object_get(rec, "run_name")),
+				     0);
+			fputs("' of profile '", stdout);
+			cb_esc_fputs(stdout,
+				     json_string_value(
+					 json_object_get(json_object_get(rec, "profile"), "name")),
+				     0);
+			printf("' (%zu phases)\n", json_array_size(json_object_get(rec, "phases")));
+		}
 		cb_health_print(rec, stdout, !a->quiet);
 	}
 	cb_health_close(h);
@@ -188,6 +195,16 @@ static const char *verdict_of(const json_t *row)
 	return v ? v : "";
 }
 
+/* A figure in its column; one stored before cephbench checked imported
+ * files (1e308 IOPS) takes 4 significant digits, not 300. */
+static void figure(double v, int width, int prec)
+{
+	if (fabs(v) < 1e12)
+		printf(" %*.*f", width, prec, v);
+	else
+		printf(" %*.4g", width, v);
+}
+
 static void print_text(const json_t *rows)
 {
 	const json_t *r;
@@ -198,14 +215,17 @@ static void print_text(const json_t *rows)
 	{
 		const json_t *l = json_object_get(r, "latency_us");
 		const char *v = verdict_of(r);
-		printf("%-20s  %-16s %-24s %10.1f %9.2f %9.3f %9.3f %7lld%s%s%s\n",
-		       json_string_value(json_object_get(r, "started")),
-		       json_string_value(json_object_get(r, "run_name")),
-		       json_string_value(json_object_get(r, "phase")),
-		       json_number_value(json_object_get(r, "iops")),
-		       json_number_value(json_object_get(r, "bw_bytes_per_s")) / (1 << 20),
-		       json_number_value(json_object_get(l, "mean")) / 1000,
-		       json_number_value(json_object_get(l, "p99")) / 1000,
+		/* the history's text may come from anywhere: escaped */
+		cb_esc_fputs(stdout, json_string_value(json_object_get(r, "started")), 20);
+		fputs("  ", stdout);
+		cb_esc_fputs(stdout, json_string_value(json_object_get(r, "run_name")), 16);
+		fputc(' ', stdout);
+		cb_esc_fputs(stdout, json_string_value(json_object_get(r, "phase")), 24);
+		figure(json_number_value(json_object_get(r, "iops")), 10, 1);
+		figure(json_number_value(json_object_get(r, "bw_bytes_per_s")) / (1 << 20), 9, 2);
+		figure(json_number_value(json_object_get(l, "mean")) / 1000, 9, 3);
+		figure(json_number_value(json_object_get(l, "p99")) / 1000, 9, 3);
+		printf(" %7lld%s%s%s\n",
 		       (long long)json_integer_value(json_object_get(r, "errors")),
 		       json_is_true(json_object_get(r, "interrupted")) ? " interrupted" : "",
 		       json_is_true(json_object_get(r, "failed")) ? " failed" : "",
@@ -213,22 +233,11 @@ static void print_text(const json_t *rows)
 	}
 }
 
-/* One CSV field (RFC 4180): quoted when it holds a comma, quote or newline. */
+/* One CSV field: text escaped and quoted (cb_esc_csv). */
 static void csv_field(const json_t *v, bool last)
 {
 	if (json_is_string(v)) {
-		const char *s = json_string_value(v);
-		if (strpbrk(s, ",\"\r\n")) {
-			putchar('"');
-			for (; *s; s++) {
-				if (*s == '"')
-					putchar('"');
-				putchar(*s);
-			}
-			putchar('"');
-		} else {
-			fputs(s, stdout);
-		}
+		cb_esc_csv(stdout, json_string_value(v));
 	} else if (json_is_integer(v)) {
 		printf("%lld", (long long)json_integer_value(v));
 	} else if (json_is_real(v)) {

@@ -1,6 +1,7 @@
 /* Pairing phases and testing each pair's metrics for `cephbench compare`;
  * the method is docs/compare.md's. */
 #include "compare.h"
+#include "term_esc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,7 +22,11 @@ static void metric(struct cb_cmp_metric *m, const struct cb_cmp_metric_desc *d, 
 {
 	m->a = a;
 	m->b = b;
+	/* a baseline of 0 (or so near it that the ratio overflows) has no
+	 * percentage: NAN, shown as n/a */
 	m->change_pct = a > 0 ? 100 * (b - a) / a : NAN;
+	if (!isfinite(m->change_pct))
+		m->change_pct = NAN;
 	if (!d->tested)
 		return;
 	if (cb_welch(xa, na, xb, nb, confidence, &m->w) < 0) {
@@ -32,10 +37,14 @@ static void metric(struct cb_cmp_metric *m, const struct cb_cmp_metric_desc *d, 
 		m->untested = "A's mean is 0";
 		return;
 	}
-	m->tested = true;
 	m->est_pct = 100 * m->w.diff / m->w.mean_a;
 	m->lo_pct = 100 * m->w.lo / m->w.mean_a;
 	m->hi_pct = 100 * m->w.hi / m->w.mean_a;
+	if (!isfinite(m->est_pct) || !isfinite(m->lo_pct) || !isfinite(m->hi_pct)) {
+		m->untested = "A's mean is too near 0 for a percentage";
+		return;
+	}
+	m->tested = true;
 	/* the CI excludes 0 exactly when Welch's two-sided p < 1 - confidence */
 	int up = m->w.lo > 0 ? 1 : m->w.hi < 0 ? -1 : 0;
 	m->verdict = d->higher_better ? up : -up;
@@ -174,8 +183,8 @@ static int no_key(const struct cb_cmp_file *f, const char *key, struct cb_err *e
 		const json_t *v;
 		json_object_foreach((json_t *)f->ph[i].matrix, k, v)
 		{
-			char quoted[80];
-			snprintf(quoted, sizeof(quoted), "'%s'", k);
+			char quoted[80], esc[64];
+			snprintf(quoted, sizeof(quoted), "'%s'", cb_esc_str(k, esc, sizeof(esc)));
 			if (strstr(keys, quoted) || len + strlen(quoted) + 3 >= sizeof(keys))
 				continue;
 			len += (size_t)snprintf(keys + len, sizeof(keys) - len, "%s%s",

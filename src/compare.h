@@ -37,8 +37,9 @@ struct cb_cmp_file {
 	size_t n;
 };
 
-/* Read and check a cephbench-result/1 file. 0, or -errno with e set (exit
- * 2) naming the file and the culprit. */
+/* Read a cephbench-result/1 file and check it (cb_result_check, as
+ * history --add does). 0, or -errno with e set (exit 2) naming the file and
+ * the culprit. */
 int cb_cmp_load(const char *path, struct cb_cmp_file *f, struct cb_err *e);
 void cb_cmp_free(struct cb_cmp_file *f);
 
@@ -134,6 +135,10 @@ struct cb_cmp_doc {
 	size_t nalone;
 	bool worse; /* --fail-if-worse was crossed */
 };
+
+/* A percentage as text, with its sign: "+12.3", or "+1.2e+07" beyond a
+ * million (a baseline near 0). Returns buf. */
+const char *cb_cmp_pct(double pct, char *buf, size_t n);
 
 /* compare_report.c: the comparison as text, and as a JSON document
  * (schema "cephbench-compare/1", docs/compare.md); NULL on ENOMEM. */

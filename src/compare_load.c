@@ -1,29 +1,19 @@
-/* Reading cephbench-result/1 files for `cephbench compare`: only what a
- * comparison uses is checked, each failure named by file and phase. */
+/* Reading cephbench-result/1 files for `cephbench compare`: checked by
+ * cb_result_check (as history --add checks them), then the figures a
+ * comparison uses taken out. */
 #include "compare.h"
+#include "result_check.h"
 #include "result_load.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int num(const json_t *o, const char *key, double *out)
+/* + 0.0: a -0.0 (JSON allows it) is shown as 0.0 */
+static double num(const json_t *o, const char *key)
 {
-	const json_t *v = json_object_get(o, key);
-	if (!json_is_number(v))
-		return -EINVAL;
-	*out = json_number_value(v);
-	return 0;
-}
-
-static int bad_phase(struct cb_err *e, const char *path, size_t i, const char *name,
-		     const char *what)
-{
-	return cb_err_usage(
-	    e, "%s: phases[%zu]%s%s%s: %s (not a complete " CB_RESULT_SCHEMA " record)", path, i,
-	    name ? " '" : "", name ? name : "", name ? "'" : "", what);
+	return json_number_value(json_object_get(o, key)) + 0.0;
 }
 
 /* The trailing sample covers [floor(duration_s), duration_s) only
@@ -39,110 +29,49 @@ static int load_samples(const json_t *samples, struct cb_cmp_phase *p)
 		return -ENOMEM;
 	for (size_t i = 0; i < keep; i++) {
 		const json_t *s = json_array_get(samples, i);
-		double ops, bytes, lat;
-		if (num(s, "ops", &ops) < 0 || num(s, "bytes", &bytes) < 0 ||
-		    num(s, "lat_mean_us", &lat) < 0)
-			return -EINVAL;
+		double ops = num(s, "ops");
 		p->ops_s[p->nsec] = ops;
-		p->bytes_s[p->nsec++] = bytes;
+		p->bytes_s[p->nsec++] = num(s, "bytes");
 		/* a second without ops has no latency, not a latency of 0 */
 		if (ops > 0)
-			p->lat_s[p->nlat++] = lat;
+			p->lat_s[p->nlat++] = num(s, "lat_mean_us");
 	}
 	return 0;
 }
 
-static int load_reps(const json_t *it, struct cb_cmp_phase *p)
+static int load_reps(const json_t *a, struct cb_cmp_phase *p)
 {
-	const json_t *a = json_object_get(it, "iops");
-	if (!json_is_array(a))
-		return -EINVAL;
 	p->reps = calloc(json_array_size(a) + 1, sizeof(double));
 	if (!p->reps)
 		return -ENOMEM;
 	size_t i;
 	const json_t *v;
-	json_array_foreach(a, i, v)
-	{
-		if (!json_is_number(v))
-			return -EINVAL;
-		p->reps[p->nreps++] = json_number_value(v);
-	}
+	json_array_foreach(a, i, v) p->reps[p->nreps++] = json_number_value(v);
 	return 0;
 }
 
-static const char *opt_str(const json_t *o, const char *key, bool *bad)
-{
-	const json_t *v = json_object_get(o, key);
-	if (v && !json_is_string(v))
-		*bad = true;
-	return json_string_value(v);
-}
-
-static int load_phase(const char *path, size_t i, const json_t *o, struct cb_cmp_phase *p,
-		      struct cb_err *e)
+/* o passed cb_result_check: every key read here is there, of its type. */
+static int load_phase(const json_t *o, struct cb_cmp_phase *p)
 {
 	p->name = json_string_value(json_object_get(o, "name"));
-	if (!p->name)
-		return bad_phase(e, path, i, NULL, "no 'name'");
-	bool bad = false;
-	p->workload = opt_str(o, "workload", &bad);
-	p->step = opt_str(o, "step", &bad);
-	if (bad)
-		return bad_phase(e, path, i, p->name, "'workload' and 'step' must be strings");
+	p->workload = json_string_value(json_object_get(o, "workload"));
+	p->step = json_string_value(json_object_get(o, "step"));
 	p->matrix = json_object_get(o, "matrix");
-	if (p->matrix) {
-		const char *k;
-		const json_t *v;
-		if (!json_is_object(p->matrix))
-			return bad_phase(e, path, i, p->name, "'matrix' must be an object");
-		json_object_foreach((json_t *)p->matrix, k, v)
-		{
-			if (!json_is_string(v))
-				return bad_phase(e, path, i, p->name,
-						 "'matrix' values must be strings");
-		}
-	}
 	const json_t *lat = json_object_get(o, "latency_us");
-	double ops = 0, bytes = 0;
-	if (num(o, "iops", &p->iops) < 0 || num(o, "bw_bytes_per_s", &p->bw) < 0 ||
-	    num(o, "ops", &ops) < 0 || num(o, "bytes", &bytes) < 0 ||
-	    num(lat, "mean", &p->lat_mean_us) < 0 || num(lat, "p99", &p->lat_p99_us) < 0)
-		return bad_phase(e, path, i, p->name,
-				 "'iops', 'bw_bytes_per_s', 'ops', 'bytes', 'latency_us.mean' and "
-				 "'latency_us.p99' must be numbers");
-	p->bytes_per_op = ops > 0 ? bytes / ops : 0;
-	/* a partial phase must not be judged like a complete one, so a record
-	 * that cannot say which it is is refused rather than taken as complete */
-	const json_t *errors = json_object_get(o, "errors");
-	const json_t *intr = json_object_get(o, "interrupted");
-	const json_t *failed = json_object_get(o, "failed");
-	if (!json_is_integer(errors) || json_integer_value(errors) < 0 || !json_is_boolean(intr) ||
-	    !json_is_boolean(failed))
-		return bad_phase(e, path, i, p->name,
-				 "'errors' must be a count, 'interrupted' and 'failed' booleans");
-	p->errors = json_integer_value(errors);
-	p->interrupted = json_is_true(intr);
-	p->failed = json_is_true(failed);
-	const json_t *samples = json_object_get(o, "samples");
-	if (!json_is_array(samples))
-		return bad_phase(e, path, i, p->name, "no 'samples' array");
-	int rc = load_samples(samples, p);
-	if (rc == -ENOMEM)
-		return cb_err_set(e, CB_EXIT_USAGE, rc, "%s: out of memory", path);
-	if (rc < 0)
-		return bad_phase(e, path, i, p->name,
-				 "each sample needs numbers 'ops', 'bytes', 'lat_mean_us'");
-	const json_t *it = json_object_get(o, "iterations");
-	if (it) {
-		rc = load_reps(it, p);
-		if (rc == -ENOMEM)
-			return cb_err_set(e, CB_EXIT_USAGE, rc, "%s: out of memory", path);
-		if (rc < 0)
-			return bad_phase(e, path, i, p->name,
-					 "'iterations.iops' must be an array of numbers");
-	}
-	return 0;
+	p->iops = num(o, "iops");
+	p->bw = num(o, "bw_bytes_per_s");
+	p->lat_mean_us = num(lat, "mean");
+	p->lat_p99_us = num(lat, "p99");
+	double ops = num(o, "ops");
+	p->bytes_per_op = ops > 0 ? num(o, "bytes") / ops : 0;
+	p->errors = json_integer_value(json_object_get(o, "errors"));
+	p->interrupted = json_is_true(json_object_get(o, "interrupted"));
+	p->failed = json_is_true(json_object_get(o, "failed"));
+	int rc = load_samples(json_object_get(o, "samples"), p);
+	const json_t *reps = json_object_get(json_object_get(o, "iterations"), "iops");
+	if (rc == 0 && reps)
+		rc = load_reps(reps, p);
+	return rc;
 }
 
 int cb_cmp_load(const char *path, struct cb_cmp_file *f, struct cb_err *e)
@@ -150,6 +79,8 @@ int cb_cmp_load(const char *path, struct cb_cmp_file *f, struct cb_err *e)
 	memset(f, 0, sizeof(*f));
 	f->path = path;
 	int r = cb_result_load(path, &f->root, e);
+	if (r == 0)
+		r = cb_result_check(f->root, path, e);
 	if (r < 0)
 		return r;
 	const json_t *phases = json_object_get(f->root, "phases");
@@ -160,9 +91,8 @@ int cb_cmp_load(const char *path, struct cb_cmp_file *f, struct cb_err *e)
 	const json_t *o;
 	json_array_foreach(phases, i, o)
 	{
-		int rc = load_phase(path, i, o, &f->ph[f->n++], e);
-		if (rc < 0)
-			return rc;
+		if (load_phase(o, &f->ph[f->n++]) < 0)
+			return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "%s: out of memory", path);
 	}
 	return 0;
 }

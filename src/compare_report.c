@@ -1,8 +1,10 @@
 /* Rendering a comparison: a block per pair of phases (text) or one JSON
  * document, "cephbench-compare/1" (docs/compare.md). */
 #include "compare.h"
+#include "term_esc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Text units: the records' figures scaled for reading. */
@@ -16,9 +18,17 @@ static const struct {
     [CB_CMP_P99] = {"p99 ms", "%12.3f", 1e-3},
 };
 
+const char *cb_cmp_pct(double pct, char *buf, size_t n)
+{
+	/* beyond a million per cent, digits say nothing: a baseline near 0 */
+	snprintf(buf, n, fabs(pct) < 1e6 ? "%+.1f" : "%+.3g", pct);
+	return buf;
+}
+
 static void verdict_text(char *buf, size_t len, const char *label_b, int i,
 			 const struct cb_cmp_metric *m, double confidence)
 {
+	char lb[64], est[32], lo[32], hi[32];
 	if (!cb_cmp_metrics[i].tested) {
 		snprintf(buf, len, "change only, not tested");
 		return;
@@ -31,18 +41,22 @@ static void verdict_text(char *buf, size_t len, const char *label_b, int i,
 		snprintf(buf, len, "no significant difference");
 		return;
 	}
-	snprintf(buf, len, "%s %+.1f %% %s (%g %% CI %+.1f…%+.1f %%), %s", label_b, m->est_pct,
-		 cb_cmp_metrics[i].label, 100 * confidence, m->lo_pct, m->hi_pct,
-		 m->verdict > 0 ? "better" : "worse");
+	snprintf(buf, len, "%s %s %% %s (%g %% CI %s…%s %%), %s",
+		 cb_esc_str(label_b, lb, sizeof(lb)), cb_cmp_pct(m->est_pct, est, sizeof(est)),
+		 cb_cmp_metrics[i].label, 100 * confidence, cb_cmp_pct(m->lo_pct, lo, sizeof(lo)),
+		 cb_cmp_pct(m->hi_pct, hi, sizeof(hi)), m->verdict > 0 ? "better" : "worse");
 }
 
+/* Names come from the files: escaped (term_esc.h), as every text below. */
 static void print_names(FILE *out, const char *what, const char **names, size_t n)
 {
 	if (!n)
 		return;
 	fprintf(out, "%s:", what);
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s %s", i ? "," : "", names[i]);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : " ", out);
+		cb_esc_fputs(out, names[i], 0);
+	}
 	fputc('\n', out);
 }
 
@@ -50,27 +64,33 @@ static void print_names(FILE *out, const char *what, const char **names, size_t 
  * but a reader must not take its verdicts at face value. */
 static void print_partial(FILE *out, const char *label, const struct cb_cmp_phase *p)
 {
+	char l[64];
+	cb_esc_str(label, l, sizeof(l));
 	if (p->failed)
 		fprintf(out,
 			"  note: %s's phase failed after %" JSON_INTEGER_FORMAT
 			" errors%s (partial figures)\n",
-			label, p->errors, p->interrupted ? " and was interrupted" : "");
+			l, p->errors, p->interrupted ? " and was interrupted" : "");
 	else if (p->interrupted)
-		fprintf(out, "  note: %s's phase was interrupted (partial figures)\n", label);
+		fprintf(out, "  note: %s's phase was interrupted (partial figures)\n", l);
 }
 
 static void print_pair(FILE *out, const struct cb_cmp_set *s, const struct cb_cmp *c,
 		       const struct cb_cmp_opts *o)
 {
-	const char *name = s->title ? s->title : c->a->name;
-	fprintf(out, "\n%s (%s: %zu vs %zu)\n", name,
-		c->repeats ? "per-repeat rates" : "per-second samples", c->n_a, c->n_b);
-	bool short_labels = strlen(s->label_a) <= 12 && strlen(s->label_b) <= 12;
-	fprintf(out, "  %-8s %12s %12s %9s  verdict\n", "", short_labels ? s->label_a : "baseline",
-		short_labels ? s->label_b : "other", "change");
+	char la[64], lb[64];
+	fputc('\n', out);
+	cb_esc_fputs(out, s->title ? s->title : c->a->name, 0);
+	fprintf(out, " (%s: %zu vs %zu)\n", c->repeats ? "per-repeat rates" : "per-second samples",
+		c->n_a, c->n_b);
+	cb_esc_str(s->label_a, la, sizeof(la));
+	cb_esc_str(s->label_b, lb, sizeof(lb));
+	bool short_labels = strlen(la) <= 12 && strlen(lb) <= 12;
+	fprintf(out, "  %-8s %12s %12s %9s  verdict\n", "", short_labels ? la : "baseline",
+		short_labels ? lb : "other", "change");
 	for (int i = 0; i < CB_CMP_NMETRICS; i++) {
 		const struct cb_cmp_metric *m = &c->m[i];
-		char verdict[256];
+		char verdict[256], pct[32];
 		verdict_text(verdict, sizeof(verdict), s->label_b, i, m, o->confidence);
 		fprintf(out, "  %-8s ", text_unit[i].name);
 		fprintf(out, text_unit[i].fmt, m->a * text_unit[i].scale);
@@ -79,7 +99,7 @@ static void print_pair(FILE *out, const struct cb_cmp_set *s, const struct cb_cm
 		if (isnan(m->change_pct))
 			fprintf(out, " %9s", "n/a");
 		else
-			fprintf(out, " %+7.1f %%", m->change_pct);
+			fprintf(out, " %7s %%", cb_cmp_pct(m->change_pct, pct, sizeof(pct)));
 		fprintf(out, "  %s\n", verdict);
 	}
 	/* op errors within max_errors leave the phase whole and judged: the
@@ -87,7 +107,7 @@ static void print_pair(FILE *out, const struct cb_cmp_set *s, const struct cb_cm
 	if (c->a->errors || c->b->errors)
 		fprintf(out,
 			"  op errors: %s %" JSON_INTEGER_FORMAT ", %s %" JSON_INTEGER_FORMAT "\n",
-			s->label_a, c->a->errors, s->label_b, c->b->errors);
+			la, c->a->errors, lb, c->b->errors);
 	print_partial(out, s->label_a, c->a);
 	print_partial(out, s->label_b, c->b);
 	if (!c->judged && !isnan(o->fail_pct))
@@ -97,14 +117,23 @@ static void print_pair(FILE *out, const struct cb_cmp_set *s, const struct cb_cm
 void cb_cmp_print_text(FILE *out, const struct cb_cmp_doc *d, const struct cb_cmp_opts *o)
 {
 	const struct cb_cmp_set *s = d->s;
-	if (o->by)
-		fprintf(out, "== rows by %s, each against its group's first (%g %% confidence)\n",
-			o->by, 100 * o->confidence);
+	if (o->by) {
+		fputs("== rows by ", out);
+		cb_esc_fputs(out, o->by, 0);
+		fprintf(out, ", each against its group's first (%g %% confidence)\n",
+			100 * o->confidence);
+	}
 	for (size_t k = 0; k < d->n; k++) {
 		if (!s[k].title) {
-			fprintf(out, "%s== %s: %s against %s: %s (%g %% confidence)\n",
-				k ? "\n" : "", s[k].label_b, s[k].file_b, s[k].label_a, s[k].file_a,
-				100 * o->confidence);
+			fprintf(out, "%s== ", k ? "\n" : "");
+			const char *const parts[] = {s[k].label_b, ": ", s[k].file_b, " against ",
+						     s[k].label_a, ": ", s[k].file_a};
+			for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+				if (i % 2)
+					fputs(parts[i], out);
+				else
+					cb_esc_fputs(out, parts[i], 0);
+			fprintf(out, " (%g %% confidence)\n", 100 * o->confidence);
 		}
 		for (size_t i = 0; i < s[k].n; i++)
 			print_pair(out, &s[k], &s[k].c[i], o);

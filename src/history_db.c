@@ -2,7 +2,8 @@
  * (names come from profiles and imported files). */
 #include "history_db.h"
 #include "outfile.h"
-#include "result_load.h"
+#include "result_check.h"
+#include "term_esc.h"
 #include "regression.h"
 
 #include <errno.h>
@@ -310,11 +311,11 @@ void cb_hdb_rollback(struct cb_hdb *h)
 	}
 }
 
+/* A checked record's started (cb_result_time: never -1 then). */
 static time_t parse_time(const char *s)
 {
-	struct tm tm = {0};
-	const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return end && !*end ? timegm(&tm) : (time_t)-1;
+	time_t t;
+	return s && cb_result_time(s, &t) == 0 ? t : (time_t)-1;
 }
 
 int cb_hdb_baseline(struct cb_hdb *h, const json_t *rec, const char *phase, unsigned last,
@@ -483,6 +484,7 @@ int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 	const json_t *prof = json_object_get(rec, "profile"), *cl = json_object_get(rec, "cluster");
 	sqlite3_stmt *rs = NULL, *ps = NULL;
 	int r = -EIO, dup = stored_already(h, rec);
+	char host[128];
 	if (dup == 1)
 		return cb_err_usage(
 			   e,
@@ -491,7 +493,8 @@ int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 			   h->what, json_string_value(json_object_get(rec, "run_name")),
 			   json_string_value(json_object_get(prof, "name")),
 			   json_string_value(json_object_get(rec, "started")),
-			   json_string_value(json_object_get(rec, "host"))),
+			   cb_esc_str(json_string_value(json_object_get(rec, "host")), host,
+				      sizeof(host))),
 		       -EEXIST;
 	if (dup < 0 || sqlite3_prepare_v2(h->db, run_sql, -1, &rs, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(h->db, phase_sql, -1, &ps, NULL) != SQLITE_OK)
@@ -652,47 +655,5 @@ int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, 
 					  : db_err(h, "cannot read", e);
 	}
 	*out = rows;
-	return 0;
-}
-
-int cb_record_check(const json_t *rec, char *why, size_t n)
-{
-	json_error_t je;
-	if (json_unpack_ex((json_t *)rec, &je, JSON_VALIDATE_ONLY,
-			   "{s:s, s:{s:s}, s:{s:s, s:s}, s:s, s:s, s:s, s:{s:s, s:s}, s:b, s:o}",
-			   "schema", "tool", "version", "cluster", "fsid", "ceph_version", "host",
-			   "started", "run_name", "profile", "name", "sha256", "interrupted",
-			   "phases") < 0) {
-		snprintf(why, n, "%s", je.text);
-		return -EINVAL;
-	}
-	const char *schema = json_string_value(json_object_get(rec, "schema"));
-	const char *started = json_string_value(json_object_get(rec, "started"));
-	const json_t *phases = json_object_get(rec, "phases");
-	if (strcmp(schema, CB_RESULT_SCHEMA) != 0) {
-		snprintf(why, n, "schema '%s', expected " CB_RESULT_SCHEMA, schema);
-		return -EINVAL;
-	}
-	if (parse_time(started) == (time_t)-1) {
-		snprintf(why, n, "started '%s' is not YYYY-MM-DDTHH:MM:SSZ", started);
-		return -EINVAL;
-	}
-	if (!json_is_array(phases)) {
-		snprintf(why, n, "phases is not an array");
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < json_array_size(phases); i++) {
-		if (json_unpack_ex(
-			json_array_get(phases, i), &je, JSON_VALIDATE_ONLY,
-			"{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:F, s:I, s:I, s:F, s:F, "
-			"s:I, s:b, s:b, s:{s:F, s:F, s:F, s:F, s:F, s:F, s:F}, s:o, s:o}",
-			"name", "layer", "op", "pool", "block_size", "concurrency", "clients",
-			"duration_s", "ops", "bytes", "iops", "bw_bytes_per_s", "errors",
-			"interrupted", "failed", "latency_us", "min", "mean", "p50", "p90", "p99",
-			"p99.9", "max", "histogram", "samples") < 0) {
-			snprintf(why, n, "phase %zu: %s", i + 1, je.text);
-			return -EINVAL;
-		}
-	}
 	return 0;
 }

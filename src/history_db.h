@@ -41,12 +41,13 @@ void cb_hdb_rollback(struct cb_hdb *db);
 /* The figures (iops, bw, p99 µs: regression.h's row order) of phase in the
  * last `last` stored runs of rec's profile name on rec's cluster fsid that
  * started no later than rec, newest first, skipping interrupted runs and
- * phases that were interrupted or failed. rec must pass cb_record_check.
+ * phases that were interrupted or failed. rec must pass cb_result_check
+ * (result_check.h).
  * *rows is malloc'd (free it). 0 or -errno with e set. */
 int cb_hdb_baseline(struct cb_hdb *db, const json_t *rec, const char *phase, unsigned last,
 		    double **rows, size_t *n, struct cb_err *e);
 
-/* Insert a checked record (cb_record_check) and its phases. A run stored
+/* Insert a checked record (cb_result_check) and its phases. A run stored
  * already (same started, fsid, run_name, host and profile sha256, and the
  * same phase names, ops and durations) is an input error: -EEXIST, nothing
  * inserted. 0 or -errno with e set. */
@@ -62,9 +63,5 @@ struct cb_hdb_filter {
 	unsigned last;
 };
 int cb_hdb_trend(struct cb_hdb *db, const struct cb_hdb_filter *f, json_t **rows, struct cb_err *e);
-
-/* Check that rec has the fields the history and the regression check use,
- * with their types. 0, or -EINVAL with a reason naming the field in why. */
-int cb_record_check(const json_t *rec, char *why, size_t n);
 
 #endif

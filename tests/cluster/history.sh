@@ -215,6 +215,31 @@ assert_rc 2 "--add r1 again"
 one_line "--add r1 again" "$T/dup.db: run 'hist' of profile 'rados' started" "is already stored"
 [ "$(md5sum <"$T/dup.db")" = "$sum" ] || fail "--add r1 again changed the history"
 [ ! -e "$T/dup.prom" ] || fail "--add r1 again wrote --prom"
+# a real record made hostile (the unit test result-input-cli.sh has every
+# variant on generated ones): refused by the same check compare applies
+"$PY" - "$T" <<'PYEOF'
+import json, sys
+t = sys.argv[1]
+for name, change in (("esc", lambda r: r["phases"][0].__setitem__("name", "write\x1b[2J\x1b]0;T\x07")),
+                     ("negops", lambda r: r["phases"][0].__setitem__("ops", -1)),
+                     ("month13", lambda r: r.__setitem__("started", "2026-13-01T00:00:00Z"))):
+    r = json.load(open(f"{t}/r1.json"))
+    change(r)
+    json.dump(r, open(f"{t}/{name}.json", "w"))
+PYEOF
+for bad in "esc phases[0].name: expected a phase name" "negops phases[0].ops: expected a count" \
+	"month13 started: expected a real UTC time"; do
+	f=${bad%% *}
+	cb history "$T/dup.db" --add "$T/$f.json" --prom "$T/dup.prom"
+	assert_rc 2 "--add $f"
+	one_line "--add $f" "$T/$f.json: ${bad#* }"
+	LC_ALL=C grep -q '[[:cntrl:]]' "$T/err" && fail "--add $f: a control byte in $(cat -v "$T/err")"
+	cb compare "$T/r1.json" "$T/$f.json"
+	assert_rc 2 "compare $f"
+	one_line "compare $f" "$T/$f.json: ${bad#* }"
+done
+[ "$(md5sum <"$T/dup.db")" = "$sum" ] || fail "--add of hostile records changed the history"
+[ ! -e "$T/dup.prom" ] || fail "--add of a hostile record wrote --prom"
 
 # --- cron jobs at once: none fails on another's lock (even while the first
 # creates the file and schema), every run stored whole; of two adding the

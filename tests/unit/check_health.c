@@ -537,22 +537,6 @@ START_TEST(history_refuses_other_files)
 }
 END_TEST
 
-START_TEST(record_check_names_the_field)
-{
-	char why[256];
-	json_t *rec = record("2026-01-01T00:00:00Z", false, phase("w", "bench", 1, 1, 1));
-	ck_assert_int_eq(cb_record_check(rec, why, sizeof(why)), 0);
-	json_object_del(json_object_get(rec, "cluster"), "fsid");
-	ck_assert_int_lt(cb_record_check(rec, why, sizeof(why)), 0);
-	ck_assert_ptr_nonnull(strstr(why, "fsid"));
-	json_decref(rec);
-	rec = record("yesterday", false, phase("w", "bench", 1, 1, 1));
-	ck_assert_int_lt(cb_record_check(rec, why, sizeof(why)), 0);
-	ck_assert_ptr_nonnull(strstr(why, "yesterday"));
-	json_decref(rec);
-}
-END_TEST
-
 START_TEST(flags)
 {
 	struct cb_health_opts o = {0};
@@ -603,7 +587,6 @@ int main(void)
 	tcase_add_test(tc, history_refuses_a_run_twice);
 	tcase_add_test(tc, history_workload_filter);
 	tcase_add_test(tc, history_refuses_other_files);
-	tcase_add_test(tc, record_check_names_the_field);
 	tcase_add_test(tc, flags);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

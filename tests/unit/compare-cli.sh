@@ -4,19 +4,8 @@
 # change; shifts within noise are not; repeats are used when both sides
 # have them; --fail-if-worse; --by groups and baselines; interrupted and
 # failed phases marked and not judged; bad input is one line and exit 2.
-set -euo pipefail
-bin=${1:?usage: compare-cli.sh CEPHBENCH SOURCE_DIR}
-src=${2:?usage: compare-cli.sh CEPHBENCH SOURCE_DIR}
-py=/usr/bin/python3
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-"$py" "$src/tests/unit/compare_gen.py" "$d"
+# shellcheck source=tests/unit/results-lib.sh
+. "$(dirname "$0")/results-lib.sh"
 # the generated records are valid ones; the matrix rows' workload, matrix
 # and step keys are not in the schema yet, so those are checked without them
 "$py" - "$d/matrix.json" "$d/matrix-stripped.json" <<'PY'
@@ -169,10 +158,10 @@ bad "--fail-if-worse 'x': give a percentage" --fail-if-worse x "$d/base.json" "$
 bad "--format 'xml': use text or json$" --format xml "$d/base.json" "$d/up10.json"
 bad "unknown flag '--fail-if-wrose' (did you mean '--fail-if-worse'?)$" --fail-if-wrose 5 "$d/base.json" "$d/up10.json"
 "$py" -c "import json; d = json.load(open('$d/base.json')); del d['phases'][0]['samples']; json.dump(d, open('$d/nosamples.json', 'w'))"
-bad "$d/nosamples.json: phases\[0\] 'w': no 'samples' array" "$d/nosamples.json" "$d/up10.json"
+bad "$d/nosamples.json: phases\[0\]\.samples: expected an array, got nothing$" "$d/nosamples.json" "$d/up10.json"
 # a phase that cannot say whether it is whole is not taken as whole
 "$py" -c "import json; d = json.load(open('$d/base.json')); del d['phases'][0]['failed']; json.dump(d, open('$d/nofailed.json', 'w'))"
-bad "$d/nofailed.json: phases\[0\] 'w': 'errors' must be a count, 'interrupted' and 'failed' booleans" \
+bad "$d/nofailed.json: phases\[0\]\.failed: expected true or false, got nothing$" \
 	"$d/base.json" "$d/nofailed.json"
 
 [ "$fails" -eq 0 ] && echo "compare-cli: all checks passed"

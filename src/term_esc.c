@@ -1,0 +1,122 @@
+/* Escaping text for a terminal (term_esc.h). */
+#include "term_esc.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+static bool cont(unsigned char c)
+{
+	return c >= 0x80 && c <= 0xbf;
+}
+
+/* The length of the valid UTF-8 sequence at s (2-4), or 0 when s starts
+ * none (an ASCII byte, a stray continuation, an overlong form, a surrogate,
+ * a code point past U+10FFFF). The NUL ending s is no continuation byte, so
+ * nothing is read past it. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	if (c >= 0xc2 && c <= 0xdf)
+		return cont(s[1]) ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		bool ok = cont(s[1]) && cont(s[2]) && (c != 0xe0 || s[1] >= 0xa0) &&
+			  (c != 0xed || s[1] <= 0x9f);
+		return ok ? 3 : 0;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		bool ok = cont(s[1]) && cont(s[2]) && cont(s[3]) && (c != 0xf0 || s[1] >= 0x90) &&
+			  (c != 0xf4 || s[1] <= 0x8f);
+		return ok ? 4 : 0;
+	}
+	return 0;
+}
+
+/* The text that shows the character at s (at most 6 bytes and a NUL, in
+ * out) and how many bytes of s it stands for (*used). */
+static size_t one(const unsigned char *s, char out[8], size_t *used)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = utf8_len(s);
+	*used = n ? n : 1;
+	if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) {
+		memcpy(out, "\\u00", 4);
+		out[4] = hex[s[1] >> 4];
+		out[5] = hex[s[1] & 15];
+		return 6;
+	}
+	if (n) {
+		memcpy(out, s, n);
+		return n;
+	}
+	if (s[0] == '\\') {
+		memcpy(out, "\\\\", 2);
+		return 2;
+	}
+	if (s[0] >= 0x20 && s[0] < 0x7f) {
+		out[0] = (char)s[0];
+		return 1;
+	}
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[s[0] >> 4];
+	out[3] = hex[s[0] & 15];
+	return 4;
+}
+
+size_t cb_esc_fputs(FILE *out, const char *s, size_t width)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t shown = 0;
+	while (*p) {
+		char buf[8];
+		size_t used, len = one(p, buf, &used);
+		fwrite(buf, 1, len, out);
+		p += used;
+		/* a multi-byte character takes one column */
+		shown += len > 1 && used == len ? 1 : len;
+	}
+	for (size_t k = shown; k < width; k++)
+		fputc(' ', out);
+	return shown;
+}
+
+const char *cb_esc_str(const char *s, char *buf, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t at = 0, fit = 0; /* fit: the last character boundary "..." fits after */
+	if (!n)
+		return buf;
+	while (*p) {
+		char c[8];
+		size_t used, len = one(p, c, &used);
+		if (at + len >= n) {
+			snprintf(buf + fit, n - fit, "...");
+			return buf;
+		}
+		memcpy(buf + at, c, len);
+		at += len;
+		p += used;
+		if (at + 4 <= n)
+			fit = at;
+	}
+	buf[at] = '\0';
+	return buf;
+}
+
+void cb_esc_csv(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	bool quote = strpbrk((const char *)p, ",\"") != NULL;
+	if (quote)
+		fputc('"', out);
+	while (*p) {
+		char buf[8];
+		size_t used, len = one(p, buf, &used);
+		if (*p == '"')
+			fputc('"', out);
+		fwrite(buf, 1, len, out);
+		p += used;
+	}
+	if (quote)
+		fputc('"', out);
+}

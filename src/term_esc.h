@@ -1,0 +1,31 @@
+/* Text from files (result records, histories) shown on a terminal: every
+ * byte a terminal could act on is shown as text instead, so a name holding
+ * ESC [2J cannot clear the screen or set the window title. */
+#ifndef CB_TERM_ESC_H
+#define CB_TERM_ESC_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The rule, the same in every printer: a C0 control (below 0x20, newline
+ * and tab included), DEL and a byte that is not part of valid UTF-8 become
+ * \xHH (four characters: "\x1b"); a C1 control (U+0080-U+009F, which some
+ * terminals obey as ESC sequences) becomes \u00HH; '\' becomes "\\", so the
+ * text reads back unambiguously. Everything else, other UTF-8 included, is
+ * kept as is. */
+
+/* Write s escaped to out, padded with spaces to width characters (0: no
+ * padding), left-aligned like printf's %-*s. Returns the characters
+ * written before the padding. */
+size_t cb_esc_fputs(FILE *out, const char *s, size_t width);
+
+/* s escaped into buf (always NUL-terminated), for a message: cut to fit n
+ * bytes, with "..." at the end when it was cut. Returns buf. */
+const char *cb_esc_str(const char *s, char *buf, size_t n);
+
+/* s as one RFC 4180 CSV field written to out: escaped as above (so no CR or
+ * LF is left in it), then quoted, with '"' doubled, when it holds ',' or
+ * '"'. */
+void cb_esc_csv(FILE *out, const char *s);
+
+#endif
