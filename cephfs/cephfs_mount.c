@@ -5,6 +5,7 @@
 #include "cephfs_priv.h"
 #include "conn.h"
 #include "owner.h"
+#include "shquote.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -90,6 +91,7 @@ bool cfs_run_dir_mine(struct ceph_mount_info *cm, const char *dir, const char *r
 static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char *dir,
 		     const char *fs, enum cb_owner_state st, int pid)
 {
+	char cmd[CB_SH_CMD_MAX];
 	switch (st) {
 	case CB_OWNER_ALIVE:
 		return cb_err_cluster(ph->err, -EBUSY,
@@ -97,11 +99,12 @@ static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char
 				      "this run another --run-name",
 				      dir, fs, pid);
 	case CB_OWNER_ELSEWHERE:
-		return cb_err_cluster(ph->err, -EBUSY,
-				      "%s in file system %s was left by a run on another host or "
-				      "boot; if it is gone, remove it with: cephbench cleanup --fs "
-				      "%s --run-name %s",
-				      dir, fs, fs, ph->run_name);
+		return cb_err_cluster(
+		    ph->err, -EBUSY,
+		    "%s in file system %s was left by a run on another host or "
+		    "boot; if it is gone, remove it with: %s",
+		    dir, fs,
+		    CB_SH_CMD(cmd, "cephbench", "cleanup", "--fs", fs, "--run-name", ph->run_name));
 	default:
 		break;
 	}

@@ -4,6 +4,7 @@
  * known) signature on it. A block device opened for writing is claimed with
  * O_EXCL, so a mounted or otherwise held one is refused by the kernel too. */
 #include "krbd_priv.h"
+#include "shquote.h"
 #include "units.h"
 
 #include <blkid/blkid.h>
@@ -79,7 +80,7 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 {
 	const struct krbd_opts *o = ph->lopts;
 	struct stat st;
-	char what[128];
+	char what[128], cmd[CB_SH_CMD_MAX];
 	int r;
 
 	if (stat(d->path, &st) != 0)
@@ -101,8 +102,9 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 			    ph->err,
 			    "workload '%.*s': %s carries %s (found by libblkid): writes refused "
 			    "even with --allow-destructive; if its data is not needed, wipe it "
-			    "first (wipefs -a %s)",
-			    KRBD_WL(ph), d->path, what, d->path);
+			    "first (%s)",
+			    KRBD_WL(ph), d->path, what,
+			    CB_SH_CMD(cmd, "wipefs", "-a", "--", d->path));
 		if (!ph->allow_destructive)
 			return refuse_write(ph, d->path);
 	}

@@ -11,6 +11,7 @@
 #include "owner.h"
 #include "rbd_common.h"
 #include "rbd_creating.h"
+#include "shquote.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -308,13 +309,17 @@ static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool,
 		if (r != -EBUSY)
 			return cb_err_cluster(e, r, "removing image %s/%s: %s", pool, name,
 					      strerror(-r));
+		/* --pool and --image, not POOL/IMAGE: a pool name may hold '/' */
+		char status[CB_SH_CMD_MAX], unmap[CB_SH_CMD_MAX];
 		if (cb_now_ns() > deadline)
 			return cb_err_cluster(
 			    e, r,
-			    "image %s/%s is still mapped or open (rbd status %s/%s "
-			    "names the client): unmap it where it is mapped (rbd "
-			    "device unmap %s/%s), then run cleanup again",
-			    pool, name, pool, name, pool, name);
+			    "image %s/%s is still mapped or open (%s names the client): "
+			    "unmap it where it is mapped (%s), then run cleanup again",
+			    pool, name,
+			    CB_SH_CMD(status, "rbd", "status", "--pool", pool, "--image", name),
+			    CB_SH_CMD(unmap, "rbd", "device", "unmap", "--pool", pool, "--image",
+				      name));
 		nanosleep(&(struct timespec){.tv_nsec = 500000000L}, NULL);
 	}
 }

@@ -94,8 +94,8 @@ static int take_over(struct cb_phase *ph, struct rados_state *s)
 	if ((r = cb_rados_remove(s->io, s->run, &n, ph->err)) < 0)
 		return r;
 	snprintf(ph->note, sizeof(ph->note),
-		 "took over what an earlier run named '%s' left in pool '%s' (its write was %s): "
-		 "removed %llu objects before writing",
+		 "took over what an earlier run named '%s' left in pool '%.127s' (its write was "
+		 "%s): removed %llu objects before writing",
 		 s->run, ph->target, old.state, (unsigned long long)n);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include "rbd_common.h"
 #include "rbd_creating.h"
 #include "rbd_priv.h"
+#include "shquote.h"
 #include "units.h"
 
 #include <errno.h>
@@ -293,14 +294,16 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 				    "workloads on a pool share its images): use one image_size",
 				    ph->wl->name, cb_format_size(o->image_size, b, sizeof(b)),
 				    cb_format_size(info.size, a, sizeof(a)), o->pool, name);
+	char cmd[CB_SH_CMD_MAX];
 	if (info.size != o->image_size)
 		return cb_err_usage(
 		    ph->err,
 		    "workload '%s': image %s/%s exists with size %s, not image_size "
-		    "%s: use that size, or remove it with cephbench cleanup --pool "
-		    "%s --run-name %s",
+		    "%s: use that size, or remove it with: %s",
 		    ph->wl->name, o->pool, name, cb_format_size(info.size, a, sizeof(a)),
-		    cb_format_size(o->image_size, b, sizeof(b)), o->pool, s->run);
+		    cb_format_size(o->image_size, b, sizeof(b)),
+		    CB_SH_CMD(cmd, "cephbench", "cleanup", "--pool", o->pool, "--run-name",
+			      s->run));
 	s->size = info.size;
 	return 0;
 }

@@ -54,17 +54,17 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 	case CB_OPT_TIMEOUT:
 		if (cb_parse_duration(arg, &o->cluster.timeout_ns) < 0)
 			return cb_err_usage(e, "--timeout '%s': expected a duration like 30s or 2m",
-					    arg);
+					    CB_ECHO(arg));
 		/* librados takes whole seconds */
 		if (o->cluster.timeout_ns < 1000000000ULL)
-			return cb_err_usage(e, "--timeout '%s': must be at least 1s", arg);
+			return cb_err_usage(e, "--timeout '%s': must be at least 1s", CB_ECHO(arg));
 		return 1;
 	case CB_OPT_RUN_NAME:
 		if (!cb_name_valid(arg))
 			return cb_err_usage(e,
 					    "--run-name '%s': use 1-64 letters, digits, '_' or '-' "
 					    "(no '/', '.', spaces)",
-					    arg);
+					    CB_ECHO(arg));
 		o->run_name = arg;
 		return 1;
 	case CB_OPT_FORMAT:
@@ -73,7 +73,7 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 		else if (strcmp(arg, "json") == 0)
 			o->format = CB_FORMAT_JSON;
 		else
-			return cb_err_usage(e, "--format '%s': use text or json", arg);
+			return cb_err_usage(e, "--format '%s': use text or json", CB_ECHO(arg));
 		return 1;
 	case CB_OPT_JSON:
 		o->json_path = arg;
@@ -197,11 +197,12 @@ int cb_cli_bad_flag(const char *cmd, const char *shortopts, int argc, char **arg
 		names[n] = NULL;
 		const char *best = cb_closest(name, names);
 		if (best)
-			return cb_err_usage(e, "unknown flag '--%s' (did you mean '--%s'?)", name,
-					    best);
-		return cb_err_usage(e, "unknown flag '--%s' (see cephbench %s --help)", name, cmd);
+			return cb_err_usage(e, "unknown flag '--%s' (did you mean '--%s'?)",
+					    CB_ECHO(name), best);
+		return cb_err_usage(e, "unknown flag '--%s' (see cephbench %s --help)",
+				    CB_ECHO(name), cmd);
 	}
-	return cb_err_usage(e, "unknown flag '%s' (see cephbench %s --help)", flag, cmd);
+	return cb_err_usage(e, "unknown flag '%s' (see cephbench %s --help)", CB_ECHO(flag), cmd);
 }
 
 int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,

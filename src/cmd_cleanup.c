@@ -70,7 +70,8 @@ int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 		}
 	}
 	if (optind < argc)
-		return cb_err_usage(e, "unexpected argument '%s'", argv[optind]), CB_EXIT_USAGE;
+		return cb_err_usage(e, "unexpected argument '%s'", CB_ECHO(argv[optind])),
+		       CB_EXIT_USAGE;
 	if (!pool && !fs)
 		return cb_err_usage(e, "give --pool POOL, --fs FS or both"), CB_EXIT_USAGE;
 	if (all == (o.run_name != NULL))

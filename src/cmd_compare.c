@@ -41,7 +41,7 @@ static int parse_pct(const char *flag, const char *arg, double lo, bool lo_open,
 	double v = strtod(arg, &end);
 	if (end == arg || *end || errno || !isfinite(v) || (lo_open ? v <= lo : v < lo) || v >= hi)
 		return cb_err_usage(e, "%s '%s': give a percentage %s %g and below %g, like %s",
-				    flag, arg, lo_open ? "above" : "from", lo, hi,
+				    flag, CB_ECHO(arg), lo_open ? "above" : "from", lo, hi,
 				    lo_open ? "95" : "5");
 	*out = v;
 	return 0;

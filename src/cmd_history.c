@@ -98,7 +98,7 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 				return cb_err_usage(e,
 						    "--last '%s': expected a number of runs, "
 						    "like 30",
-						    optarg);
+						    CB_ECHO(optarg));
 			a->filter.last = (unsigned)n;
 			a->listing_flag = true;
 			break;
@@ -112,7 +112,7 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 				a->format = OUT_CSV;
 			else
 				return cb_err_usage(e, "--format '%s': use text, json or csv",
-						    optarg);
+						    CB_ECHO(optarg));
 			a->listing_flag = true;
 			break;
 		case OPT_ADD:

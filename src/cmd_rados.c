@@ -98,7 +98,7 @@ int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 			secs = argv[i];
 		else {
 			cb_err_usage(e, "unexpected argument '%s' (modes: write, seq, rand)",
-				     argv[i]);
+				     CB_ECHO(argv[i]));
 			goto out;
 		}
 	}

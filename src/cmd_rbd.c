@@ -82,13 +82,16 @@ static const char *op_of(const char *type, const char *pattern, struct cb_err *e
 	else if (!strcmp(type, "readwrite") || !strcmp(type, "rw"))
 		t = 2;
 	else
-		return cb_err_usage(e, "--io-type '%s': use read, write or readwrite", type), NULL;
+		return cb_err_usage(e, "--io-type '%s': use read, write or readwrite",
+				    CB_ECHO(type)),
+		       NULL;
 	if (!strcmp(pattern, "seq"))
 		p = 0;
 	else if (!strcmp(pattern, "rand"))
 		p = 1;
 	else
-		return cb_err_usage(e, "--io-pattern '%s': use seq or rand", pattern), NULL;
+		return cb_err_usage(e, "--io-pattern '%s': use seq or rand", CB_ECHO(pattern)),
+		       NULL;
 	return ops[t][p];
 }
 
@@ -178,7 +181,7 @@ int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 		}
 	}
 	if (optind < argc) {
-		cb_err_usage(e, "unexpected argument '%s' (give one image)", argv[optind]);
+		cb_err_usage(e, "unexpected argument '%s' (give one image)", CB_ECHO(argv[optind]));
 		goto out;
 	}
 	bool limited =

@@ -1,6 +1,7 @@
 /* Cluster connection shared by the runner and the layers (one per run). */
 #include "conn.h"
 #include "owner.h"
+#include "shquote.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -280,11 +281,11 @@ int cb_conn_ioctx(struct cb_conn *c, const char *pool, const char *ns, rados_ioc
 		  struct cb_err *e)
 {
 	int r = rados_ioctx_create(c->rados, pool, io);
+	char cmd[CB_SH_CMD_MAX];
 	if (r == -ENOENT)
-		return cb_err_cluster(e, r,
-				      "pool '%s' does not exist: create it (ceph osd pool create "
-				      "%s) or name another pool",
-				      pool, pool);
+		return cb_err_cluster(
+		    e, r, "pool '%s' does not exist: create it (%s) or name another pool", pool,
+		    CB_SH_CMD(cmd, "ceph", "osd", "pool", "create", pool));
 	if (r < 0)
 		return cb_err_cluster(e, r, "cannot open pool '%s': %s", pool, strerror(-r));
 	rados_ioctx_set_namespace(*io, ns);

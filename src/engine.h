@@ -64,7 +64,7 @@ struct cb_phase {
 	struct cb_err *err;
 	/* Filled in by setup: */
 	uint64_t block_size; /* effective block size */
-	char target[128];    /* what the phase ran against, e.g. the pool */
+	char target[256];    /* what the phase ran against, e.g. the pool (hints name it) */
 	bool created;	     /* the run made something cleanup must remove */
 	bool kept;	     /* ... or something it keeps on purpose (reuse) */
 	/* What setup took over (removed) or reuses of an earlier run of the

@@ -3,6 +3,8 @@
 #ifndef CB_ERR_H
 #define CB_ERR_H
 
+#include <stddef.h>
+
 enum cb_exit {
 	CB_EXIT_OK = 0,
 	CB_EXIT_FAILED = 1,  /* thresholds failed / regression found */
@@ -36,5 +38,21 @@ int cb_err_isset(const struct cb_err *e);
 /* A usage error "WHAT 'VALUE': RULE" when rule is set (a broken rule, as
  * options.h's cb_*_rule return it), else 0. */
 int cb_err_rule(struct cb_err *e, const char *what, const char *value, const char *rule);
+
+/* How much of a value from the user an error message shows: enough to
+ * recognise it, not a 100 KB -o value echoed back whole. */
+#define CB_ECHO_MAX 128
+/* Room for CB_ECHO_MAX bytes each escaped (\xHH), the ellipsis and NUL. */
+#define CB_ECHO_SIZE (CB_ECHO_MAX * 4 + 8)
+
+/* s as a message shows it, into buf (n bytes): control characters escaped
+ * (\n, \t, \r, else \xHH: a value cannot clear the screen or forge a
+ * line), cut after CB_ECHO_MAX bytes (never inside a UTF-8 character) and
+ * then ending in "...". Returns buf. */
+const char *cb_echo(char *buf, size_t n, const char *s);
+
+/* cb_echo into a buffer of its own, for a message's argument list:
+ * cb_err_usage(e, "--timeout '%s': ...", CB_ECHO(arg)). */
+#define CB_ECHO(s) cb_echo((char[CB_ECHO_SIZE]){""}, CB_ECHO_SIZE, (s))
 
 #endif

@@ -1,6 +1,7 @@
 /* The per-cluster run lock (lock.h): flock on <run dir>/cephbench-<fsid>.lock,
  * the holder's pid and run written into the file for the next run's refusal. */
 #include "lock.h"
+#include "shquote.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,6 +56,7 @@ static int open_run_dir(const char *dir, struct cb_err *e)
 		    "or set CEPHBENCH_RUN_DIR",
 		    dir, strerror(errno));
 	struct stat st;
+	char cmd[CB_SH_CMD_MAX];
 	int r = 0;
 	if (fstat(fd, &st) < 0)
 		r = cb_err_usage(e, "run directory %s: %s", dir, strerror(errno));
@@ -65,7 +67,8 @@ static int open_run_dir(const char *dir, struct cb_err *e)
 		    "or set CEPHBENCH_RUN_DIR",
 		    dir, (unsigned)st.st_uid, (unsigned)geteuid());
 	else if (st.st_mode & 022)
-		r = cb_err_usage(e, "run directory %s is writable by others: chmod 700 it", dir);
+		r = cb_err_usage(e, "run directory %s is writable by others: make it private (%s)",
+				 dir, CB_SH_CMD(cmd, "chmod", "700", "--", dir));
 	if (r < 0) {
 		close(fd);
 		return r;

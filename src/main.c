@@ -45,6 +45,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "cephbench %s: %s\n", c->name, e.msg);
 		return rc;
 	}
-	fprintf(stderr, "cephbench: unknown command '%s' (see cephbench --help)\n", argv[1]);
+	fprintf(stderr, "cephbench: unknown command '%s' (see cephbench --help)\n",
+		CB_ECHO(argv[1]));
 	return CB_EXIT_USAGE;
 }

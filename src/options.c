@@ -1,6 +1,7 @@
 /* Option tables: parsing text values into typed struct fields, defaults,
  * freeing, and did-you-mean suggestions for unknown keys. */
 #include "options.h"
+#include "err.h"
 #include "units.h"
 
 #include <errno.h>
@@ -114,7 +115,7 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 			   : o->type == CB_OPT_PATH  ? cb_path_rule(value)
 						     : NULL;
 	if (rule) {
-		snprintf(why, n, "%s '%s': %s", o->name, value, rule);
+		snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), rule);
 		return -EINVAL;
 	}
 	switch (o->type) {
@@ -123,7 +124,7 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 			snprintf(why, n,
 				 "%s '%s' is not a valid name (use 1-64 letters, digits, '_' or "
 				 "'-')",
-				 o->name, value);
+				 o->name, CB_ECHO(value));
 			return -EINVAL;
 		}
 		/* fall through */
@@ -140,7 +141,8 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 	}
 	case CB_OPT_BOOL:
 		if (parse_bool(value, (bool *)field) < 0) {
-			snprintf(why, n, "%s expects true or false, got '%s'", o->name, value);
+			snprintf(why, n, "%s expects true or false, got '%s'", o->name,
+				 CB_ECHO(value));
 			return -EINVAL;
 		}
 		return 0;
@@ -152,8 +154,8 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 			}
 		}
 		{
-			size_t off =
-			    (size_t)snprintf(why, n, "%s '%s' is not one of", o->name, value);
+			size_t off = (size_t)snprintf(why, n, "%s '%s' is not one of", o->name,
+						      CB_ECHO(value));
 			for (int i = 0; o->choices[i] && off < n; i++)
 				off += (size_t)snprintf(why + off, n - off, "%s %s", i ? "," : "",
 							o->choices[i]);
@@ -163,25 +165,26 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 		r = cb_parse_size(value, &v);
 		if (r == -EINVAL)
 			snprintf(why, n, "%s expects a size like 4K, 4M or 1G, got '%s'", o->name,
-				 value);
+				 CB_ECHO(value));
 		break;
 	case CB_OPT_DURATION:
 		r = cb_parse_duration(value, &v);
 		if (r == -EINVAL)
 			snprintf(why, n,
 				 "%s expects a duration like 500ms, 30s, 5m or 1h, got '%s'",
-				 o->name, value);
+				 o->name, CB_ECHO(value));
 		break;
 	case CB_OPT_UINT:
 		r = cb_parse_uint(value, &v);
 		if (r == -EINVAL)
-			snprintf(why, n, "%s expects a whole number, got '%s'", o->name, value);
+			snprintf(why, n, "%s expects a whole number, got '%s'", o->name,
+				 CB_ECHO(value));
 		break;
 	default:
 		return -EINVAL;
 	}
 	if (r == -ERANGE)
-		snprintf(why, n, "%s value '%s' is too large", o->name, value);
+		snprintf(why, n, "%s value '%s' is too large", o->name, CB_ECHO(value));
 	if (r < 0)
 		return r;
 	r = check_range(o, v, why, n);

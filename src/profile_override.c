@@ -17,7 +17,7 @@ int pf_add_overrides(struct loader *l, enum ov_kind kind, const char *wname, enu
 		if (o->kind != kind || (kind == OV_WORKLOAD && strcmp(o->target, wname)))
 			continue;
 		char w[300];
-		snprintf(w, sizeof(w), "-o %s", o->raw);
+		snprintf(w, sizeof(w), "-o %s", CB_ECHO(o->raw));
 		o->used = true;
 		if (pf_kvs_add(k, o->key, o->val, w, w, src) < 0)
 			return cb_err_usage(l->e, "out of memory");
@@ -34,14 +34,15 @@ static int check_override_list(struct loader *l, const struct override *o)
 	size_t n = strlen(v);
 	if (o->kind == OV_CLUSTER || strcmp(o->key, "name") == 0 ||
 	    strncmp(o->key, "expect.", 7) == 0)
-		return cb_err_usage(l->e, "-o %s: %s takes a single value, not a list", o->raw,
-				    o->key);
+		return cb_err_usage(l->e, "-o %s: %s takes a single value, not a list",
+				    CB_ECHO(o->raw), CB_ECHO(o->key));
 	if (n < 2 || v[n - 1] != ']' || strpbrk(v + 1, "[") || strchr(v, ']') != v + n - 1)
-		return cb_err_usage(l->e, "-o %s: a list is written [a, b, c]", o->raw);
+		return cb_err_usage(l->e, "-o %s: a list is written [a, b, c]", CB_ECHO(o->raw));
 	for (const char *c = v + 1; c < v + n;) {
 		size_t len = strcspn(c, ",]");
 		if (strspn(c, " ") >= len)
-			return cb_err_usage(l->e, "-o %s: the list has an empty value", o->raw);
+			return cb_err_usage(l->e, "-o %s: the list has an empty value",
+					    CB_ECHO(o->raw));
 		c += len + 1;
 	}
 	return 0;
@@ -61,7 +62,7 @@ int pf_parse_overrides(struct loader *l, char *const *ov, size_t n)
 			return cb_err_usage(l->e,
 					    "-o %s: expected KEY=VALUE, e.g. -o "
 					    "workloads.NAME.concurrency=32",
-					    ov[i]);
+					    CB_ECHO(ov[i]));
 		char *path = strndup(ov[i], (size_t)(eq - ov[i]));
 		o->val = strdup(eq + 1);
 		if (!path || !o->val) {
@@ -96,8 +97,9 @@ int pf_parse_overrides(struct loader *l, char *const *ov, size_t n)
 		if (!o->target || !o->key)
 			return cb_err_usage(l->e, "out of memory");
 		if (o->kind == OV_WORKLOAD && !*o->target)
-			return cb_err_usage(
-			    l->e, "-o %s: name a workload: workloads.NAME.KEY=VALUE", ov[i]);
+			return cb_err_usage(l->e,
+					    "-o %s: name a workload: workloads.NAME.KEY=VALUE",
+					    CB_ECHO(ov[i]));
 		if (o->val[0] == '[' && check_override_list(l, o) < 0)
 			return -EINVAL;
 	}
@@ -121,7 +123,8 @@ int pf_check_overrides_used(struct loader *l)
 			continue;
 		char h[128];
 		return cb_err_usage(
-		    l->e, "-o %s: no workload named '%s'%s", l->ov[i].raw, l->ov[i].target,
+		    l->e, "-o %s: no workload named '%s'%s", CB_ECHO(l->ov[i].raw),
+		    CB_ECHO(l->ov[i].target),
 		    pf_hint(cb_closest(l->ov[i].target, names), NULL, h, sizeof(h)));
 	}
 	return 0;

@@ -4,6 +4,7 @@
 #include "outfile.h"
 #include "report.h"
 #include "runner.h"
+#include "shquote.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -34,18 +35,37 @@ static int open_json_file(const char *path, struct cb_out **out, struct cb_err *
 struct left {
 	bool created;
 	bool kept;
-	char cmd[1536];
+	char cmd[CB_SH_CMD_MAX];
 };
 
 /* "cephbench cleanup --pool P --run-name R [--conf ...]": the same target and
- * cluster flags as the run, so the printed command works as it stands. */
-static void cleanup_cmd(const struct cb_engine *eng, const char *target, const char *run,
+ * cluster flags as the run, so the printed command works as it stands. A
+ * target that fills the phase's field may have been cut there (a pool name
+ * fits; a krbd device path may not): a command naming it would clean
+ * another pool, so none is printed. */
+static void cleanup_cmd(const struct cb_engine *eng, const struct cb_phase *ph, const char *run,
 			const struct cb_cluster_opts *co, char *buf, size_t n)
 {
-	snprintf(buf, n, "cephbench cleanup %s %s --run-name %s%s%s%s%s%s%s", eng->cleanup_flag,
-		 target, run, co->conf ? " --conf " : "", co->conf ? co->conf : "",
-		 co->client ? " --client " : "", co->client ? co->client : "",
-		 co->keyring ? " --keyring " : "", co->keyring ? co->keyring : "");
+	const char *w[13] = {"cephbench", "cleanup",	eng->cleanup_flag,
+			     ph->target,  "--run-name", run};
+	size_t k = 6;
+	if (strlen(ph->target) + 1 >= sizeof(ph->target)) {
+		snprintf(buf, n, "%s", CB_SH_TOO_LONG);
+		return;
+	}
+	if (co->conf) {
+		w[k++] = "--conf";
+		w[k++] = co->conf;
+	}
+	if (co->client) {
+		w[k++] = "--client";
+		w[k++] = co->client;
+	}
+	if (co->keyring) {
+		w[k++] = "--keyring";
+		w[k++] = co->keyring;
+	}
+	cb_sh_join(buf, n, w);
 }
 
 /* Remove what each phase created; every phase is tried even if one fails.
@@ -82,6 +102,18 @@ static void cleanup_run(const struct cb_profile *p, const struct left *left, con
 				   "cleanup: %s; remove the leftovers later with: %s", ce.msg,
 				   left[i].cmd);
 	}
+}
+
+/* A stop signal at the end of a run, after the phases' last look (when is
+ * what it came during): that step is not cut, a cleanup least of all (it is
+ * what keeps the cluster clean), but the run still ends as interrupted and
+ * says so. True when one came. */
+static bool late_signal(int sigfd, const char *when)
+{
+	if (!cb_signal_pending(sigfd))
+		return false;
+	fprintf(stderr, "cephbench: a stop signal came %s, which was completed first\n", when);
+	return true;
 }
 
 /* One run of a whole profile. */
@@ -133,7 +165,7 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 	if (ph.note[0] && !rn->o->quiet && cb_ranks_rank(rn->o->ranks) == 0)
 		fprintf(stderr, "workload '%s': %s\n", w.name, ph.note);
 	if (ph.target[0]) /* a step that failed before its setup names no target */
-		cleanup_cmd(it->engine, ph.target, rn->name, &rn->co, rn->left[i].cmd,
+		cleanup_cmd(it->engine, &ph, rn->name, &rn->co, rn->left[i].cmd,
 			    sizeof(rn->left[i].cmd));
 	return r;
 }
@@ -407,8 +439,12 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		json_decref(rec);
 		malloc_trim(0); /* as above, before the cleanup */
 	}
-	if (!o->no_cleanup)
+	bool late = late_signal(o->sigfd, "while the result was written");
+	if (!o->no_cleanup) {
 		cleanup_run(p, rn.left, rn.name, rn.id, rn.conn, o->quiet, e);
+		late |= late_signal(o->sigfd, "during the cleanup");
+	}
+	interrupted |= late;
 	for (size_t i = 0; i < p->n && !o->quiet; i++) {
 		if (rn.left[i].kept || (o->no_cleanup && rn.left[i].created))
 			fprintf(stderr, "kept what workload '%s' wrote (%s); remove it with: %s\n",

@@ -428,7 +428,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 	 * operator has to fix, not the one op named after it. */
 	char where[192] = "";
 	if (l->eng->target_noun && l->ph->target[0])
-		snprintf(where, sizeof(where), "%s '%s': ", l->eng->target_noun, l->ph->target);
+		snprintf(where, sizeof(where), "%s '%.127s': ", l->eng->target_noun, l->ph->target);
 	if (l->res->failed)
 		return cb_err_cluster(
 		    l->ph->err, -EIO, "workload '%s': %s%s (%llu errors, max_errors %llu)",
@@ -455,7 +455,7 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 	r = eng->setup(ph, &l.st);
 	if (sy && ph->client == 0)
 		sync_first_done(sy, r < 0);
-	snprintf(res->target, sizeof(res->target), "%s", ph->target);
+	snprintf(res->target, sizeof(res->target), "%.127s", ph->target);
 	res->block_size = ph->block_size;
 	if (sy && !sync_start(sy, r < 0) && r >= 0) {
 		/* another client failed to set up and says why */
