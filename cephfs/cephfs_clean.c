@@ -1,6 +1,7 @@
 /* Removing what runs made: the tree /cephbench/<run> of one run or of every
- * run, also after a crash. Nothing outside /cephbench is looked at. A run
- * directory whose owner mark names a live process on this host is kept. */
+ * run, also after a crash; only directories that carry a run's mark
+ * (cephfs_mark.c). Nothing outside /cephbench is looked at. A run directory
+ * whose owner mark names a live process on this host is kept. */
 #include "cephfs_priv.h"
 #include "owner.h"
 
@@ -155,30 +156,123 @@ int cfs_remove_tree(struct ceph_mount_info *cm, const char *path, uint64_t *remo
 	return r == -ENOENT ? 0 : r;
 }
 
-/* Remove /cephbench/<name> unless a live process other than this run owns
- * it; *live is set when it was kept for that reason. Anything but a real
- * directory there is no run's: -ENOTDIR, not followed. */
-static int remove_run(struct ceph_mount_info *cm, const struct cb_cleanup_req *req,
-		      const char *name, uint64_t *removed, int *live)
+/* What a cleanup left alone, for its note: how many entries, and the
+ * first ones' names and why. */
+struct left_alone {
+	unsigned n;
+	char list[320];
+};
+
+static void leave(struct left_alone *l, const char *name, const char *why)
 {
-	char dir[PATH_MAX];
+	size_t len = strlen(l->list);
+	char shown[48];
+	/* a user's name, shown without the bytes a terminal would act on */
+	snprintf(shown, sizeof(shown), "%s", name);
+	for (char *c = shown; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	if (l->n++ < 4)
+		snprintf(l->list + len, sizeof(l->list) - len, "%s%s (%s)", len ? ", " : "", shown,
+			 why);
+	else if (l->n == 5)
+		snprintf(l->list + len, sizeof(l->list) - len, ", ...");
+}
+
+/* Clean the entry name of /cephbench. Only what carries a run's mark is
+ * removed, whole: the run directory is the run's own, so whatever is below
+ * it goes too (docs/cleanup.md). An unmarked directory, a symlink or a file
+ * is left, and said so; of the reserved name a run makes its directory
+ * under, an unmarked one (a run killed before marking it) is removed only
+ * when empty, by rmdir, which removes nothing else. A live run's directory
+ * is kept: *live gets its pid. */
+static int clean_entry(struct ceph_mount_info *cm, const struct cb_cleanup_req *req,
+		       const char *name, uint64_t *removed, int *live, struct left_alone *l)
+{
+	char path[PATH_MAX];
 	enum cb_owner_state st;
 	int pid, r;
-	snprintf(dir, sizeof(dir), "%s/%s", CFS_ROOT, name);
-	if ((r = cfs_real_dir(cm, dir)) < 0)
-		return r == -ENOENT ? 0 : r;
-	if (!cfs_run_dir_mine(cm, dir, req->run_id, &st, &pid) && st == CB_OWNER_ALIVE) {
-		*live = pid;
+	snprintf(path, sizeof(path), "%s/%s", CFS_ROOT, name);
+	switch ((r = cfs_inspect(cm, path, req->run_id, &st, &pid))) {
+	case CFS_ABSENT:
 		return 0;
+	case CFS_NOT_DIR:
+		leave(l, name, "not a directory");
+		return 0;
+	case CFS_UNMARKED:
+		if (!cfs_is_new_name(name, NULL)) {
+			leave(l, name, "no mark");
+			return 0;
+		}
+		r = ceph_rmdir(cm, path);
+		if (r == 0)
+			(*removed)++;
+		else if (r == -ENOTEMPTY || r == -ENOTDIR)
+			leave(l, name, "no mark, not empty");
+		return r == -ENOENT || r == -ENOTEMPTY || r == -ENOTDIR ? 0 : r;
+	case CFS_OTHERS:
+		if (st == CB_OWNER_ALIVE) {
+			*live = pid;
+			return 0;
+		}
+		/* a gone process's, or one this host cannot check */
+		return cfs_remove_tree(cm, path, removed);
+	case CFS_MINE:
+		return cfs_remove_tree(cm, path, removed);
+	default:
+		return r;
 	}
-	return cfs_remove_tree(cm, dir, removed);
+}
+
+/* Every entry name of path into *names (the caller frees each and the
+ * array); 0 or -errno. The directory is closed before anything is removed,
+ * so removal never disturbs the listing. */
+static int list_all(struct ceph_mount_info *cm, const char *path, char ***names, size_t *n)
+{
+	struct ceph_dir_result *d;
+	struct dirent de;
+	size_t cap = 0;
+	*names = NULL;
+	*n = 0;
+	int r = ceph_opendir(cm, path, &d);
+	if (r < 0)
+		return r;
+	while ((r = ceph_readdir_r(cm, d, &de)) == 1) {
+		if (strcmp(de.d_name, ".") == 0 || strcmp(de.d_name, "..") == 0)
+			continue;
+		if (*n == cap) {
+			char **g = realloc(*names, (cap = cap ? 2 * cap : 16) * sizeof(*g));
+			if (!g) {
+				r = -ENOMEM;
+				break;
+			}
+			*names = g;
+		}
+		if (!((*names)[*n] = strdup(de.d_name))) {
+			r = -ENOMEM;
+			break;
+		}
+		(*n)++;
+	}
+	ceph_closedir(cm, d);
+	return r < 0 ? r : 0;
+}
+
+/* Whether cleanup looks at the entry name: with a run name, only that
+ * run's directory and its reserved names. */
+static bool wanted(const struct cb_cleanup_req *req, const char *name)
+{
+	return !req->run_name || strcmp(name, req->run_name) == 0 ||
+	       cfs_is_new_name(name, req->run_name);
 }
 
 int cfs_cleanup(struct cb_cleanup_req *req)
 {
 	const char *fs = req->lopts ? ((const struct cfs_opts *)req->lopts)->fs : req->fs;
 	struct ceph_mount_info *cm;
-	char kept[256] = "";
+	struct left_alone l = {0, ""};
+	char kept[256] = "", **names = NULL;
+	size_t n = 0;
 	int live = 0, r;
 	if (!fs)
 		return 0;
@@ -186,58 +280,37 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 		return r;
 	cfs_evict_dead(cm); /* before anything a killed run's caps would stall */
 	r = cfs_real_dir(cm, CFS_ROOT);
-	if (r == -ENOENT) {
-		cfs_unmount(cm);
-		return 0; /* no run ever made anything here */
+	if (r == -ENOTDIR) {
+		/* no run makes anything through it (cfs_prepare_run refuses it) */
+		snprintf(req->note, sizeof(req->note),
+			 "left %s in file system %s alone: not a directory (a symlink?), so no "
+			 "run made anything there",
+			 CFS_ROOT, fs);
+		r = -ENOENT;
 	}
-	if (r < 0) {
-		cfs_unmount(cm);
-		return cb_err_cluster(req->err, r,
-				      "%s in file system %s is not a directory (a symlink?): not "
-				      "touched; remove it by hand",
-				      CFS_ROOT, fs);
-	}
-	if (req->run_name) {
-		r = remove_run(cm, req, req->run_name, &req->removed, &live);
-	} else {
-		/* every run: list /cephbench until nothing removable is left */
-		struct entry *e = malloc(BATCH * sizeof(*e));
-		size_t n, kept_n = 0;
-		r = e ? 0 : -ENOMEM;
-		while (r == 0 && (r = list_some(cm, CFS_ROOT, e, &n)) == 0 && n > kept_n) {
-			kept_n = 0;
-			for (size_t i = 0; i < n && r == 0; i++) {
-				int l = 0;
-				if (!e[i].dir && !e[i].unknown) {
-					kept_n++; /* not a run's directory: left alone */
-					continue;
-				}
-				r = remove_run(cm, req, e[i].name, &req->removed, &l);
-				if (r == -ENOTDIR) {
-					r = 0;
-					kept_n++;
-					continue;
-				}
-				if (l) {
-					live = l;
-					kept_n++;
-					snprintf(kept, sizeof(kept), "%s", e[i].name);
-				}
-			}
+	if (r == 0)
+		r = list_all(cm, CFS_ROOT, &names, &n);
+	for (size_t i = 0; i < n; i++) {
+		int pid = 0;
+		if (r == 0 && wanted(req, names[i]))
+			r = clean_entry(cm, req, names[i], &req->removed, &pid, &l);
+		if (pid) {
+			live = pid;
+			snprintf(kept, sizeof(kept), "%s", names[i]);
 		}
-		free(e);
-		if (r == -ENOENT)
-			r = 0; /* no /cephbench: nothing to do */
+		free(names[i]);
 	}
+	free(names);
 	if (r == 0)
 		ceph_rmdir(cm, CFS_ROOT); /* only when empty; other runs may be using it */
 	cfs_unmount(cm);
-	if (r == -ENOTDIR)
-		return cb_err_cluster(
-		    req->err, r,
-		    "%s/%s in file system %s is not a directory (a symlink?): not "
-		    "touched",
-		    CFS_ROOT, req->run_name, fs);
+	if (r == -ENOENT)
+		r = 0; /* no /cephbench: no run ever made anything here */
+	if (l.n)
+		snprintf(req->note, sizeof(req->note),
+			 "left %u entr%s of %s in file system %s alone, not made by cephbench (a "
+			 "run's directory carries the mark " CFS_XATTR_RUN_ID "): %s",
+			 l.n, l.n == 1 ? "y" : "ies", CFS_ROOT, fs, l.list);
 	if (r < 0)
 		return cb_err_cluster(req->err, r, "removing %s%s%s in file system %s: %s",
 				      CFS_ROOT, req->run_name ? "/" : "",
@@ -245,6 +318,6 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 	if (live)
 		return cb_err_cluster(req->err, -EBUSY,
 				      "kept %s/%s in file system %s: a live run (pid %d) uses it",
-				      CFS_ROOT, req->run_name ? req->run_name : kept, fs, live);
+				      CFS_ROOT, kept, fs, live);
 	return 0;
 }

@@ -45,12 +45,20 @@ int cfs_mount(struct cb_conn *conn, const char *fs, uint64_t cache_inodes,
 		    "mount of file system '%s' refused: %s (the client's mds caps "
 		    "must allow it: ceph auth get)",
 		    fs, strerror(-r));
-	if (r == -ETIMEDOUT)
-		return cb_err_cluster(
-		    e, r,
-		    "mount of file system '%s' timed out: is an MDS active? (ceph "
-		    "fs status)",
-		    fs);
+	if (r == -ETIMEDOUT) {
+		/* libcephfs says the same for monitors gone (its authentication)
+		 * and for no active MDS (its first MDS request) */
+		char t[48] = "(--timeout, 30 s unless given)";
+		uint64_t ns = cb_conn_options(conn)->timeout_ns;
+		if (ns)
+			snprintf(t, sizeof(t), "after %llu s (--timeout)",
+				 (unsigned long long)((ns + 999999999ULL) / 1000000000ULL));
+		return cb_err_cluster(e, r,
+				      "mount of file system '%s' timed out %s waiting for the "
+				      "cluster: the monitors are not reachable, or no MDS of the "
+				      "file system is active (ceph -s; ceph fs status)",
+				      fs, t);
+	}
 	return cb_err_cluster(e, r, "cannot mount file system '%s': %s", fs, strerror(-r));
 }
 
@@ -62,32 +70,9 @@ void cfs_unmount(struct ceph_mount_info *cm)
 	ceph_release(cm);
 }
 
-static int xattr_get(struct ceph_mount_info *cm, const char *path, const char *name, char *buf,
-		     size_t n)
-{
-	int r = ceph_getxattr(cm, path, name, buf, n - 1);
-	buf[r > 0 ? r : 0] = '\0';
-	return r < 0 ? r : 0;
-}
-
-bool cfs_run_dir_mine(struct ceph_mount_info *cm, const char *dir, const char *run_id,
-		      enum cb_owner_state *st, int *pid)
-{
-	char id[64], owner[256];
-	*pid = 0;
-	if (run_id && xattr_get(cm, dir, CFS_XATTR_RUN_ID, id, sizeof(id)) == 0 &&
-	    strcmp(id, run_id) == 0)
-		return true;
-	*st = xattr_get(cm, dir, CFS_XATTR_OWNER, owner, sizeof(owner)) == 0 && owner[0]
-		  ? cb_owner_state(owner, pid)
-		  : CB_OWNER_ELSEWHERE;
-	return false;
-}
-
-/* /cephbench/<run> exists and is not this run's (its owner is in st, pid):
- * a killed run's leftovers are removed; a live run's, or one whose owner
- * this host cannot check, are refused. Returns 0 when it is gone, or -errno
- * with e set. */
+/* /cephbench/<run> is another run's (its owner is in st, pid): a killed
+ * run's leftovers are removed; a live run's, or one whose owner this host
+ * cannot check, are refused. Returns 0 when it is gone, or -errno with e set. */
 static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char *dir,
 		     const char *fs, enum cb_owner_state st, int pid)
 {
@@ -99,6 +84,7 @@ static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char
 				      "this run another --run-name",
 				      dir, fs, pid);
 	case CB_OWNER_ELSEWHERE:
+		/* it carries a run's mark: cleanup would remove it */
 		return cb_err_cluster(
 		    ph->err, -EBUSY,
 		    "%s in file system %s was left by a run on another host or "
@@ -128,16 +114,42 @@ static int mkdir_ok(struct ceph_mount_info *cm, const char *path)
 	return r == -EEXIST ? 0 : r;
 }
 
+/* Make dir marked as this run's. libcephfs has no mkdir that sets xattrs,
+ * and a run killed between a mkdir and its marks would leave at dir an
+ * unmarked directory, which nothing may tell from a user's. So the
+ * directory is made and marked under the reserved name .new.<run>.<id>,
+ * then renamed into place: dir never exists unmarked, and a kill leaves at
+ * most a reserved name, empty (cleanup removes it with rmdir, which fails
+ * on anything a user put there) or marked (removed like a run directory).
+ * The rename would replace an empty directory made at dir since the caller
+ * saw none there (a rename over an empty directory succeeds, and libcephfs
+ * has no RENAME_NOREPLACE): that is the one window left, and it holds no
+ * data. 0, or -errno (-ENOENT: a cleanup removed the unmarked name
+ * meanwhile; -EEXIST, -ENOTEMPTY, -ENOTDIR: something appeared at dir). */
+static int create_marked(struct cb_phase *ph, struct ceph_mount_info *cm, const char *dir)
+{
+	char tmp[PATH_MAX];
+	cfs_new_path(tmp, sizeof(tmp), ph->run_name, ph->run_id);
+	int r = ceph_mkdir(cm, tmp, 0755);
+	if (r < 0)
+		return r == -EEXIST ? -EAGAIN : r; /* the id is random: not a user's */
+	ph->created = true;			   /* cleanup removes what is left of it */
+	if ((r = cfs_mark(cm, tmp, ph->run_id)) == 0 && (r = ceph_rename(cm, tmp, dir)) == 0)
+		return 0;
+	if (r != -ENOENT)
+		ceph_rmdir(cm, tmp); /* empty, this run's */
+	return r;
+}
+
 static int make_run_dir(struct cb_phase *ph, struct ceph_mount_info *cm, const char *dir,
 			const char *fs)
 {
-	char mark[256];
 	struct ceph_statx stx;
 	enum cb_owner_state st;
 	int pid;
 	/* a namesake's directory: evict the sessions a killed one left before
 	 * touching it (their caps stall /cephbench's and its changes) */
-	if (ceph_statx(cm, dir, &stx, 0, 0) == 0)
+	if (ceph_statx(cm, dir, &stx, 0, AT_SYMLINK_NOFOLLOW) == 0)
 		cfs_evict_dead(cm);
 	for (int attempt = 0; attempt < 3; attempt++) {
 		int r = mkdir_ok(cm, CFS_ROOT);
@@ -145,34 +157,47 @@ static int make_run_dir(struct cb_phase *ph, struct ceph_mount_info *cm, const c
 			return cb_err_cluster(
 			    ph->err, -ENOTDIR,
 			    "%s in file system %s is not a directory (a symlink?): "
-			    "refused; remove it by hand",
-			    CFS_ROOT, fs);
-		if (r == 0)
-			r = ceph_mkdir(cm, dir, 0755);
-		if (r == 0) {
-			ph->created = true;
-			cb_owner_mark(mark, sizeof(mark), ' ');
-			r = ceph_setxattr(cm, dir, CFS_XATTR_RUN_ID, ph->run_id, strlen(ph->run_id),
-					  0);
+			    "refused, not touched; cephbench makes its runs only "
+			    "in a directory %s",
+			    CFS_ROOT, fs, CFS_ROOT);
+		if (r < 0)
+			return cb_err_cluster(ph->err, r, "cannot create %s in file system %s: %s",
+					      CFS_ROOT, fs, strerror(-r));
+		switch ((r = cfs_inspect(cm, dir, ph->run_id, &st, &pid))) {
+		case CFS_ABSENT:
+			r = create_marked(ph, cm, dir);
 			if (r == 0)
-				r = ceph_setxattr(cm, dir, CFS_XATTR_OWNER, mark, strlen(mark), 0);
-			if (r < 0)
-				return cb_err_cluster(ph->err, r,
-						      "cannot mark %s as this run's: %s", dir,
-						      strerror(-r));
-			return 0;
-		}
-		if (r == -ENOENT)
-			continue; /* a cleanup removed the empty /cephbench meanwhile */
-		if (r != -EEXIST)
+				return 0;
+			if (r == -ENOENT || r == -EEXIST || r == -ENOTEMPTY || r == -ENOTDIR)
+				continue; /* looked at again */
 			return cb_err_cluster(ph->err, r, "cannot create %s in file system %s: %s",
 					      dir, fs, strerror(-r));
-		if (cfs_run_dir_mine(cm, dir, ph->run_id, &st, &pid)) {
+		case CFS_MINE:
 			ph->created = true; /* an earlier workload of this run made it */
 			return 0;
+		case CFS_OTHERS:
+			if ((r = take_over(ph, cm, dir, fs, st, pid)) < 0)
+				return r;
+			continue;
+		case CFS_UNMARKED:
+			/* never removed, nor a removal suggested: it may hold a
+			 * user's data */
+			return cb_err_usage(ph->err,
+					    "%s in file system %s was not made by cephbench (no "
+					    "%s mark): refused, not touched; give this run another "
+					    "--run-name",
+					    dir, fs, CFS_XATTR_RUN_ID);
+		case CFS_NOT_DIR:
+			return cb_err_usage(
+			    ph->err,
+			    "%s in file system %s is not a directory, not touched (a "
+			    "symlink or a file, no run's): give this run another "
+			    "--run-name",
+			    dir, fs);
+		default:
+			return cb_err_cluster(ph->err, r, "cannot look at %s in file system %s: %s",
+					      dir, fs, strerror(-r));
 		}
-		if ((r = take_over(ph, cm, dir, fs, st, pid)) < 0)
-			return r;
 	}
 	return cb_err_cluster(ph->err, -EAGAIN, "cannot create %s: it keeps changing", dir);
 }

@@ -109,11 +109,27 @@ struct cfs_state {
 int cfs_mount(struct cb_conn *conn, const char *fs, uint64_t cache_inodes,
 	      struct ceph_mount_info **cm, struct cb_err *e);
 void cfs_unmount(struct ceph_mount_info *cm);
-/* Whose the run directory dir is: true when its run_id mark is run_id
- * (NULL: never); else *st is the state of the process its owner mark names
- * (ELSEWHERE without one) and *pid that process. */
-bool cfs_run_dir_mine(struct ceph_mount_info *cm, const char *dir, const char *run_id,
-		      enum cb_owner_state *st, int *pid);
+/* cephfs_mark.c: what an entry of /cephbench is to the layer. */
+enum cfs_kind {
+	CFS_ABSENT,
+	CFS_NOT_DIR,  /* a symlink, a file...: no run's, never followed */
+	CFS_UNMARKED, /* a directory without a well-formed run_id mark: a user's */
+	CFS_MINE,     /* marked with the caller's run id */
+	CFS_OTHERS,   /* marked by another run: *st and *pid say whose */
+};
+/* The kind of path (run_id: the caller's run, NULL for none), or -errno;
+ * for CFS_OTHERS *st is the state of the process the owner mark names
+ * (ELSEWHERE without one) and *pid that process. Reads path itself, never
+ * what a symlink there points to. */
+int cfs_inspect(struct ceph_mount_info *cm, const char *path, const char *run_id,
+		enum cb_owner_state *st, int *pid);
+/* Set both marks of a run directory on path: 0 or -errno. */
+int cfs_mark(struct ceph_mount_info *cm, const char *path, const char *run_id);
+/* The reserved name a run makes its directory under before marking it:
+ * "/cephbench/.new.<run>.<run_id>". */
+void cfs_new_path(char *buf, size_t n, const char *run, const char *run_id);
+/* Whether an entry name of /cephbench is such a name, of run (NULL: of any). */
+bool cfs_is_new_name(const char *name, const char *run);
 /* Make /cephbench/<run>[/<workload>[/c<k>...]], taking over a dead
  * namesake's leftovers; marks the run directory as this run's. */
 int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss);

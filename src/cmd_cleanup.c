@@ -5,6 +5,7 @@
 #include "engines.h"
 #include "options.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,9 +17,9 @@ static const char cleanup_help[] =
     "images cephbench.N.<n> (a killed run's watch on them is cleared first) and\n"
     "the krbd layer's images cephbench.N.<workload>.<n> (unmapped first with\n"
     "rbd device unmap when a killed run of this host mapped them); in the file\n"
-    "system FS, the tree /cephbench/N. Images a run still going has open or\n"
-    "mapped, and the tree of a run still going on this host, are kept.\n"
-    "Nothing outside those names is touched.\n"
+    "system FS, the tree /cephbench/N when it carries a run's mark. Images a\n"
+    "run still going has open or mapped, and the tree of a run still going on\n"
+    "this host, are kept. Nothing outside those names is touched.\n"
     "\n"
     "  -p, --pool POOL      pool to clean\n"
     "      --fs FS          CephFS file system to clean\n"
@@ -82,6 +83,16 @@ int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 	struct cb_conn *conn;
 	if (cb_conn_open(&o.cluster, &conn, e) < 0)
 		return (int)e->exit;
+	/* Nothing can be left in a pool that is not there: say so once, and
+	 * never suggest creating it (the run's hint, in cb_conn_ioctx). A
+	 * cluster-side absence, exit 3 as for a run: a typo in a cron job's
+	 * --pool must not pass as a clean pool. */
+	if (pool && rados_pool_lookup(cb_conn_rados(conn), pool) == -ENOENT) {
+		cb_err_cluster(e, -ENOENT,
+			       "pool '%s' does not exist: nothing to clean up in it (check --pool)",
+			       pool);
+		pool = NULL;
+	}
 	for (int i = 0; cb_engines[i]; i++) {
 		const struct cb_engine *eng = cb_engines[i];
 		/* each layer cleans the target its own flag names */
@@ -95,7 +106,10 @@ int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 					     .run_name = o.run_name,
 					     .all = all,
 					     .err = e};
-		if (eng->cleanup(&req) < 0)
+		int r = eng->cleanup(&req);
+		if (req.note[0] && !o.quiet)
+			fprintf(stderr, "%s: %s\n", eng->name, req.note);
+		if (r < 0)
 			continue;
 		if (!o.quiet)
 			printf("%s: removed %llu %s of %s%s%s from %s %s\n", eng->name,

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "health.h"
 #include "history_db.h"
+#include "infile.h"
 #include "options.h"
 #include "report.h"
 #include "result_check.h"
@@ -14,7 +15,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char history_help[] =
     "usage: cephbench history FILE [--profile P] [--workload W] [--last N]\n"
@@ -145,12 +148,24 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 	return 0;
 }
 
+/* A history that exists must be a regular file we can read before SQLite
+ * opens it (it would block on a FIFO: infile.h); a missing one is left to
+ * cb_hdb_open, which makes it on --add or names it. No size bound: a
+ * history grows with every run stored. */
+static int check_history(const char *path, struct cb_err *e)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return 0;
+	return cb_infile_check(path, "history file (made by --history)", SIZE_MAX, e);
+}
+
 /* --add: the record is checked like any input, its old verdicts dropped
  * (they were against another history), then judged and stored. */
 static int add_result(const struct args *a, struct cb_err *e)
 {
 	json_t *rec;
-	if (cb_result_load(a->add, &rec, e) < 0)
+	if (check_history(a->file, e) < 0 || cb_result_load(a->add, &rec, e) < 0)
 		return CB_EXIT_USAGE;
 	if (cb_result_check(rec, a->add, e) < 0) {
 		json_decref(rec);
@@ -279,7 +294,7 @@ static int list_runs(const struct args *a, struct cb_err *e)
 {
 	struct cb_hdb *db;
 	json_t *rows;
-	if (cb_hdb_open(a->file, false, a->file, &db, e) < 0)
+	if (check_history(a->file, e) < 0 || cb_hdb_open(a->file, false, a->file, &db, e) < 0)
 		return CB_EXIT_USAGE;
 	int r = cb_hdb_trend(db, &a->filter, &rows, e);
 	cb_hdb_close(db);

@@ -1,5 +1,6 @@
 /* Cluster connection shared by the runner and the layers (one per run). */
 #include "conn.h"
+#include "conn_files.h"
 #include "owner.h"
 #include "shquote.h"
 
@@ -82,8 +83,9 @@ static int set_owner_meta(rados_t r)
 
 /* librados applies CEPH_ARGS only after the client is created, so the two
  * options the ceph tools read first (who we are, which conf) are taken
- * from it here: --id/--user ID, --name/-n TYPE.ID, --conf/-c FILE. */
-static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen)
+ * from it here: --id/--user ID, --name/-n TYPE.ID, --conf/-c FILE; and
+ * whether it names a keyring (--keyring/-k), for conn_files.c's messages. */
+static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, bool *keyring)
 {
 	const char *env = getenv("CEPH_ARGS");
 	char buf[4096], *save = NULL;
@@ -97,6 +99,8 @@ static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen)
 		bool is_id = !strcmp(t, "--id") || !strcmp(t, "--user");
 		bool is_name = !strcmp(t, "--name") || !strcmp(t, "-n");
 		bool is_conf = !strcmp(t, "--conf") || !strcmp(t, "-c");
+		if (!strcmp(t, "--keyring") || !strcmp(t, "-k"))
+			*keyring = true;
 		if (!is_id && !is_name && !is_conf)
 			continue;
 		if (!val && !(val = strtok_r(NULL, " \t", &save)))
@@ -109,8 +113,11 @@ static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen)
 }
 
 /* Create, configure and connect one session as o says; mon_ops: this one
- * sends monitor commands (and so has their timeout). */
-static int session_open(const struct cb_cluster_opts *o, bool mon_ops, rados_t *out,
+ * sends monitor commands (and so has their timeout); probe: check the files
+ * first (conn_files.c; its throwaway handle costs ~75 ms, so the sessions
+ * opened later with the same options, a client's or the monitor one, skip
+ * it). */
+static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool probe, rados_t *out,
 			struct cb_err *e)
 {
 	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 30ULL * 1000000000ULL;
@@ -118,24 +125,26 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, rados_t *
 	rados_t rados;
 	int r;
 
-	ceph_args_early(env_id, sizeof(env_id), env_conf, sizeof(env_conf));
+	bool env_keyring = false;
+	ceph_args_early(env_id, sizeof(env_id), env_conf, sizeof(env_conf), &env_keyring);
 	const char *client = o->client ? o->client : (env_id[0] ? env_id : "admin");
-	const char *conf = o->conf ? o->conf : (env_conf[0] ? env_conf : NULL);
+	enum cb_conf_source src = o->conf		? CB_CONF_FLAG
+				  : env_conf[0]		? CB_CONF_CEPH_ARGS
+				  : getenv("CEPH_CONF") ? CB_CONF_ENV
+							: CB_CONF_DEFAULT;
+	const char *list = o->conf ? o->conf : env_conf[0] ? env_conf : getenv("CEPH_CONF");
+	char conf[4096] = "";
 	snprintf(name, sizeof(name), "%s%s", strncmp(client, "client.", 7) ? "client." : "",
 		 client);
+	if ((r = cb_conf_resolve(list, src, conf, sizeof(conf), e)) < 0 ||
+	    (probe && (r = cb_conn_probe_files(name, conf, o->keyring, env_keyring, e)) < 0))
+		return r;
 	r = rados_create2(&rados, "ceph", name, 0);
 	if (r < 0)
 		return cb_err_usage(e, "cannot create a client named '%s': %s", name, strerror(-r));
 	r = rados_conf_read_file(rados, conf);
 	if (r < 0) {
-		if (conf)
-			cb_err_usage(e, "cannot read ceph conf '%s': %s (check --conf)", conf,
-				     strerror(-r));
-		else if (getenv("CEPH_CONF"))
-			cb_err_usage(e, "cannot read ceph conf '%s' named by CEPH_CONF: %s",
-				     getenv("CEPH_CONF"), strerror(-r));
-		else
-			cb_err_usage(e, "no ceph conf found: give --conf FILE or set CEPH_CONF");
+		cb_err_usage(e, "cannot read ceph conf '%s': %s", conf, strerror(-r));
 		goto fail;
 	}
 	r = rados_conf_parse_env(rados, NULL);
@@ -188,13 +197,14 @@ fail:
 	return r < 0 ? r : -EINVAL;
 }
 
-int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct cb_err *e)
+static int conn_open(const struct cb_cluster_opts *o, bool probe, struct cb_conn **out,
+		     struct cb_err *e)
 {
 	struct cb_conn *c = calloc(1, sizeof(*c));
 	if (!c)
 		return cb_err_cluster(e, -ENOMEM, "out of memory");
 	c->o = *o;
-	int r = session_open(o, false, &c->rados, e);
+	int r = session_open(o, false, probe, &c->rados, e);
 	if (r < 0) {
 		free(c);
 		return r;
@@ -203,6 +213,11 @@ int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct c
 		snprintf(c->fsid, sizeof(c->fsid), "unknown");
 	*out = c;
 	return 0;
+}
+
+int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct cb_err *e)
+{
+	return conn_open(o, true, out, e);
 }
 
 int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn **own,
@@ -215,7 +230,7 @@ int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn *
 	if (!own)
 		return cb_err_cluster(e, -EINVAL, "internal error: client %u has no session",
 				      client);
-	int r = *own ? 0 : cb_conn_open(&shared->o, own, e);
+	int r = *own ? 0 : conn_open(&shared->o, false, own, e);
 	*out = *own;
 	return r;
 }
@@ -223,7 +238,7 @@ int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn *
 /* The session for monitor commands, opened on first use. */
 static int ctl_session(struct cb_conn *c, struct cb_err *e)
 {
-	return c->ctl ? 0 : session_open(&c->o, true, &c->ctl, e);
+	return c->ctl ? 0 : session_open(&c->o, true, false, &c->ctl, e);
 }
 
 /* The monitors' own version, so a report says what the cluster runs, not

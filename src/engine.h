@@ -102,6 +102,9 @@ struct cb_cleanup_req {
 	bool all;
 	struct cb_err *err;
 	uint64_t removed; /* out: how many things were removed */
+	/* out: what it left alone under its names and why (things not made by
+	 * cephbench), a sentence; printed on stderr unless --quiet */
+	char note[512];
 };
 
 /* One phase of a workload. Most workloads run as one step, themselves; an

@@ -1,8 +1,11 @@
 /* The single place error text is composed; printing happens in main(). */
 #include "err.h"
 
+#include "term_esc.h"
+
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,35 +66,26 @@ int cb_err_rule(struct cb_err *e, const char *what, const char *value, const cha
 
 const char *cb_echo(char *buf, size_t n, const char *s)
 {
-	size_t at = 0, i = 0;
 	if (n < 4) /* not even room for the ellipsis */
 		return n ? (buf[0] = '\0', buf) : "";
-	/* buf[0, at) shows s[0, i); room is kept for "..." and the NUL */
-	for (; s[i] && i < CB_ECHO_MAX; i++) {
-		unsigned char c = (unsigned char)s[i];
-		char esc[5] = {(char)c, '\0'};
-		if (c == '\n' || c == '\t' || c == '\r')
-			snprintf(esc, sizeof(esc), "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
-		else if (c < 0x20 || c == 0x7f)
-			snprintf(esc, sizeof(esc), "\\x%02x", c);
-		size_t len = strlen(esc);
-		if (at + len > n - 4)
-			break;
-		memcpy(buf + at, esc, len);
-		at += len;
+	/* the first CB_ECHO_MAX bytes, cut back to the start of a character
+	 * that does not fit whole */
+	char head[CB_ECHO_MAX + 1];
+	size_t len = strnlen(s, CB_ECHO_MAX + 1);
+	bool cut = len > CB_ECHO_MAX;
+	if (cut) {
+		len = CB_ECHO_MAX;
+		while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80 &&
+		       (unsigned char)s[len - 1] >= 0x80)
+			len--;
 	}
-	if (s[i]) {
-		/* a cut inside a UTF-8 character goes back to its first byte
-		 * (bytes from 0x80 up are copied as they are, one for one) */
-		while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80 &&
-		       (unsigned char)s[i - 1] >= 0x80) {
-			i--;
-			at--;
-		}
-		memcpy(buf + at, "...", 3);
-		at += 3;
-	}
-	buf[at] = '\0';
+	memcpy(head, s, len);
+	head[len] = '\0';
+	/* one escaping rule for everything shown on a terminal (term_esc.h) */
+	cb_esc_str(head, buf, n);
+	size_t at = strlen(buf);
+	if (cut && at + 4 <= n)
+		memcpy(buf + at, "...", 4);
 	return buf;
 }
 

@@ -42,12 +42,13 @@ int cb_err_rule(struct cb_err *e, const char *what, const char *value, const cha
 /* How much of a value from the user an error message shows: enough to
  * recognise it, not a 100 KB -o value echoed back whole. */
 #define CB_ECHO_MAX 128
-/* Room for CB_ECHO_MAX bytes each escaped (\xHH), the ellipsis and NUL. */
+/* Room for CB_ECHO_MAX bytes each escaped (\xHH, or \u00HH for two), the
+ * ellipsis and NUL. */
 #define CB_ECHO_SIZE (CB_ECHO_MAX * 4 + 8)
 
-/* s as a message shows it, into buf (n bytes): control characters escaped
- * (\n, \t, \r, else \xHH: a value cannot clear the screen or forge a
- * line), cut after CB_ECHO_MAX bytes (never inside a UTF-8 character) and
+/* s as a message shows it, into buf (n bytes): escaped as term_esc.h says
+ * (a control character as \xHH: a value cannot clear the screen or forge
+ * a line), cut after CB_ECHO_MAX bytes (never inside a UTF-8 character) and
  * then ending in "...". Returns buf. */
 const char *cb_echo(char *buf, size_t n, const char *s);
 

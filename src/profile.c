@@ -4,6 +4,7 @@
  * order (defaults, workload, -o) so files, overrides and ad-hoc flags share
  * one validation path and one message format. */
 #include "engines.h"
+#include "infile.h"
 #include "profile_priv.h"
 
 #include <errno.h>
@@ -14,7 +15,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#define PROFILE_MAX_BYTES (1 << 20)
+#define PROFILE_MAX_BYTES CB_PROFILE_MAX_BYTES
 /* A profile nests 4 levels (workloads, a workload, expect or a list); the
  * bound is for libyaml, whose scanner slows quadratically with nesting
  * (100000 '[' take a minute). */
@@ -606,25 +607,6 @@ static void sha256_hex(const void *data, size_t len, char *const *ov, size_t nov
 	EVP_MD_CTX_free(ctx);
 }
 
-static int read_file(const char *path, char **buf, size_t *len, struct cb_err *e)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return cb_err_usage(e, "%s: cannot open profile: %s", path, strerror(errno));
-	*buf = malloc(PROFILE_MAX_BYTES + 1);
-	if (!*buf) {
-		fclose(f);
-		return cb_err_usage(e, "out of memory");
-	}
-	*len = fread(*buf, 1, PROFILE_MAX_BYTES + 1, f);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad)
-		return cb_err_usage(e, "%s: cannot read profile", path);
-	/* one byte more than cb_profile_parse takes, so it can refuse the size */
-	return 0;
-}
-
 /* Refuse nesting past PROFILE_MAX_DEPTH in a first pass over the events,
  * which stops there, before libyaml's loader goes any deeper. A syntax error
  * is left to the loader to report. */
@@ -719,7 +701,7 @@ int cb_profile_load(const char *path, char *const *overrides, size_t noverrides,
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int r = read_file(path, &buf, &len, e);
+	int r = cb_infile_read(path, "profile file", PROFILE_MAX_BYTES, &buf, &len, e);
 	if (r == 0)
 		r = cb_profile_parse(path, buf, len, overrides, noverrides, out, e);
 	free(buf);

@@ -85,6 +85,8 @@ static void cleanup_run(const struct cb_profile *p, const struct left *left, con
 					     .run_id = run_id,
 					     .err = &ce};
 		int r = p->items[i].engine->cleanup(&req);
+		if (req.note[0] && !quiet)
+			fprintf(stderr, "cleanup: %s\n", req.note);
 		if (r == 0 && !quiet && req.removed)
 			fprintf(stderr, "cleanup: removed %llu %s %s of run '%s'\n",
 				(unsigned long long)req.removed, p->items[i].engine->name,

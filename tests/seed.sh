@@ -8,7 +8,11 @@
 # The data: objects in pools bench and rbd, in the default namespace and in a
 # namespace "user", some named like cephbench's or rados bench's own objects,
 # each with an xattr and omap; an RBD image with a snapshot, and one named
-# like cephbench's; two CephFS trees. Read with the ceph tools, python3-rados
+# like cephbench's; two CephFS trees, and under /cephbench (cephbench's own
+# directory, where only what carries a run's mark is a run's) hand-made
+# entries no run made: directories (one with a malformed mark, one named
+# like a run directory being made, holding files), a symlink and a file.
+# Read with the ceph tools, python3-rados
 # and the cephfs_tree helper (env CEPHFS_TREE), never with cephbench.
 set -euo pipefail
 usage="usage: seed.sh plant|check CONF STATE"
@@ -22,7 +26,11 @@ namespaces="- user" # - is the default namespace
 objects="seed-user-data quick.c1.7 quick.meta benchmark_data_seedhost_1_object0 cephbench"
 image=seed-user-image
 lookalike=cephbench_user
-dirs="/seed-user-data /cephbench-seed"
+dirs="/seed-user-data /cephbench-seed /cephbench/seed-handmade /cephbench/seed-badmark
+/cephbench/.new.seed-run.0123456789abcdef"
+# not directories: a symlink to the user's tree, and a file
+link=/cephbench/seed-link
+file=/cephbench/seed-file
 
 rbd_() { timeout 120 rbd --conf "$CONF" "$@"; }
 # a cluster left unwell by a failed test must fail the check, not hang it
@@ -83,6 +91,11 @@ unplant() {
 			ftree rm "$CONF" cephfs "$d"
 		fi
 	done
+	for d in "$link" "$file"; do
+		if ftree exists "$CONF" cephfs "$d"; then
+			ftree unlink "$CONF" cephfs "$d"
+		fi
+	done
 }
 
 plant() {
@@ -99,6 +112,11 @@ plant() {
 	for d in $dirs; do
 		ftree seed "$CONF" cephfs "$d"
 	done
+	# a mark that is no run id (and an owner mark): still not a run's
+	ftree xattr "$CONF" cephfs /cephbench/seed-badmark user.cephbench.run_id notarunid
+	ftree xattr "$CONF" cephfs /cephbench/seed-badmark user.cephbench.owner "x/y/z 1 1"
+	ftree symlink "$CONF" cephfs "$link" /seed-user-data
+	ftree file "$CONF" cephfs "$file"
 }
 
 # Print "SUM LABEL" for the output of a command, or "unreadable LABEL" when
@@ -120,7 +138,7 @@ sums() {
 	for i in "$image" "$image@s1" "$lookalike"; do
 		sum_of "image rbd/$i" rbd_ export --no-progress "rbd/$i" -
 	done
-	for d in $dirs; do
+	for d in $dirs "$link" "$file"; do
 		sum_of "dir $d" ftree sum "$CONF" cephfs "$d"
 	done
 }

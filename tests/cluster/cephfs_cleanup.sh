@@ -70,7 +70,8 @@ cb cleanup --fs "$FS" --all --conf "$CONF"
 assert_rc 0 "cleanup --all after kill -9"
 echo "cleanup --all after kill -9: $((SECONDS - start)) s"
 assert_gone /cephbench/k2 "after kill -9 and cleanup --all"
-assert_gone /cephbench "after cleanup --all (an empty /cephbench)"
+# (/cephbench itself goes when empty; the isolation seed keeps entries there)
+[ -z "$(ftree runs /cephbench)" ] || fail "after cleanup --all: runs left: $(ftree runs /cephbench)"
 
 # 3. A namesake run after kill -9 takes the leftovers over: it runs with no
 #    error, and its end-of-run cleanup removes everything.
@@ -111,7 +112,8 @@ grep -q "file-create" "$T/live.out" || fail "SIGINT: no report: $(cat "$T/live.o
 assert_gone /cephbench/live "after SIGINT"
 
 # 5. A symlink planted in /cephbench (to the user's data) is never followed:
-#    cleanup --all leaves it and what it points to; --run-name refuses it.
+#    cleanup --all and --run-name leave it and what it points to, with a
+#    note (cephfs_marks.sh has more of these).
 cb run "$(cfs_profile small "op: tree, depth: 1, branch: 2, items: 4")" --conf "$CONF" \
 	--run-name sl --no-cleanup --quiet
 assert_rc 0 "a run kept for the symlink case"
@@ -121,8 +123,9 @@ assert_rc 0 "cleanup --all beside a symlink"
 assert_gone /cephbench/sl "cleanup --all beside a symlink"
 fs_exists /cephbench/evil || fail "cleanup --all removed the symlink /cephbench/evil"
 cb cleanup --fs "$FS" --run-name evil --conf "$CONF"
-assert_rc 3 "cleanup --run-name of a symlink"
-one_line "cleanup --run-name of a symlink" "/cephbench/evil" "not a directory"
+assert_rc 0 "cleanup --run-name of a symlink"
+one_line "cleanup --run-name of a symlink" "left 1 entry of /cephbench" "evil (not a directory)"
+fs_exists /cephbench/evil || fail "cleanup --run-name removed the symlink /cephbench/evil"
 ftree unlink /cephbench/evil || fail "cannot remove /cephbench/evil"
 
 # The user's data outside /cephbench: untouched by all of it.

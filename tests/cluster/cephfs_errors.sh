@@ -78,4 +78,26 @@ YAML
 cb run "$T/ok.yaml" --conf "$CONF" --client cbnofs --keyring "$T/nofs.keyring" --quiet
 assert_rc 0 "rados with the client without mds caps"
 
+# No active MDS (the file system failed): the mount times out, and the line
+# names --timeout and both causes libcephfs cannot tell apart (a monitor
+# stopped during a mount: tests/fault/mon_stop_cephfs.sh).
+mds_back() {
+	ceph --conf "$CONF" fs set "$FS" joinable true >/dev/null 2>&1 || true
+	for _ in $(seq 1 120); do
+		ceph --conf "$CONF" mds stat 2>/dev/null | grep -q "$FS:.*up:active" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+trap 'mds_back || true; ceph --conf "$CONF" auth rm client.cbnofs >/dev/null 2>&1 || true; cephfs_at_exit' EXIT
+ceph --conf "$CONF" fs fail "$FS" >/dev/null 2>&1 || fail "cannot fail file system $FS"
+cb run "$(cfs_profile nomds "op: tree, items: 2")" --conf "$CONF" --run-name cfs-nomds --quiet \
+	--timeout 3s
+mds_back || fail "the MDS of $FS did not come back"
+assert_rc 3 "no active MDS"
+one_line "no active MDS" "mount of file system '$FS' timed out after 3 s (--timeout)" \
+	"monitors are not reachable" "no MDS of the file system is active"
+! grep -qF "is an MDS active?" "$T/err" || fail "no active MDS: the old line: $(cat "$T/err")"
+assert_gone /cephbench/cfs-nomds "after no active MDS"
+
 echo "cephfs_errors: ok"

@@ -5,14 +5,23 @@
  *   cephfs_tree exists CONF FS PATH  exit 0 when PATH exists, 1 when not
  *   cephfs_tree seed CONF FS PATH    make PATH with files and a subdirectory of
  *                                    deterministic content (PATH must not exist)
- *   cephfs_tree sum CONF FS PATH     a checksum of the names, types and contents
- *                                    of everything below PATH
+ *   cephfs_tree sum CONF FS PATH     a checksum of the names, types, contents,
+ *                                    symlink targets and user.* xattrs of everything
+ *                                    below PATH, and of PATH's own user.* xattrs
  *   cephfs_tree written CONF FS PATH the 4 KiB blocks of the files below PATH
  *                                    that hold a byte other than zero (what a
  *                                    run's non-zero 4K writes left, each once)
  *   cephfs_tree rm CONF FS PATH      remove PATH and everything below it
  *   cephfs_tree symlink CONF FS PATH TARGET   make PATH a symlink to TARGET
  *   cephfs_tree unlink CONF FS PATH  remove the name PATH (a symlink itself)
+ *   cephfs_tree file CONF FS PATH    make PATH a file of 1000 bytes
+ *   cephfs_tree mkdir CONF FS PATH   make PATH an empty directory
+ *   cephfs_tree xattr CONF FS PATH NAME VALUE   set xattr NAME of PATH itself
+ *   cephfs_tree runs CONF FS PATH    the entries of PATH a cephbench run left, one
+ *                                    a line: those carrying a run's mark (16 hex
+ *                                    digits in user.cephbench.run_id),
+ *                                    and empty directories named .new.* (nothing
+ *                                    when PATH is missing)
  *
  * Exit 0 ok, 1 PATH missing (or present, for seed), 2 usage, 3 cluster error. */
 #include <cephfs/libcephfs.h>
@@ -27,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static struct ceph_mount_info *cm;
 
@@ -75,6 +85,39 @@ static int file_scan(const char *path, uint64_t *h, uint64_t *written)
 	return n < 0 ? (int)n : 0;
 }
 
+/* The user.* xattrs of path itself (names and values) hashed into *h, in
+ * the order listed. */
+static int xattrs_scan(const char *path, uint64_t *h)
+{
+	char names[4096], val[4096];
+	int n = ceph_llistxattr(cm, path, names, sizeof(names));
+	if (n < 0)
+		return n;
+	for (char *x = names; x < names + n; x += strlen(x) + 1) {
+		if (strncmp(x, "user.", 5) != 0)
+			continue;
+		int v = ceph_lgetxattr(cm, path, x, val, sizeof(val));
+		if (v < 0)
+			return v;
+		*h = fnv(fnv(*h, x, strlen(x) + 1), val, (size_t)v);
+	}
+	return 0;
+}
+
+/* A symlink's target, or a file's content, hashed into *h. */
+static int entry_scan(const char *path, unsigned mode, uint64_t *h)
+{
+	char target[PATH_MAX];
+	uint64_t written = 0;
+	if (!S_ISLNK(mode))
+		return file_scan(path, h, &written);
+	int r = ceph_readlink(cm, path, target, sizeof(target));
+	if (r < 0)
+		return r;
+	*h = fnv(*h, target, (size_t)r);
+	return 0;
+}
+
 /* Walk below path (a PATH_MAX buffer, restored on return); rel is where the
  * relative part starts. Each entry adds the hash of its relative path, its
  * type and its content to the sum: the order of the listing does not count. */
@@ -106,10 +149,14 @@ static int walk(char *path, size_t rel, struct walk *w, int remove)
 		} else {
 			uint64_t h = fnv(0xcbf29ce484222325ULL, path + rel, strlen(path + rel) + 1);
 			h = fnv(h, &de.d_type, 1);
-			if (de.d_type == DT_DIR) {
+			r = xattrs_scan(path, &h);
+			if (r == 0 && de.d_type == DT_DIR) {
 				w->dirs++;
 				r = walk(path, rel, w, 0);
-			} else {
+			} else if (r == 0 && de.d_type == DT_LNK) {
+				w->files++;
+				r = entry_scan(path, S_IFLNK, &h);
+			} else if (r == 0) {
 				w->files++;
 				r = file_scan(path, &h, &w->written);
 			}
@@ -167,16 +214,61 @@ static int seed(const char *path)
 	return r == 0 ? ceph_mkdir(cm, p, 0755) : r;
 }
 
+/* Whether the directory path holds nothing (false when unreadable). */
+static bool empty_dir(const char *path)
+{
+	struct ceph_dir_result *d;
+	struct dirent de;
+	int r, n = 0;
+	if (ceph_opendir(cm, path, &d) < 0)
+		return false;
+	while ((r = ceph_readdir_r(cm, d, &de)) == 1)
+		n += strcmp(de.d_name, ".") != 0 && strcmp(de.d_name, "..") != 0;
+	ceph_closedir(cm, d);
+	return r == 0 && n == 0;
+}
+
+/* Print the entries of path a cephbench run left (see the top). */
+static int runs(const char *path)
+{
+	struct ceph_dir_result *d;
+	struct dirent de;
+	char p[PATH_MAX], v[64];
+	int r = ceph_opendir(cm, path, &d);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	while ((r = ceph_readdir_r(cm, d, &de)) == 1) {
+		if (strcmp(de.d_name, ".") == 0 || strcmp(de.d_name, "..") == 0)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", path, de.d_name);
+		int n = ceph_lgetxattr(cm, p, "user.cephbench.run_id", v, sizeof(v) - 1);
+		v[n > 0 ? n : 0] = '\0';
+		/* a mark as a run sets it: its run id, 16 lowercase hex digits */
+		bool marked = strlen(v) == 16 && strspn(v, "0123456789abcdef") == 16;
+		bool reserved =
+		    de.d_type == DT_DIR && strncmp(de.d_name, ".new.", 5) == 0 && empty_dir(p);
+		if (marked || reserved)
+			printf("%s\n", de.d_name);
+	}
+	ceph_closedir(cm, d);
+	return r;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: cephfs_tree count|exists|seed|sum|written|rm|unlink CONF FS PATH\n"
-			"       cephfs_tree symlink CONF FS PATH TARGET\n");
+	fprintf(stderr, "usage: cephfs_tree COMMAND CONF FS PATH, COMMAND one of count exists "
+			"seed sum written rm unlink file mkdir runs\n"
+			"       cephfs_tree symlink CONF FS PATH TARGET\n"
+			"       cephfs_tree xattr CONF FS PATH NAME VALUE\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 5 && !(argc == 6 && strcmp(argv[1], "symlink") == 0))
+	if (argc != 5 && !(argc == 6 && strcmp(argv[1], "symlink") == 0) &&
+	    !(argc == 7 && strcmp(argv[1], "xattr") == 0))
 		return usage();
 	const char *cmd = argv[1], *conf = argv[2], *fs = argv[3], *path = argv[4];
 	int r = ceph_create(&cm, NULL);
@@ -204,6 +296,18 @@ int main(int argc, char **argv)
 		/* the name itself, never what a symlink points to */
 		if ((r = ceph_unlink(cm, path)) < 0)
 			code = fail(r == -ENOENT ? 1 : 3, "cannot unlink", path, r);
+	} else if (strcmp(cmd, "file") == 0) {
+		if ((r = put_file(path, 7, 1000)) < 0)
+			code = fail(r == -EEXIST ? 1 : 3, "cannot make the file", path, r);
+	} else if (strcmp(cmd, "mkdir") == 0) {
+		if ((r = ceph_mkdir(cm, path, 0755)) < 0)
+			code = fail(r == -EEXIST ? 1 : 3, "cannot make the directory", path, r);
+	} else if (strcmp(cmd, "xattr") == 0) {
+		if ((r = ceph_lsetxattr(cm, path, argv[5], argv[6], strlen(argv[6]), 0)) < 0)
+			code = fail(r == -ENOENT ? 1 : 3, "cannot set an xattr of", path, r);
+	} else if (strcmp(cmd, "runs") == 0) {
+		if ((r = runs(path)) < 0)
+			code = fail(3, "cannot list", path, r);
 	} else if (strcmp(cmd, "exists") == 0) {
 		code = r == 0 ? 0 : r == -ENOENT ? 1 : fail(3, "cannot stat", path, r);
 	} else if (strcmp(cmd, "seed") == 0) {
@@ -214,7 +318,11 @@ int main(int argc, char **argv)
 	} else if (strcmp(cmd, "count") == 0 || strcmp(cmd, "sum") == 0 || strcmp(cmd, "rm") == 0 ||
 		   strcmp(cmd, "written") == 0) {
 		int rm = cmd[0] == 'r';
-		if (r == 0 && (r = walk(p, strlen(p), &w, rm)) == 0 && rm)
+		if (r == 0 && cmd[0] == 's')
+			r = xattrs_scan(path, &w.sum);
+		if (r == 0 && cmd[0] == 's' && !S_ISDIR(stx.stx_mode))
+			r = entry_scan(path, stx.stx_mode, &w.sum); /* a symlink or a file itself */
+		else if (r == 0 && (r = walk(p, strlen(p), &w, rm)) == 0 && rm)
 			r = ceph_rmdir(cm, path);
 		if (r < 0)
 			code = fail(r == -ENOENT ? 1 : 3, "cannot walk", path, r);

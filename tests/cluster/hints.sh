@@ -120,7 +120,7 @@ seed=${HINTS_SEED:-$RANDOM}
 echo "random pool names: seed $seed"
 RANDOM=$seed
 chars=('$' '(' ')' ';' '&' '|' '<' '>' '`' "'" '"' '\' '*' '?' '[' ']' '{' '}' '~' '#' '!' ' '
-	'$(' '$(touch '"$T"'/PWNED5)' '`touch '"$T"'/PWNED6`' ';touch '"$T"'/PWNED7' a Z 0 - . =)
+	'$(' '$(touch '"$T"'/PWNED5)' '`touch '"$T"'/PWNED6`' ';touch '"$T"'/PWNED7' a Z 0 - . '=')
 for ((k = 0; k < 20; k++)); do
 	p=""
 	for ((j = 0; j < 1 + RANDOM % 12; j++)); do

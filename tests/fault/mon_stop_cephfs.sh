@@ -16,6 +16,13 @@ export OUTAGE_AFTER=6
 for when in during after; do
 	cb_mon_outage "$when" "$BOUND" run "$p" --conf "$CONF" --timeout 5s
 	assert_outage_outcome "cephfs, monitor back $when the run"
+	# a mount the stopped monitor made time out says so, naming --timeout,
+	# not only "is an MDS active?" (issue 19, item 9)
+	if grep -qF "mount of file system" "$T/err"; then
+		grep -qF "timed out after 5 s (--timeout) waiting for the cluster: the monitors are not reachable" "$T/err" ||
+			fail "cephfs, monitor back $when: the mount's timeout: $(cat "$T/err")"
+		echo "cephfs, monitor back $when: a mount timed out, said so"
+	fi
 	if [ "$rc" -eq 3 ] && grep -qF "cephbench cleanup --fs $FS --run-name monstop" "$T/err"; then
 		# the run's cleanup mounts anew, which needs the monitor: its
 		# line says how to remove the tree once the monitor is back

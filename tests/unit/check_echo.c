@@ -17,7 +17,7 @@ END_TEST
 
 START_TEST(test_control_escaped)
 {
-	ck_assert_str_eq(CB_ECHO("a\nb\tc\rd"), "a\\nb\\tc\\rd");
+	ck_assert_str_eq(CB_ECHO("a\nb\tc\rd"), "a\\x0ab\\x09c\\x0dd");
 	ck_assert_str_eq(CB_ECHO("\033]0;title\007x\033[2J"), "\\x1b]0;title\\x07x\\x1b[2J");
 	ck_assert_str_eq(CB_ECHO("del\177"), "del\\x7f");
 	/* an escaped byte counts as one of the CB_ECHO_MAX shown */
@@ -77,8 +77,8 @@ START_TEST(test_small_buffer)
 	char buf[8];
 	ck_assert_str_eq(cb_echo(buf, sizeof(buf), "abcdefghij"), "abcd...");
 	ck_assert_str_eq(cb_echo(buf, 3, "abc"), "");
-	ck_assert_str_eq(cb_echo(buf, sizeof(buf), "a\033"), "a..."); /* no room for \x1b */
-	ck_assert_str_eq(cb_echo(buf, sizeof(buf), "ab\033"), "ab...");
+	ck_assert_str_eq(cb_echo(buf, sizeof(buf), "a\033"), "a\\x1b");
+	ck_assert_str_eq(cb_echo(buf, sizeof(buf), "ab\033xy"), "ab...");
 }
 END_TEST
 

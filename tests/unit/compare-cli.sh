@@ -144,7 +144,7 @@ bad() {
 		fail "(f) compare $*: exit $rc, stderr: $(cat "$d/err")"
 	fi
 }
-bad "$d/missing.json: cannot read: No such file or directory$" "$d/base.json" "$d/missing.json"
+bad "$d/missing.json: cannot open result file: No such file or directory$" "$d/base.json" "$d/missing.json"
 bad "$d/not.json: not JSON (line 1 column " "$d/base.json" "$d/not.json"
 bad "$d/wrong-schema.json: not a cephbench result (schema 'x'; expected cephbench-result/1)$" \
 	"$d/base.json" "$d/wrong-schema.json"
