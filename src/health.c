@@ -7,7 +7,6 @@
 #include "regression.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 struct cb_health {
 	struct cb_health_opts o;
 	struct cb_hdb *db;
+	struct cb_out *prom; /* --prom, checked and held before the run */
 };
 
 int cb_health_flag(int opt, const char *arg, struct cb_health_opts *o, struct cb_err *e)
@@ -57,21 +57,6 @@ int cb_health_flag(int opt, const char *arg, struct cb_health_opts *o, struct cb
 	return 0;
 }
 
-/* The directory of path must take a new file (the temporary one). */
-static int check_dir_writable(const char *flag, const char *path, struct cb_err *e)
-{
-	char *copy = strdup(path);
-	if (!copy)
-		return cb_err_usage(e, "out of memory");
-	const char *dir = dirname(copy);
-	int r = 0;
-	if (access(dir, W_OK | X_OK) != 0)
-		r = cb_err_usage(e, "%s %s: cannot write in %s: %s", flag, path, dir,
-				 strerror(errno));
-	free(copy);
-	return r;
-}
-
 int cb_health_check(const struct cb_health_opts *o, struct cb_err *e)
 {
 	if (o->regression_pct && !o->history)
@@ -89,22 +74,26 @@ int cb_health_open(const struct cb_health_opts *o, struct cb_health **out, struc
 		return 0;
 	if (cb_health_check(o, e) < 0)
 		return -EINVAL;
-	if (o->prom && check_dir_writable("--prom", o->prom, e) < 0)
-		return -EINVAL;
 	struct cb_health *h = calloc(1, sizeof(*h));
 	if (!h)
 		return cb_err_usage(e, "out of memory");
 	h->o = *o;
 	if (!h->o.baseline)
 		h->o.baseline = CB_BASELINE_DEFAULT;
-	if (o->history) {
-		char label[1100];
+	char label[1100];
+	int r = 0;
+	if (o->prom) {
+		snprintf(label, sizeof(label), "--prom %s", o->prom);
+		r = cb_out_open(label, o->prom, CB_OUT_REPORT, &h->prom, e);
+	}
+	if (r == 0 && o->history) {
 		snprintf(label, sizeof(label), "--history %s", o->history);
-		if (cb_hdb_open(o->history, true, o->history_label ? o->history_label : label,
-				&h->db, e) < 0) {
-			free(h);
-			return -EINVAL;
-		}
+		r = cb_hdb_open(o->history, true, o->history_label ? o->history_label : label,
+				&h->db, e);
+	}
+	if (r < 0) {
+		cb_health_close(h);
+		return -EINVAL;
 	}
 	*out = h;
 	return 0;
@@ -177,7 +166,7 @@ int cb_health_record(struct cb_health *h, json_t *rec, struct cb_err *e)
 	 * is written, the textfile neither */
 	if (r == -EEXIST)
 		return 0;
-	if (h->o.prom && cb_prom_write(h->o.prom, rec, &pe) < 0)
+	if (h->prom && cb_prom_write(h->prom, rec, &pe) < 0)
 		own_error(e, &pe);
 	return nreg;
 }
@@ -263,5 +252,6 @@ void cb_health_close(struct cb_health *h)
 	if (!h)
 		return;
 	cb_hdb_close(h->db);
+	cb_out_close(h->prom);
 	free(h);
 }

@@ -69,7 +69,7 @@ int cb_health_open(const struct cb_health_opts *o, struct cb_health **out, struc
 
 /* Annotate rec's phases with their regression verdict (--regression), store
  * the run (--history, one transaction) and write the textfile (--prom).
- * rec must pass cb_record_check (history_db.h). Returns the number of phases
+ * rec must pass cb_result_check (result_check.h). Returns the number of phases
  * that regressed. A failure to store or write is an error (exit 2) of its
  * own: recorded in e, or printed on a line of its own when e already holds
  * one (as --json does). h may be NULL: nothing to do. */

@@ -1,12 +1,12 @@
 /* SQLite storage of runs. Every statement is prepared with bound values
  * (names come from profiles and imported files). */
 #include "history_db.h"
+#include "outfile.h"
 #include "result_check.h"
 #include "term_esc.h"
 #include "regression.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,6 +23,7 @@
 struct cb_hdb {
 	sqlite3 *db; /* NULL until the first store when the file did not exist */
 	char *path;
+	struct cb_out *out; /* opened for writing: the checked path (outfile.h) */
 	/* no schema at open (a missing or empty file): the first store's
 	 * transaction makes it, so a run that fails before storing leaves no
 	 * file behind */
@@ -79,6 +80,52 @@ static long long query_int(sqlite3 *db, const char *sql)
 	return v;
 }
 
+/* The rows of sqlite_master about the history's tables (the tables, their
+ * indexes and any trigger or view on them), one line each; NULL on error. */
+static char *schema_text(sqlite3 *db)
+{
+	static const char sql[] =
+	    "SELECT group_concat(x, char(10)) FROM (SELECT type || ' ' || name || ' ' ||"
+	    " tbl_name || ' ' || coalesce(sql, '') AS x FROM sqlite_master"
+	    " WHERE tbl_name IN ('runs', 'phases') ORDER BY type, name)";
+	sqlite3_stmt *st;
+	char *out = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		out = strdup(t ? t : "");
+	}
+	sqlite3_finalize(st);
+	return out;
+}
+
+/* The history's tables as this code makes them (schema_v1, below, in a
+ * database of its own in memory): a history whose phases table was
+ * replaced, or given a trigger, would take the run's figures only to fail
+ * after the run. 0, or -EINVAL with e set. */
+static int check_schema(struct cb_hdb *h, const char *schema, struct cb_err *e)
+{
+	sqlite3 *ref = NULL;
+	char *want = NULL, *got = schema_text(h->db);
+	if (sqlite3_open(":memory:", &ref) == SQLITE_OK &&
+	    sqlite3_exec(ref, schema, NULL, NULL, NULL) == SQLITE_OK)
+		want = schema_text(ref);
+	sqlite3_close(ref);
+	int r = 0;
+	if (!want || !got)
+		r = got ? cb_err_usage(e, "out of memory") : db_err(h, "cannot read", e);
+	else if (strcmp(want, got) != 0)
+		r = cb_err_usage(e,
+				 "%s: not a history this cephbench can use: its tables "
+				 "runs and phases (or what is built on them) are not as "
+				 "cephbench makes them",
+				 h->what);
+	free(want);
+	free(got);
+	return r;
+}
+
 /* What the file holds, read in one transaction: another process creating
  * the schema meanwhile must not be seen half (tables, but no
  * application_id yet). Inside a transaction already, it reads in that one.
@@ -97,21 +144,21 @@ static int check_kind(struct cb_hdb *h, struct cb_err *e)
 		r = cb_err_usage(e, "%s: not a cephbench history (not an SQLite file)", h->what);
 	else if (app < 0 || ver < 0 || objs < 0)
 		r = db_err(h, "cannot read", e);
+	else if (app == 0 && objs == 0 && ver == 0)
+		r = 1;
+	else if (app != CB_HDB_APP_ID)
+		r = cb_err_usage(
+		    e, "%s: not a cephbench history (an SQLite file of something else)", h->what);
+	else if (ver > CB_HDB_VERSION)
+		r = cb_err_usage(e,
+				 "%s: history schema %lld is newer than this cephbench's (%d); "
+				 "use a newer cephbench",
+				 h->what, ver, CB_HDB_VERSION);
+	else
+		r = check_schema(h, schema_v1, e);
 	if (own)
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
-	if (r < 0)
-		return r;
-	if (app == 0 && objs == 0 && ver == 0)
-		return 1;
-	if (app != CB_HDB_APP_ID)
-		return cb_err_usage(
-		    e, "%s: not a cephbench history (an SQLite file of something else)", h->what);
-	if (ver > CB_HDB_VERSION)
-		return cb_err_usage(e,
-				    "%s: history schema %lld is newer than this cephbench's (%d); "
-				    "use a newer cephbench",
-				    h->what, ver, CB_HDB_VERSION);
-	return 0;
+	return r;
 }
 
 /* The schema, inside the caller's write transaction. */
@@ -128,6 +175,10 @@ static int create_schema(struct cb_hdb *h, struct cb_err *e)
 
 static int open_conn(struct cb_hdb *h, int flags, struct cb_err *e)
 {
+	/* a symlink is never opened: SQLite would follow it, and make its
+	 * journal beside the target */
+	if (h->out)
+		flags |= SQLITE_OPEN_NOFOLLOW;
 	int rc = sqlite3_open_v2(h->path, &h->db, flags, NULL);
 	if (rc != SQLITE_OK) {
 		int se = h->db ? sqlite3_system_errno(h->db) : 0;
@@ -149,67 +200,48 @@ static int open_conn(struct cb_hdb *h, int flags, struct cb_err *e)
 	return 0;
 }
 
-/* The directory of h->path must take new files: the history itself when
- * missing, SQLite's journal (FILE-journal) on every store. Checked now, so
- * a history that cannot be written fails before the run, not after it. */
-static int check_dir(struct cb_hdb *h, struct cb_err *e)
-{
-	char *copy = strdup(h->path);
-	if (!copy)
-		return cb_err_usage(e, "out of memory");
-	const char *dir = dirname(copy);
-	struct stat sb;
-	int r = 0, err = stat(dir, &sb) != 0 ? errno : S_ISDIR(sb.st_mode) ? 0 : ENOTDIR;
-	if (err)
-		r = cb_err_usage(e,
-				 "%s: cannot open: %s (its directory must exist and be writable)",
-				 h->what, strerror(err));
-	else if (access(dir, W_OK | X_OK) != 0)
-		r = cb_err_usage(e,
-				 "%s: cannot write in %s: %s (SQLite writes its journal there; "
-				 "make it writable or put the history elsewhere)",
-				 h->what, dir, strerror(errno));
-	free(copy);
-	return r;
-}
-
 int cb_hdb_open(const char *path, bool writable, const char *flag, struct cb_hdb **out,
 		struct cb_err *e)
 {
 	struct stat sb;
 	*out = NULL;
-	bool missing = stat(path, &sb) != 0;
-	if (missing && (!writable || errno != ENOENT))
-		return cb_err_usage(e, "%s: cannot open: %s%s", flag, strerror(errno),
-				    writable ? " (its directory must exist and be writable)"
-					     : " (a history is made by run --history)");
 	struct cb_hdb *h = calloc(1, sizeof(*h));
-	if (!h || !(h->path = strdup(path))) {
-		free(h);
+	if (!h)
 		return cb_err_usage(e, "out of memory");
-	}
 	snprintf(h->what, sizeof(h->what), "%s", flag);
-	int r = 0;
-	if (missing) {
+	/* to be written: the path's rules (outfile.h), checked now, before
+	 * the run; SQLite gets the directory's own path */
+	int r = writable ? cb_out_open(flag, path, CB_OUT_DB, &h->out, e) : 0;
+	bool missing = false;
+	if (r == 0 && writable) {
+		missing = !cb_out_exists(h->out);
+		path = cb_out_db_path(h->out);
+	} else if (r == 0 && stat(path, &sb) != 0) {
+		r = cb_err_usage(e, "%s: cannot open: %s (a history is made by run --history)",
+				 flag, strerror(errno));
+	} else if (r == 0 && !S_ISREG(sb.st_mode)) {
+		/* SQLite would wait on a FIFO for a writer */
+		r = cb_err_usage(e, "%s: not a regular file: a history is a regular file", flag);
+	}
+	if (r == 0 && !(h->path = strdup(path)))
+		r = cb_err_usage(e, "out of memory");
+	if (r == 0 && missing) {
 		/* made by the first store (cb_hdb_begin), not now */
 		h->fresh = true;
-		r = check_dir(h, e);
-	} else {
+	} else if (r == 0) {
 		r = open_conn(h, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, e);
-		if (r == 0)
-			r = check_kind(h, e);
-		if (r == 1 && !writable)
-			r = cb_err_usage(e, "%s: not a cephbench history (an empty file)", h->what);
-		h->fresh = r == 1;
 		/* SQLite opens a file it may not write read-only, silently */
-		if (r >= 0 && writable && sqlite3_db_readonly(h->db, "main") == 1)
+		if (r == 0 && writable && sqlite3_db_readonly(h->db, "main") == 1)
 			r = cb_err_usage(e,
 					 "%s: cannot write: the file is read-only (its mode, or a "
 					 "read-only file system); make it writable or give another "
 					 "file",
 					 h->what);
-		if (r >= 0 && writable)
-			r = check_dir(h, e);
+		if (r == 0)
+			r = check_kind(h, e);
+		if (r == 1 && !writable)
+			r = cb_err_usage(e, "%s: not a cephbench history (an empty file)", h->what);
+		h->fresh = r == 1;
 	}
 	if (r < 0) {
 		cb_hdb_close(h);
@@ -224,14 +256,20 @@ void cb_hdb_close(struct cb_hdb *h)
 	if (!h)
 		return;
 	sqlite3_close(h->db);
+	cb_out_close(h->out);
 	free(h->path);
 	free(h);
 }
 
 int cb_hdb_begin(struct cb_hdb *h, struct cb_err *e)
 {
-	if (!h->db && open_conn(h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, e) < 0)
+	/* a missing history is made here, by us: with the umask's mode, and
+	 * removed again if this first store fails */
+	if (!h->db &&
+	    (cb_out_create(h->out, e) < 0 || open_conn(h, SQLITE_OPEN_READWRITE, e) < 0)) {
+		cb_hdb_rollback(h);
 		return -EINVAL;
+	}
 	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return db_err(h, "cannot write", e);
 	if (!h->fresh)
@@ -264,6 +302,13 @@ void cb_hdb_rollback(struct cb_hdb *h)
 {
 	if (h->db)
 		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	/* a history this store was to make is not left behind empty (a full
+	 * file system); an existing one stays as it was */
+	if (h->fresh && h->out) {
+		sqlite3_close(h->db);
+		h->db = NULL;
+		cb_out_discard(h->out);
+	}
 }
 
 /* A checked record's started (cb_result_time: never -1 then). */

@@ -2,7 +2,6 @@
  * workload, layer, op, pool, so runs of several profiles can share one
  * collector directory (one file each). */
 #include "prom.h"
-#include "atomic_file.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -136,10 +135,7 @@ static int render(FILE *f, const void *rec)
 	return cb_prom_render(f, rec);
 }
 
-int cb_prom_write(const char *path, const json_t *rec, struct cb_err *e)
+int cb_prom_write(struct cb_out *out, const json_t *rec, struct cb_err *e)
 {
-	int r = cb_write_file_atomic(path, render, rec);
-	if (r < 0)
-		return cb_err_usage(e, "--prom %s: cannot write: %s", path, strerror(-r));
-	return 0;
+	return cb_out_write(out, render, rec, e);
 }

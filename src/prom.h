@@ -4,6 +4,7 @@
 #define CB_PROM_H
 
 #include "err.h"
+#include "outfile.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -12,8 +13,9 @@
  * metric families. 0 or -EIO. */
 int cb_prom_render(FILE *out, const json_t *rec);
 
-/* Write it to path through a temporary file in the same directory, renamed
- * over path: a scrape never reads half a file. 0 or -errno with e set. */
-int cb_prom_write(const char *path, const json_t *rec, struct cb_err *e);
+/* Write it to the --prom file opened before the run (cb_out_open): a new
+ * file renamed into place, so a scrape never reads half a file. 0 or
+ * -errno with e set. */
+int cb_prom_write(struct cb_out *out, const json_t *rec, struct cb_err *e);
 
 #endif

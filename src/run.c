@@ -1,7 +1,7 @@
 /* Whole-run orchestration shared by `run` and the ad-hoc layer commands. */
 #include "run.h"
-#include "atomic_file.h"
 #include "lock.h"
+#include "outfile.h"
 #include "report.h"
 #include "runner.h"
 #include "shquote.h"
@@ -20,12 +20,15 @@ static int render_json(FILE *f, const void *rec)
 	return cb_report_json_dump(f, rec);
 }
 
-static int write_json_file(const char *path, const json_t *rec, struct cb_err *e)
+/* --json FILE, checked and held before the run connects (outfile.h). */
+static int open_json_file(const char *path, struct cb_out **out, struct cb_err *e)
 {
-	int r = cb_write_file_atomic(path, render_json, rec);
-	if (r < 0)
-		return cb_err_usage(e, "--json %s: cannot write: %s", path, strerror(-r));
-	return 0;
+	char what[4200];
+	*out = NULL;
+	if (!path)
+		return 0;
+	snprintf(what, sizeof(what), "--json %s", path);
+	return cb_out_open(what, path, CB_OUT_REPORT, out, e);
 }
 
 /* What each workload left, and the command that removes it by hand. */
@@ -294,6 +297,7 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	bool root = cb_ranks_rank(rk) == 0;
 	int lock = -1;
 	struct cb_health *health = NULL;
+	struct cb_out *json = NULL;
 	bool interrupted = false;
 	int r = 0, verdict = CB_EXIT_OK;
 
@@ -326,8 +330,11 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	make_run_id(rn.id, sizeof(rn.id));
 	/* over ranks, one run: its things all carry rank 0's id */
 	cb_ranks_bcast(rk, rn.id, sizeof(rn.id));
-	/* a bad --history or --prom is an input error before anything runs */
+	/* a bad --history, --prom or --json is an input error before anything
+	 * runs */
 	r = root ? cb_health_open(&o->health, &health, e) : 0;
+	if (r == 0 && root)
+		r = open_json_file(o->json_path, &json, e);
 	if (r == 0)
 		r = cb_conn_open(co, &rn.conn, e);
 	if ((r = cb_ranks_agree(rk, r, e)) < 0)
@@ -420,11 +427,11 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		cb_health_print(rec, o->format == CB_FORMAT_JSON ? stderr : stdout, !o->quiet);
 		if ((fflush(stdout) != 0 || wr < 0 || ferror(stdout)) && !cb_err_isset(e))
 			cb_err_usage(e, "cannot write the report to standard output");
-		if (o->json_path) {
+		if (json) {
 			/* cron must notice a missing result file: it is an error of
 			 * its own, printed now if another one will be reported */
 			struct cb_err je = {0};
-			if (write_json_file(o->json_path, rec, &je) < 0) {
+			if (cb_out_write(json, render_json, rec, &je) < 0) {
 				if (cb_err_isset(e))
 					fprintf(stderr, "cephbench: %s\n", je.msg);
 				else
@@ -456,6 +463,7 @@ out:
 	free(rn.left);
 	free(wr);
 	cb_health_close(health);
+	cb_out_close(json);
 	int rc = cb_err_isset(e) ? (int)e->exit : interrupted ? CB_EXIT_INTERRUPTED : verdict;
 	/* every rank ends as rank 0 does; its error was said there */
 	cb_ranks_bcast(rk, &rc, sizeof(rc));

@@ -53,7 +53,8 @@ as_user=()
 [ "$(id -u)" -ne 0 ] || as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 mkdir "$T/rw" "$T/rodir"
 chmod 755 "$T"
-chmod 777 "$T/rw"
+# the user's own directory (a history's must be writable by no one else)
+[ ${#as_user[@]} -eq 0 ] || chown 65534:65534 "$T/rw"
 # a history to refuse: seeded by python (sqlite3 module) as cephbench would
 # make it, so this part needs no stored run yet
 "$PY" - "$T" <<'PYEOF'

@@ -366,8 +366,13 @@ static int read_only_checks(const char *ro_file, const char *ro_dir)
 
 START_TEST(history_read_only)
 {
-	char ro[256], rodir[256], p[300];
-	path_in_dir(ro, sizeof(ro), "ro.db");
+	char rw[256], ro[300], rodir[256], p[300];
+	/* the read-only file in a directory its user may write (root writes
+	 * whatever the mode bits say: the checks run as nobody, whose the
+	 * directory then is) */
+	path_in_dir(rw, sizeof(rw), "rw");
+	ck_assert_int_eq(mkdir(rw, 0755), 0);
+	snprintf(ro, sizeof(ro), "%s/ro.db", rw);
 	path_in_dir(rodir, sizeof(rodir), "rodir");
 	store_one(ro, "2026-01-01T00:00:00Z");
 	ck_assert_int_eq(chmod(ro, 0444), 0);
@@ -380,7 +385,7 @@ START_TEST(history_read_only)
 		ck_assert_int_eq(read_only_checks(ro, rodir), 0);
 		return;
 	}
-	/* root writes whatever the mode bits say: the checks run as nobody */
+	ck_assert_int_eq(chown(rw, 65534, 65534), 0);
 	ck_assert_int_eq(chmod(dir, 0755), 0);
 	pid_t pid = fork();
 	ck_assert_int_ge(pid, 0);
