@@ -18,7 +18,9 @@ static const char cleanup_help[] =
     "rbd device unmap when a killed run of this host mapped them); in the file\n"
     "system FS, the tree /cephbench/N. Images a run still going has open or\n"
     "mapped, and the tree of a run still going on this host, are kept.\n"
-    "Nothing outside those names is touched.\n"
+    "Nothing outside those names is touched, nor anything without cephbench's\n"
+    "mark: an object named like a run's that cephbench did not make is left\n"
+    "and counted; a pool whose namespace 'cephbench' RBD uses is refused.\n"
     "\n"
     "  -p, --pool POOL      pool to clean\n"
     "      --fs FS          CephFS file system to clean\n"
@@ -97,10 +99,11 @@ int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 		if (eng->cleanup(&req) < 0)
 			continue;
 		if (!o.quiet)
-			printf("%s: removed %llu %s of %s%s%s from %s %s\n", eng->name,
+			printf("%s: removed %llu %s of %s%s%s from %s %s%s%s\n", eng->name,
 			       (unsigned long long)req.removed, eng->removes,
 			       all ? "every run" : "run '", all ? "" : o.run_name, all ? "" : "'",
-			       by_fs ? "file system" : "pool", target);
+			       by_fs ? "file system" : "pool", target, req.note[0] ? "; " : "",
+			       req.note);
 	}
 	cb_conn_close(conn);
 	return cb_err_isset(e) ? (int)e->exit : 0;

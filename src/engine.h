@@ -69,7 +69,7 @@ struct cb_phase {
 	bool kept;	     /* ... or something it keeps on purpose (reuse) */
 	/* What setup took over (removed) or reuses of an earlier run of the
 	 * same name, as a sentence; run.c prints it on stderr. */
-	char note[256];
+	char note[512];
 };
 
 /* One op slot. The runner stamps t_start before submit and hands the op back
@@ -102,6 +102,9 @@ struct cb_cleanup_req {
 	bool all;
 	struct cb_err *err;
 	uint64_t removed; /* out: how many things were removed */
+	/* out: what was left on purpose (things named like a run's that no
+	 * run made), as a sentence; the caller prints it */
+	char note[256];
 };
 
 /* One phase of a workload. Most workloads run as one step, themselves; an
