@@ -8,11 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* RBD's objects a namespace of its holds from its creation on (rbd
- * namespace create makes rbd_directory) or once it has images; the
- * registry is the omap of rbd_namespace in the pool's default namespace. */
-static const char *const rbd_objects[] = {"rbd_directory", "rbd_info", "rbd_trash", "rbd_children",
-					  NULL};
+/* The registry of a pool's RBD namespaces: the omap of rbd_namespace in
+ * its default namespace, a key per namespace. */
 #define RBD_REGISTRY	 "rbd_namespace"
 #define RBD_REGISTRY_KEY "name_" CB_RADOS_NS
 
@@ -56,30 +53,6 @@ static int registered(rados_ioctx_t io)
 	/* caps confined to the namespace cannot read the registry: what RBD
 	 * leaves inside the namespace still tells */
 	return r == -ENOENT || r == -EPERM ? 0 : r;
-}
-
-int cb_rados_ns_check(rados_ioctx_t io, struct cb_err *e)
-{
-	char pool[128] = "?";
-	rados_ioctx_get_pool_name(io, pool, sizeof(pool));
-	int r = registered(io);
-	if (r > 0)
-		return rbd_uses(e, pool, "listed in the pool's RBD namespace registry");
-	for (int i = 0; r == 0 && rbd_objects[i]; i++) {
-		uint64_t size;
-		time_t mtime;
-		r = rados_stat(io, rbd_objects[i], &size, &mtime);
-		if (r == 0) {
-			char why[64];
-			snprintf(why, sizeof(why), "it holds %s", rbd_objects[i]);
-			return rbd_uses(e, pool, why);
-		}
-		r = r == -ENOENT ? 0 : r;
-	}
-	if (r < 0)
-		cb_err_cluster(e, r, "reading namespace '%s' of pool '%s': %s", CB_RADOS_NS, pool,
-			       strerror(-r));
-	return r;
 }
 
 /* An object RBD keeps in a namespace it uses: rbd_directory, rbd_id.NAME,
@@ -226,6 +199,36 @@ static int pass_over(rados_ioctx_t io, const char *run, bool remove, struct name
 	return r;
 }
 
+/* The registry, then a look over the namespace (ps: what it found, of run
+ * or of every run when NULL): a namespace RBD uses is refused before
+ * anything is written or removed there. 0, or -errno with e set. */
+static int ns_look(rados_ioctx_t io, const char *pool, const char *run, struct pass *ps,
+		   struct cb_err *e)
+{
+	int r = registered(io);
+	if (r > 0)
+		return rbd_uses(e, pool, "listed in the pool's RBD namespace registry");
+	if (r == 0)
+		r = pass_over(io, run, false, NULL, ps);
+	if (r == 0 && ps->rbd[0]) {
+		char why[160];
+		snprintf(why, sizeof(why), "it holds %.128s", ps->rbd);
+		return rbd_uses(e, pool, why);
+	}
+	if (r < 0)
+		cb_err_cluster(e, r, "reading namespace '%s' of pool '%s': %s", CB_RADOS_NS, pool,
+			       strerror(-r));
+	return r;
+}
+
+int cb_rados_ns_check(rados_ioctx_t io, struct cb_err *e)
+{
+	char pool[128] = "?";
+	struct pass ps = {0};
+	rados_ioctx_get_pool_name(io, pool, sizeof(pool));
+	return ns_look(io, pool, NULL, &ps, e);
+}
+
 int cb_rados_remove(rados_ioctx_t io, const char *run, struct rados_removal *out, struct cb_err *e)
 {
 	struct names meta = {0};
@@ -236,16 +239,9 @@ int cb_rados_remove(rados_ioctx_t io, const char *run, struct rados_removal *out
 		snprintf(whose, sizeof(whose), "run '%s'", run);
 	else
 		snprintf(whose, sizeof(whose), "every run");
-	int r = cb_rados_ns_check(io, e);
+	int r = ns_look(io, pool, run, &ps, e);
 	if (r < 0)
 		return r;
-	/* a look first: RBD's objects refuse the namespace before anything goes */
-	r = pass_over(io, run, false, &meta, &ps);
-	if (r == 0 && ps.rbd[0]) {
-		char why[160];
-		snprintf(why, sizeof(why), "it holds %.128s", ps.rbd);
-		return rbd_uses(e, pool, why);
-	}
 	/* a few passes at most: a live run writing under the same name would
 	 * keep one removing objects */
 	for (int pass = 0; r == 0 && ps.candidates > 0; pass++) {

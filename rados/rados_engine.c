@@ -136,11 +136,17 @@ static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct 
 	 * over, its record kept */
 	s->rewrite = r == 0 && strcmp(own.run_id, ph->run_id) == 0;
 	s->rewrite_below = s->rewrite ? own.started : 0;
-	/* client 0 sets up alone, before the others: it alone takes over, so
-	 * no client removes what another has begun to write */
-	if (s->client == 0 && !s->rewrite && r != -ENOENT &&
-	    (r = take_over(ph, s, r == 0 ? own.state : "unreadable")) < 0)
-		return r;
+	/* client 0 sets up alone, before the others: it alone checks the
+	 * namespace (once a run: a namespace RBD uses is refused before any
+	 * client writes) and takes over, so no client removes what another
+	 * has begun to write */
+	if (s->client == 0 && !s->rewrite) {
+		int rr = cb_rados_ns_check(s->io, ph->err);
+		if (rr == 0 && r != -ENOENT)
+			rr = take_over(ph, s, r == 0 ? own.state : "unreadable");
+		if (rr < 0)
+			return rr;
+	}
 	/* Written before the first object so a crashed run can be found; the
 	 * run owns it even if this write times out yet lands later. */
 	ph->created = true;
@@ -304,10 +310,6 @@ static int rados_setup(struct cb_phase *ph, void **state)
 	 * benchmark must fail fast instead: they return -ENOSPC, counted as
 	 * errors up to max_errors. */
 	rados_set_pool_full_try(s->io);
-	/* client 0 sets up first: a namespace RBD uses is refused before any
-	 * client writes */
-	if (s->client == 0 && (r = cb_rados_ns_check(s->io, ph->err)) < 0)
-		return r;
 	if (strcmp(ph->wl->op, "write") == 0) {
 		s->op = RADOS_WRITE;
 		r = setup_write(ph, s, o);

@@ -66,8 +66,9 @@ int cb_rados_meta_write(rados_ioctx_t io, const char *run, unsigned client, cons
 			const struct rados_meta *m, bool exists);
 
 /* Whether RBD uses the layer's namespace of io's pool: it is in the pool's
- * RBD namespace registry, or holds RBD's own objects. 0 when not, else a
- * usage error in e (the layer writes and removes nothing there). */
+ * RBD namespace registry, or holds RBD's own objects (rbd_directory,
+ * rbd_header.ID...: the namespace is listed). 0 when not, else a usage
+ * error in e (the layer writes and removes nothing there), or -errno. */
 int cb_rados_ns_check(rados_ioctx_t io, struct cb_err *e);
 
 /* What cb_rados_remove did. */
