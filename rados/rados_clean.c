@@ -202,8 +202,8 @@ static int pass_over(rados_ioctx_t io, const char *run, bool remove, struct name
 /* The registry, then a look over the namespace (ps: what it found, of run
  * or of every run when NULL): a namespace RBD uses is refused before
  * anything is written or removed there. 0, or -errno with e set. */
-static int ns_look(rados_ioctx_t io, const char *pool, const char *run, struct pass *ps,
-		   struct cb_err *e)
+static int ns_look(rados_ioctx_t io, const char *pool, const char *run, const char *whose,
+		   struct pass *ps, struct cb_err *e)
 {
 	int r = registered(io);
 	if (r > 0)
@@ -216,8 +216,8 @@ static int ns_look(rados_ioctx_t io, const char *pool, const char *run, struct p
 		return rbd_uses(e, pool, why);
 	}
 	if (r < 0)
-		cb_err_cluster(e, r, "reading namespace '%s' of pool '%s': %s", CB_RADOS_NS, pool,
-			       strerror(-r));
+		cb_err_cluster(e, r, "listing the objects of %s in namespace '%s' of pool '%s': %s",
+			       whose, CB_RADOS_NS, pool, strerror(-r));
 	return r;
 }
 
@@ -226,7 +226,7 @@ int cb_rados_ns_check(rados_ioctx_t io, struct cb_err *e)
 	char pool[128] = "?";
 	struct pass ps = {0};
 	rados_ioctx_get_pool_name(io, pool, sizeof(pool));
-	return ns_look(io, pool, NULL, &ps, e);
+	return ns_look(io, pool, NULL, "every run", &ps, e);
 }
 
 int cb_rados_remove(rados_ioctx_t io, const char *run, struct rados_removal *out, struct cb_err *e)
@@ -239,7 +239,7 @@ int cb_rados_remove(rados_ioctx_t io, const char *run, struct rados_removal *out
 		snprintf(whose, sizeof(whose), "run '%s'", run);
 	else
 		snprintf(whose, sizeof(whose), "every run");
-	int r = ns_look(io, pool, run, &ps, e);
+	int r = ns_look(io, pool, run, whose, &ps, e);
 	if (r < 0)
 		return r;
 	/* a few passes at most: a live run writing under the same name would

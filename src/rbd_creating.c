@@ -136,8 +136,11 @@ static bool image_listed(const rbd_image_spec_t *specs, size_t n, const char *na
  * names hold no dot). false when the name is no image name of a run. */
 static bool record_run(const char *name, char run[65])
 {
-	const char *p = name + strlen("cephbench."), *dot = strchr(p, '.');
-	if (strncmp(name, "cephbench.", strlen("cephbench.")) != 0 || !dot || dot - p > 64)
+	static const char prefix[] = "cephbench.";
+	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
+		return false;
+	const char *p = name + sizeof(prefix) - 1, *dot = strchr(p, '.');
+	if (!dot || dot - p > 64)
 		return false;
 	memcpy(run, p, (size_t)(dot - p));
 	run[dot - p] = '\0';
