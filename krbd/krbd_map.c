@@ -366,10 +366,9 @@ static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
 	if (o->features && (r = cb_rbd_features(o->features, &features, why, sizeof(why))) == 0)
 		r = rbd_image_options_set_uint64(opts, RBD_IMAGE_OPTION_FEATURES, features);
 	ph->created = true; /* before the create: one that times out may still land */
-	if (r == 0 && (r = cb_rbd_creating_set(io, name, ph->run_name)) < 0) {
+	if (r == 0 && (r = cb_rbd_creating_set(io, o->pool, name, ph->run_name, ph->err)) < 0) {
 		rbd_image_options_destroy(opts);
-		return cb_err_cluster(ph->err, r, "recording image %s/%s as being made: %s",
-				      o->pool, name, strerror(-r));
+		return r;
 	}
 	if (r == 0)
 		r = rbd_create4(io, name, o->image_size, opts);
@@ -396,7 +395,7 @@ static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
 				      strerror(-r));
-	cb_rbd_creating_clear(io, name); /* a record left is swept by cleanup */
+	cb_rbd_creating_clear(io, name, ph->run_name); /* a record left is swept by cleanup */
 	return 0;
 }
 

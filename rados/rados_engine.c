@@ -4,6 +4,7 @@
  * every client that wrote. Client k > 0 runs on a connection of its own,
  * kept in its session across the workload's steps. */
 #include "conn.h"
+#include "marked.h"
 #include "rados_io.h"
 #include "units.h"
 
@@ -59,15 +60,32 @@ static int rados_check(const struct cb_workload *wl, const void *lopts, char *wh
 	return 0;
 }
 
-/* Record in <run>.meta what the write phase has made so far. */
+/* An object named like a record of the run that lacks cephbench's mark:
+ * a user's, never written over. */
+static int foreign_record(struct cb_phase *ph, unsigned client)
+{
+	char name[128];
+	cb_rados_meta_name(name, sizeof(name), ph->run_name, client);
+	return cb_err_usage(ph->err,
+			    "object %s in namespace '%s' of pool '%s' was not made by cephbench "
+			    "(no %s mark): refused, left as it is; use another --run-name",
+			    name, CB_RADOS_NS, ph->target, CB_MARK_XATTR);
+}
+
+/* Record in the client's record what the write phase has made so far. */
 static int write_meta(struct cb_phase *ph, struct rados_state *s, const char *state)
 {
 	struct rados_meta m = {.object_size = s->object_size,
 			       .block_size = s->bs,
 			       .objects = s->next / s->blocks_per_obj,
+			       .started = (s->next + s->blocks_per_obj - 1) / s->blocks_per_obj,
+			       .failed = atomic_load(&s->failed),
 			       .clients = ph->clients ? ph->clients : 1};
 	snprintf(m.state, sizeof(m.state), "%s", state);
-	int r = cb_rados_meta_write(s->io, s->run, s->client, ph->run_id, &m);
+	int r = cb_rados_meta_write(s->io, s->run, s->client, ph->run_id, &m,
+				    s->meta_written || s->rewrite);
+	if (r == -EEXIST)
+		return foreign_record(ph, s->client);
 	if (r < 0)
 		cb_err_cluster(ph->err, r, "writing metadata of run '%s' in pool '%s': %s", s->run,
 			       ph->target, strerror(-r));
@@ -76,43 +94,59 @@ static int write_meta(struct cb_phase *ph, struct rados_state *s, const char *st
 
 /* An earlier run of this name (killed, or kept with --no-cleanup) left
  * objects: they go before this write starts, so that no later read of this
- * run, nor the pool's state under the benchmark, mixes them in. Its own
- * metadata (an earlier write workload of this run) is kept. */
-static int take_over(struct cb_phase *ph, struct rados_state *s)
+ * run, nor the pool's state under the benchmark, mixes them in. old: its
+ * record's state. */
+static int take_over(struct cb_phase *ph, struct rados_state *s, const char *old)
 {
-	struct rados_meta old;
-	uint64_t n = 0;
-	int r = cb_rados_meta_read(s->io, s->run, 0, &old);
-	if (r == -ENOENT || (r == 0 && strcmp(old.run_id, ph->run_id) == 0))
-		return 0;
-	if (r < 0 && r != -EINVAL)
-		return cb_err_cluster(ph->err, r, "reading metadata of run '%s' in pool '%s': %s",
-				      s->run, ph->target, strerror(-r));
-	if (r < 0)
-		snprintf(old.state, sizeof(old.state), "unreadable");
+	struct rados_removal n = {0};
 	ph->created = true; /* what a removal cut short is the run's to clean */
-	if ((r = cb_rados_remove(s->io, s->run, &n, ph->err)) < 0)
+	int r = cb_rados_remove(s->io, s->run, &n, ph->err);
+	if (r < 0)
 		return r;
+	char left[160] = "";
+	if (n.foreign)
+		snprintf(left, sizeof(left),
+			 "; left %llu objects named like its own that cephbench did not make",
+			 (unsigned long long)n.foreign);
+	/* names cut to fit the note (and GCC's truncation check): a run name
+	 * has at most 64 characters, a pool's rarely more than 48 */
 	snprintf(ph->note, sizeof(ph->note),
-		 "took over what an earlier run named '%s' left in pool '%.127s' (its write was "
-		 "%s): removed %llu objects before writing",
-		 s->run, ph->target, old.state, (unsigned long long)n);
+		 "took over what an earlier run named '%.64s' left in pool '%.48s' (its write "
+		 "was %s): removed %llu objects before writing%s",
+		 s->run, ph->target, old, (unsigned long long)n.removed, left);
 	return 0;
 }
 
 static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct rados_opts *o)
 {
+	struct rados_meta own;
 	s->bs = ph->wl->block_size ? ph->wl->block_size : CB_RADOS_DEFAULT_BS;
 	s->object_size = o->object_size ? o->object_size : s->bs;
 	s->blocks_per_obj = s->object_size / s->bs;
 	s->limit_blocks = o->max_objects > UINT64_MAX / s->blocks_per_obj
 			      ? 0 /* beyond reach: no limit */
 			      : o->max_objects * s->blocks_per_obj;
-	/* client 0 sets up alone, before the others: it alone takes over, so
-	 * no client removes what another has begun to write */
-	int r = s->client == 0 ? take_over(ph, s) : 0;
-	if (r < 0)
-		return r;
+	int r = cb_rados_meta_read(s->io, s->run, s->client, &own);
+	if (r == -EEXIST)
+		return foreign_record(ph, s->client);
+	if (r < 0 && r != -ENOENT && r != -EINVAL)
+		return cb_err_cluster(ph->err, r, "reading metadata of run '%s' in pool '%s': %s",
+				      s->run, ph->target, strerror(-r));
+	/* this run's earlier write (another workload, an iteration): written
+	 * over, its record kept */
+	s->rewrite = r == 0 && strcmp(own.run_id, ph->run_id) == 0;
+	s->rewrite_below = s->rewrite ? own.started : 0;
+	/* client 0 sets up alone, before the others: it alone checks the
+	 * namespace (once a run: a namespace RBD uses is refused before any
+	 * client writes) and takes over, so no client removes what another
+	 * has begun to write */
+	if (s->client == 0 && !s->rewrite) {
+		int rr = cb_rados_ns_check(s->io, ph->err);
+		if (rr == 0 && r != -ENOENT)
+			rr = take_over(ph, s, r == 0 ? own.state : "unreadable");
+		if (rr < 0)
+			return rr;
+	}
 	/* Written before the first object so a crashed run can be found; the
 	 * run owns it even if this write times out yet lands later. */
 	ph->created = true;
@@ -173,6 +207,8 @@ static int read_writers(struct cb_phase *ph, struct rados_state *s, const struct
 	for (unsigned w = 0; w < s->writers; w++) {
 		struct rados_meta mw = *m;
 		int r = w ? cb_rados_meta_read(s->io, s->run, w, &mw) : 0;
+		if (r == -EEXIST)
+			return foreign_record(ph, w);
 		if (r < 0 && r != -ENOENT && r != -EINVAL)
 			return cb_err_cluster(ph->err, r,
 					      "reading metadata of client %u of run '%s' in pool "
@@ -209,6 +245,8 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 		    "first (op: write in this run, or an earlier run of this name "
 		    "with --no-cleanup)",
 		    ph->wl->name, s->run, o->pool);
+	if (r == -EEXIST)
+		return foreign_record(ph, 0);
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "reading metadata of run '%s' in pool '%s': %s",
 				      s->run, o->pool, strerror(-r));
@@ -256,6 +294,7 @@ static int rados_setup(struct cb_phase *ph, void **state)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	*state = s;
 	s->run = ph->run_name;
+	s->run_len = strlen(s->run);
 	s->client = ph->client;
 	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
 	struct cb_conn *conn;
@@ -292,6 +331,16 @@ static int rados_teardown(struct cb_phase *ph, void *state)
 		/* Objects with a failed block are not promised to readers. */
 		r = write_meta(ph, s, s->failed ? "incomplete" : "complete");
 	}
+	uint64_t late = atomic_load(&s->timed_out);
+	if (late && s->op == RADOS_WRITE) {
+		/* the OSDs may still apply a write the client gave up on: the
+		 * objects on the cluster may outnumber the ops counted */
+		size_t k = strlen(ph->note);
+		snprintf(ph->note + k, sizeof(ph->note) - k,
+			 "%s%llu writes timed out and may still complete on the OSDs: the "
+			 "record counts their objects as started, cleanup finds them all",
+			 k ? "; " : "", (unsigned long long)late);
+	}
 	if (s->io)
 		rados_ioctx_destroy(s->io);
 	free(s->first);
@@ -315,8 +364,15 @@ static int rados_cleanup(struct cb_cleanup_req *req)
 	int r = cb_conn_ioctx(req->conn, pool, CB_RADOS_NS, &io, req->err);
 	if (r < 0)
 		return r;
-	r = cb_rados_remove(io, req->all ? NULL : req->run_name, &req->removed, req->err);
+	struct rados_removal n = {0};
+	r = cb_rados_remove(io, req->all ? NULL : req->run_name, &n, req->err);
 	rados_ioctx_destroy(io);
+	req->removed += n.removed;
+	if (n.foreign)
+		snprintf(req->note, sizeof(req->note),
+			 "left %llu objects in namespace '%s' that cephbench did not make%s",
+			 (unsigned long long)n.foreign, CB_RADOS_NS,
+			 req->all ? "" : " (named like the run's, without its mark)");
 	return r;
 }
 

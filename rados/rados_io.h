@@ -23,8 +23,15 @@ struct rados_state {
 	 * writer w's are first[w] .. first[w + 1] - 1 (first[writers] is all). */
 	unsigned writers;
 	uint64_t *first;
-	bool meta_written;    /* setup recorded the run, so teardown updates it */
-	atomic_ullong failed; /* ops that completed with an error (callback thread) */
+	/* Objects this client wrote earlier in the run (its record's started):
+	 * a write over them is a guarded overwrite first, an exclusive create
+	 * past them; the other is tried when the guess was wrong. */
+	uint64_t rewrite_below;
+	bool rewrite;		 /* this client wrote earlier in the run */
+	size_t run_len;		 /* strlen(run): the mark's value */
+	bool meta_written;	 /* setup recorded the run, so teardown updates it */
+	atomic_ullong failed;	 /* ops that completed with an error (callback thread) */
+	atomic_ullong timed_out; /* of them, those past the op timeout */
 	uint64_t rng;
 };
 

@@ -24,12 +24,20 @@ struct rados_opts {
 /* What one client of a write left, so later reads (and humans) can find
  * it. Client 0's record is the run's, "<run>.meta", and says how many
  * clients wrote; client k's is "<run>.meta.c<k>": each writes only its own,
- * so no record is shared between threads or read-modified-written. */
+ * so no record is shared between threads or read-modified-written. Like the
+ * data, a record carries the run's mark (marked.h). */
 struct rados_meta {
-	char state[16]; /* "writing" until the write phase ends, then "complete" */
+	char state[16]; /* "writing" until the write phase ends, then "complete" or
+			   "incomplete" (a write failed or timed out) */
 	uint64_t object_size;
 	uint64_t block_size;
-	uint64_t objects; /* complete objects, named <run>.c<client>.<0..objects-1> */
+	/* Whole objects written (each block's write started; in a complete
+	 * record all succeeded), named <run>.c<client>.<0..objects-1>. */
+	uint64_t objects;
+	/* Objects whose writing began: <run>.c<client>.<0..started-1> may exist
+	 * (a write that timed out may still land on the OSDs). */
+	uint64_t started;
+	uint64_t failed;  /* writes that failed or timed out */
 	uint64_t clients; /* client 0's record: the clients that wrote (1 when absent) */
 	char run_id[24];  /* the writing run's id: an older file without it is no run's */
 };
@@ -37,14 +45,44 @@ struct rados_meta {
 /* "<run>.c<client>.<idx>" into buf. */
 void cb_rados_obj_name(char *buf, size_t n, const char *run, unsigned client, uint64_t idx);
 
-/* Read / write client's record, "<run>.meta" or "<run>.meta.c<client>" (with
- * run_id). read returns -ENOENT when absent, -EINVAL when unreadable. */
+/* "<run>.meta" (client 0) or "<run>.meta.c<client>" into buf. */
+void cb_rados_meta_name(char *buf, size_t n, const char *run, unsigned client);
+
+/* What a name in the namespace is: one of the names above, parsed exactly
+ * as they are printed (a run name of cb_name_valid, decimal numbers without
+ * leading zeros, no client 0 record but "<run>.meta"), or none. */
+enum rados_name { RADOS_NAME_NONE, RADOS_NAME_DATA, RADOS_NAME_META_CLIENT, RADOS_NAME_META };
+
+/* The kind of name, and its run name into run (65 bytes) unless NONE. */
+enum rados_name cb_rados_name_parse(const char *name, char run[65]);
+
+/* Read / write client's record (with run_id). read returns -ENOENT when
+ * absent, -EEXIST when an object of that name exists without the run's mark
+ * (not cephbench's: write refuses it too, and leaves it), -EINVAL when
+ * unreadable. exists: the record is likely there (this client's earlier
+ * write in the run), which spares a round trip. */
 int cb_rados_meta_read(rados_ioctx_t io, const char *run, unsigned client, struct rados_meta *m);
 int cb_rados_meta_write(rados_ioctx_t io, const char *run, unsigned client, const char *run_id,
-			const struct rados_meta *m);
+			const struct rados_meta *m, bool exists);
+
+/* Whether RBD uses the layer's namespace of io's pool: it is in the pool's
+ * RBD namespace registry, or holds RBD's own objects (rbd_directory,
+ * rbd_header.ID...: the namespace is listed). 0 when not, else a usage
+ * error in e (the layer writes and removes nothing there), or -errno. */
+int cb_rados_ns_check(rados_ioctx_t io, struct cb_err *e);
+
+/* What cb_rados_remove did. */
+struct rados_removal {
+	uint64_t removed;
+	/* Objects left in the namespace that cephbench did not make: named like
+	 * the run's (or any run's) but without the mark, and with all, names
+	 * no run makes. */
+	uint64_t foreign;
+};
 
 /* Remove the objects of run (or of every run when run is NULL) in the
- * layer's namespace, the metadata object last. Adds to *removed. */
-int cb_rados_remove(rados_ioctx_t io, const char *run, uint64_t *removed, struct cb_err *e);
+ * layer's namespace that carry its mark, the metadata object last. Refuses
+ * (cb_rados_ns_check) a namespace that RBD uses. Adds to *out. */
+int cb_rados_remove(rados_ioctx_t io, const char *run, struct rados_removal *out, struct cb_err *e);
 
 #endif

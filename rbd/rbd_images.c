@@ -255,9 +255,8 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 			ph->kept = true;
 		else
 			ph->created = true;
-		if ((r = cb_rbd_creating_set(s->io, name, s->run)) < 0)
-			return cb_err_cluster(ph->err, r, "recording image %s/%s as being made: %s",
-					      o->pool, name, strerror(-r));
+		if ((r = cb_rbd_creating_set(s->io, o->pool, name, s->run, ph->err)) < 0)
+			return r;
 		if ((r = create_image(ph, s, o, name)) < 0)
 			return r;
 		if ((r = rbd_open(s->io, name, &img, NULL)) < 0)
@@ -270,7 +269,7 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
 					      strerror(-r));
 		}
-		cb_rbd_creating_clear(s->io, name); /* a record left is swept by cleanup */
+		cb_rbd_creating_clear(s->io, name, s->run); /* a record left is swept by cleanup */
 	}
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool, name,

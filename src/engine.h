@@ -69,7 +69,7 @@ struct cb_phase {
 	bool kept;	     /* ... or something it keeps on purpose (reuse) */
 	/* What setup took over (removed) or reuses of an earlier run of the
 	 * same name, as a sentence; run.c prints it on stderr. */
-	char note[256];
+	char note[512];
 };
 
 /* One op slot. The runner stamps t_start before submit and hands the op back

@@ -1,6 +1,8 @@
 /* Records of RBD images being created or removed (see rbd_creating.h). */
 #include "rbd_creating.h"
 #include "rbd_common.h"
+#include "marked.h"
+#include "options.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,28 +25,34 @@ static int creating_io(rados_ioctx_t io, rados_ioctx_t *out)
 
 /* flags: LIBRADOS_OPERATION_FULL_FORCE lets the record be written on a
  * full pool, as a removal must be: one that frees space never waits for
- * space. A creation's record fails there with -ENOSPC, as the create would. */
+ * space. A creation's record fails there with -ENOSPC, as the create would.
+ * The record carries the run's mark (marked.h): an object of that name
+ * without it is not cephbench's and is left as it is (-EEXIST). */
 static int record_write(rados_ioctx_t io, const char *image, const char *run, int flags)
 {
 	rados_ioctx_t cio;
 	int r = creating_io(io, &cio);
 	if (r < 0)
 		return r;
-	rados_write_op_t op = rados_create_write_op();
-	if (!op) {
-		rados_ioctx_destroy(cio);
-		return -ENOMEM;
-	}
-	rados_write_op_write_full(op, run, strlen(run));
-	r = rados_write_op_operate2(op, cio, image, NULL, flags);
-	rados_release_write_op(op);
+	r = cb_marked_put(cio, image, run, run, strlen(run), false, flags);
 	rados_ioctx_destroy(cio);
 	return r;
 }
 
-int cb_rbd_creating_set(rados_ioctx_t io, const char *image, const char *run)
+int cb_rbd_creating_set(rados_ioctx_t io, const char *pool, const char *image, const char *run,
+			struct cb_err *e)
 {
-	return record_write(io, image, run, 0);
+	int r = record_write(io, image, run, 0);
+	if (r == -EEXIST)
+		return cb_err_usage(e,
+				    "object %s in namespace '%s' of pool '%s' was not made by "
+				    "cephbench (no %s mark): refused, left as it is; use another "
+				    "--run-name",
+				    image, CB_RBD_CREATING_NS, pool, CB_MARK_XATTR);
+	if (r < 0)
+		cb_err_cluster(e, r, "recording image %s/%s as being made: %s", pool, image,
+			       strerror(-r));
+	return r;
 }
 
 int cb_rbd_remove_recorded(rados_ioctx_t io, const char *image, const char *run)
@@ -56,37 +64,44 @@ int cb_rbd_remove_recorded(rados_ioctx_t io, const char *image, const char *run)
 	/* a record left by a failed removal is swept with the image, or kept
 	 * for the next cleanup while the image is still listed */
 	if (r == 0 || r == -ENOENT)
-		cb_rbd_creating_clear(io, image);
+		cb_rbd_creating_clear(io, image, run);
 	return r;
 }
 
-int cb_rbd_creating_clear(rados_ioctx_t io, const char *image)
+int cb_rbd_creating_clear(rados_ioctx_t io, const char *image, const char *run)
 {
 	rados_ioctx_t cio;
 	int r = creating_io(io, &cio);
 	if (r < 0)
 		return r;
-	r = rados_remove(cio, image);
+	r = cb_marked_remove(cio, image, run, LIBRADOS_OPERATION_FULL_FORCE);
 	rados_ioctx_destroy(cio);
 	return r == -ENOENT ? 0 : r;
 }
 
-/* 1 when a record says run was creating image, 0 when none does, -errno. */
-static int creating_of(rados_ioctx_t io, const char *image, const char *run)
+/* 1 when a record (with the mark, holding the name) says run was creating
+ * image, 0 when none does, -errno. */
+static int record_of(rados_ioctx_t cio, const char *image, const char *run)
 {
-	rados_ioctx_t cio;
 	char buf[80];
-	int r = creating_io(io, &cio);
-	if (r < 0)
-		return r;
-	r = rados_read(cio, image, buf, sizeof(buf) - 1, 0);
-	rados_ioctx_destroy(cio);
-	if (r == -ENOENT)
+	int r = cb_marked_read(cio, image, run, buf, sizeof(buf) - 1);
+	if (r == -ENOENT || r == -EEXIST)
 		return 0;
 	if (r < 0)
 		return r;
 	buf[r] = '\0';
 	return strcmp(buf, run) == 0;
+}
+
+static int creating_of(rados_ioctx_t io, const char *image, const char *run)
+{
+	rados_ioctx_t cio;
+	int r = creating_io(io, &cio);
+	if (r < 0)
+		return r;
+	r = record_of(cio, image, run);
+	rados_ioctx_destroy(cio);
+	return r;
 }
 
 bool cb_rbd_is_runs(rados_ioctx_t io, rbd_image_t img, const char *name, const char *key,
@@ -117,14 +132,27 @@ static bool image_listed(const rbd_image_spec_t *specs, size_t n, const char *na
 	return false;
 }
 
+/* The run a record's name says it is of: "cephbench.<run>.<rest>" (run
+ * names hold no dot). false when the name is no image name of a run. */
+static bool record_run(const char *name, char run[65])
+{
+	static const char prefix[] = "cephbench.";
+	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
+		return false;
+	const char *p = name + sizeof(prefix) - 1, *dot = strchr(p, '.');
+	if (!dot || dot - p > 64)
+		return false;
+	memcpy(run, p, (size_t)(dot - p));
+	run[dot - p] = '\0';
+	return cb_name_valid(run);
+}
+
 int cb_rbd_creating_sweep(rados_ioctx_t io, const char *pool, const char *run, struct cb_err *e)
 {
 	rados_ioctx_t cio;
 	rados_list_ctx_t ctx;
 	const char *entry;
-	char prefix[96];
-	snprintf(prefix, sizeof(prefix), "cephbench.%s", run ? run : "");
-	size_t plen = strlen(prefix);
+	char owner[65];
 	int r = creating_io(io, &cio);
 	if (r < 0)
 		return r;
@@ -134,7 +162,7 @@ int cb_rbd_creating_sweep(rados_ioctx_t io, const char *pool, const char *run, s
 	size_t n = 0;
 	if ((r = rados_nobjects_list_open(cio, &ctx)) == 0) {
 		while ((r = rados_nobjects_list_next(ctx, &entry, NULL, NULL)) == 0) {
-			if (strncmp(entry, prefix, plen) != 0 || (run && entry[plen] != '.'))
+			if (!record_run(entry, owner) || (run && strcmp(owner, run) != 0))
 				continue;
 			char **v = realloc(names, (n + 1) * sizeof(*names));
 			if (!v || !(v[n] = strdup(entry))) {
@@ -153,10 +181,17 @@ int cb_rbd_creating_sweep(rados_ioctx_t io, const char *pool, const char *run, s
 	if (r == 0 && n)
 		r = cb_rbd_list(io, &specs, &nspecs);
 	for (size_t i = 0; i < n; i++) {
-		int rr = 0;
+		/* only a record: the mark and the run's name as its content (the
+		 * mark checked again by the removal's own op) */
 		if (r == 0 && !image_listed(specs, nspecs, names[i]) &&
-		    (rr = rados_remove(cio, names[i])) < 0 && rr != -ENOENT)
-			r = rr;
+		    record_run(names[i], owner)) {
+			int rr = record_of(cio, names[i], owner);
+			if (rr == 1)
+				rr = cb_marked_remove(cio, names[i], owner,
+						      LIBRADOS_OPERATION_FULL_FORCE);
+			if (rr < 0 && rr != -ENOENT && rr != -EEXIST)
+				r = rr;
+		}
 		free(names[i]);
 	}
 	free(names);

@@ -7,7 +7,9 @@
  * writes a record, an object named like the image in namespace
  * CB_RBD_CREATING_NS of the image's pool, holding its run name; once the
  * image carries its marks, or is gone, the record goes. Such a record makes
- * an unmarked image the run's. */
+ * an unmarked image the run's. A record carries cephbench's mark (marked.h)
+ * and holds the run's name: an object of the namespace without both is a
+ * user's, never written over, removed, or taken for a record. */
 #ifndef CB_RBD_CREATING_H
 #define CB_RBD_CREATING_H
 
@@ -19,9 +21,12 @@
 
 #define CB_RBD_CREATING_NS "cephbench-creating"
 
-/* io: the images' ioctx. 0 or -errno. */
-int cb_rbd_creating_set(rados_ioctx_t io, const char *image, const char *run);
-int cb_rbd_creating_clear(rados_ioctx_t io, const char *image);
+/* io: the images' ioctx (of pool). set: 0 or -errno with e set (an object
+ * of the record's name without cephbench's mark is refused, left as it
+ * is); clear: 0 or -errno. */
+int cb_rbd_creating_set(rados_ioctx_t io, const char *pool, const char *image, const char *run,
+			struct cb_err *e);
+int cb_rbd_creating_clear(rados_ioctx_t io, const char *image, const char *run);
 
 /* rbd_remove(io, image) under a record of run, which goes with the image:
  * a kill inside the removal leaves the record, and cleanup finishes the

@@ -7,13 +7,17 @@
 #
 # The data: objects in pools bench and rbd, in the default namespace and in a
 # namespace "user", some named like cephbench's or rados bench's own objects,
-# each with an xattr and omap; an RBD image with a snapshot, and one named
-# like cephbench's; two CephFS trees, and under /cephbench (cephbench's own
-# directory, where only what carries a run's mark is a run's) hand-made
-# entries no run made: directories (one with a malformed mark, one named
-# like a run directory being made, holding files), a symlink and a file.
-# Read with the ceph tools, python3-rados
-# and the cephfs_tree helper (env CEPHFS_TREE), never with cephbench.
+# and in cephbench's own namespaces (cephbench, cephbench-creating: the
+# names in tests/data/seed-names, some named exactly or almost like a run's,
+# none with cephbench's mark), each with an xattr and omap; an RBD image
+# with a snapshot, and one named like cephbench's; a pool of its own,
+# seed-rbdns, whose RBD namespace "cephbench" holds an image (cephbench
+# refuses a namespace RBD uses); two CephFS trees, and under /cephbench
+# (cephbench's own directory, where only what carries a run's mark is a
+# run's) hand-made entries no run made: directories (one with a malformed
+# mark, one named like a run directory being made, holding files), a
+# symlink and a file. Read with the ceph tools, python3-rados and the
+# cephfs_tree helper (env CEPHFS_TREE), never with cephbench.
 set -euo pipefail
 usage="usage: seed.sh plant|check CONF STATE"
 mode=${1:?$usage}
@@ -24,7 +28,13 @@ STATE=${3:?$usage}
 pools="bench rbd"
 namespaces="- user" # - is the default namespace
 objects="seed-user-data quick.c1.7 quick.meta benchmark_data_seedhost_1_object0 cephbench"
+# NAMESPACE/NAME of the objects in cephbench's namespaces
+ns_objects=$(awk '!/^#/ && NF == 2 { print $1 "/" $2 }' "$(dirname "$0")/data/seed-names")
 image=seed-user-image
+# An RBD namespace named like cephbench's, in a pool of its own: in pool rbd
+# it would make every test's cleanup of that pool refuse its RADOS part.
+rbdns_pool=seed-rbdns
+rbdns_image=$rbdns_pool/cephbench/seed-vmdisk
 lookalike=cephbench_user
 dirs="/seed-user-data /cephbench-seed /cephbench/seed-handmade /cephbench/seed-badmark
 /cephbench/.new.seed-run.0123456789abcdef"
@@ -40,38 +50,42 @@ ftree() { timeout 120 "$CEPHFS_TREE" "$@"; }
 # "SUM object POOL/NS/NAME" (or "gone ...") for each, the sum over content,
 # xattr and omap.
 objects_py() {
-	timeout 300 /usr/bin/python3 - "$1" "$CONF" "$pools" "$namespaces" "$objects" <<'PY'
+	timeout 300 /usr/bin/python3 - "$1" "$CONF" "$pools" "$namespaces" "$objects" "$ns_objects" <<'PY'
 import hashlib, os, sys
 import rados
 mode, conf = sys.argv[1], sys.argv[2]
-pools, nss, objs = (a.split() for a in sys.argv[3:6])
+pools, nss, objs, ns_objs = (a.split() for a in sys.argv[3:7])
 c = rados.Rados(conffile=conf)
 c.conf_set("rados_osd_op_timeout", "60")
 c.connect(timeout=60)
 for p in pools:
     io = c.open_ioctx(p)
-    for ns in nss:
+    items = [(ns, o) for ns in nss for o in objs] + [tuple(x.split("/", 1)) for x in ns_objs]
+    for ns, o in items:
         io.set_namespace("" if ns == "-" else ns)
-        for o in objs:
-            name = "object %s/%s/%s" % (p, ns, o)
-            if mode == "plant":
-                io.write_full(o, os.urandom(1000 + int.from_bytes(os.urandom(2), "little")))
-                io.set_xattr(o, "owner", b"user")
-                with rados.WriteOpCtx() as w:
-                    io.set_omap(w, ("k",), (os.urandom(8),))
-                    io.operate_write_op(w, o)
-                continue
-            try:
-                h = hashlib.sha256(io.read(o, 1 << 20))
-                h.update(io.get_xattr(o, "owner"))
-                with rados.ReadOpCtx() as r:
-                    it, _ = io.get_omap_vals(r, "", "", 100)
-                    io.operate_read_op(r, o)
-                    for k, v in it:
-                        h.update(k.encode() + v)
-                print(h.hexdigest(), name)
-            except rados.ObjectNotFound:
-                print("gone", name)
+        name = "object %s/%s/%s" % (p, ns, o)
+        if mode == "plant":
+            data = os.urandom(1000 + int.from_bytes(os.urandom(2), "little"))
+            if ns == "cephbench-creating" and o.endswith(".1"):
+                # the content of a record (the run's name), but no mark
+                data = o.split(".")[1].encode()
+            io.write_full(o, data)
+            io.set_xattr(o, "owner", b"user")
+            with rados.WriteOpCtx() as w:
+                io.set_omap(w, ("k",), (os.urandom(8),))
+                io.operate_write_op(w, o)
+            continue
+        try:
+            h = hashlib.sha256(io.read(o, 1 << 20))
+            h.update(io.get_xattr(o, "owner"))
+            with rados.ReadOpCtx() as r:
+                it, _ = io.get_omap_vals(r, "", "", 100)
+                io.operate_read_op(r, o)
+                for k, v in it:
+                    h.update(k.encode() + v)
+            print(h.hexdigest(), name)
+        except rados.ObjectNotFound:
+            print("gone", name)
     io.close()
 c.shutdown()
 PY
@@ -86,6 +100,9 @@ unplant() {
 			rbd_ rm --no-progress "rbd/$i"
 		fi
 	done
+	if rbd_ info "$rbdns_image" >/dev/null 2>&1; then
+		rbd_ rm --no-progress "$rbdns_image"
+	fi
 	for d in $dirs; do
 		if ftree exists "$CONF" cephfs "$d"; then
 			ftree rm "$CONF" cephfs "$d"
@@ -109,6 +126,13 @@ plant() {
 	rbd_ snap create --no-progress "rbd/$image@s1"
 	head -c 4M /dev/urandom >"$t/img"
 	rbd_ import --no-progress "$t/img" "rbd/$lookalike"
+	if ! timeout 120 ceph --conf "$CONF" osd pool ls | grep -qx "$rbdns_pool"; then
+		timeout 120 ceph --conf "$CONF" osd pool create "$rbdns_pool" 8 >/dev/null 2>&1
+		rbd_ pool init "$rbdns_pool"
+	fi
+	rbd_ namespace ls "$rbdns_pool" | grep -qx cephbench || rbd_ namespace create "$rbdns_pool/cephbench"
+	head -c 4M /dev/urandom >"$t/img"
+	rbd_ import --no-progress "$t/img" "$rbdns_image"
 	for d in $dirs; do
 		ftree seed "$CONF" cephfs "$d"
 	done
@@ -138,6 +162,7 @@ sums() {
 	for i in "$image" "$image@s1" "$lookalike"; do
 		sum_of "image rbd/$i" rbd_ export --no-progress "rbd/$i" -
 	done
+	sum_of "image $rbdns_image" rbd_ export --no-progress "$rbdns_image" -
 	for d in $dirs "$link" "$file"; do
 		sum_of "dir $d" ftree sum "$CONF" cephfs "$d"
 	done

@@ -2,6 +2,8 @@
 # Nothing of a run stays behind: after a normal run, after kill -9 followed
 # by `cephbench cleanup --all`, and after SIGINT, SIGTERM or SIGUSR2 (exit 130,
 # partial report), also when an admin socket client hung up on it first.
+# A client whose caps forbid the removal gets one line naming what it could
+# not remove.
 . "$(dirname "$0")/lib.sh"
 
 assert_ns_empty "before the test"
@@ -86,4 +88,30 @@ ns_has "^keep1\." && fail "cleanup --run-name keep1 left keep1 objects"
 ns_has "^keep2\." || fail "cleanup --run-name keep1 removed keep2 objects"
 cb cleanup --pool "$POOL" --conf "$CONF" --run-name keep2
 assert_ns_empty "after both cleanups"
+
+# 6. A client whose caps cannot remove (read-only, or confined to another
+#    namespace): one line naming the run, or "every run" with --all.
+cb rados write -p "$POOL" --conf "$CONF" --duration 1 -b 4K --run-name keep3 --no-cleanup --quiet
+assert_rc 0 "write keep3"
+trap 'ceph --conf "$CONF" auth rm client.cbro >/dev/null 2>&1 || true
+	ceph --conf "$CONF" auth rm client.cbns >/dev/null 2>&1 || true; at_exit' EXIT
+ceph --conf "$CONF" auth get-or-create client.cbro mon 'allow r' osd "allow r pool=$POOL" \
+	-o "$T/ro.keyring" >/dev/null 2>&1 || fail "cannot create client.cbro"
+ceph --conf "$CONF" auth get-or-create client.cbns mon 'allow r' \
+	osd "allow rw pool=$POOL namespace=other" -o "$T/ns.keyring" >/dev/null 2>&1 ||
+	fail "cannot create client.cbns"
+for who in cbro:ro cbns:ns; do
+	for sel in "--all:every run" "--run-name keep3:run 'keep3'"; do
+		cb cleanup --pool "$POOL" --conf "$CONF" --client "${who%%:*}" \
+			--keyring "$T/${who#*:}.keyring" ${sel%%:*}
+		assert_rc 3 "cleanup ${sel%%:*} as client.${who%%:*}"
+		one_line "cleanup ${sel%%:*} as client.${who%%:*}" "objects of ${sel#*:} in namespace 'cephbench' of pool '$POOL'" \
+			"Operation not permitted"
+		grep -qF "'*'" "$T/err" && fail "cleanup ${sel%%:*} as client.${who%%:*} names run '*': $(cat "$T/err")"
+	done
+done
+ns_has "^keep3\.meta$" || fail "a cleanup without the caps removed keep3's record"
+cb cleanup --pool "$POOL" --conf "$CONF" --run-name keep3
+assert_rc 0 "cleanup keep3"
+assert_ns_empty "after the cleanups with and without caps"
 echo ok

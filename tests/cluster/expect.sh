@@ -75,7 +75,7 @@ assert ph[4]["ops"]==600 and ph[4]["iterations"]["count"]==3 and len(ph[4]["iter
 	fail "matrix rows and repeat"
 grep -q "^r: 3 iterations" "$T/out" || fail "repeat summary line missing: $(cat "$T/out")"
 assert_ns_empty "after the matrix run"
-[ -z "$(rados --conf "$CONF" -p rbd --namespace cephbench ls)" ] || fail "objects left in pool rbd"
+[ -z "$(ns_objects_of rbd)" ] || fail "objects left in pool rbd"
 
 # repeats run in rounds, alternating (A B C A B A): a pty makes cephbench
 # print each phase's progress header, in the order the phases ran

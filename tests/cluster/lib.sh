@@ -23,9 +23,24 @@ fail() {
 	exit 1
 }
 
+# The user objects tests/seed.sh plants in cephbench's namespace NS (of
+# pools bench and rbd): no run makes them, every run leaves them.
+SEED_NAMES=$(dirname "${BASH_SOURCE[0]}")/../data/seed-names
+seed_names() {
+	awk -v ns="$1" '!/^#/ && $1 == ns { print $2 }' "$SEED_NAMES"
+}
+
+# Objects of namespace NS (default cephbench) of pool P (default $POOL), one
+# per line, but the seed's.
+ns_objects_of() {
+	rados --conf "$CONF" -p "${1:-$POOL}" --namespace "${2:-cephbench}" ls >"$T/ns.all"
+	seed_names "${2:-cephbench}" >"$T/ns.seed"
+	awk 'NR == FNR { seed[$0]; next } !($0 in seed)' "$T/ns.seed" "$T/ns.all"
+}
+
 # Objects of cephbench's namespace in the pool, one per line.
 ns_objects() {
-	rados --conf "$CONF" -p "$POOL" --namespace cephbench ls
+	ns_objects_of "$POOL"
 }
 
 # True when an object of the namespace matches the grep pattern. Lists to a

@@ -129,7 +129,7 @@ assert_no_images "after both cleanups"
 #    header then goes by hand, as the kill would have it, and the next
 #    cleanup finishes the removal and takes the record with it.
 creating() {
-	rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating ls >"$T/creating"
+	ns_objects_of "$RBD_POOL" cephbench-creating >"$T/creating"
 	sort "$T/creating" | tr '\n' ' '
 }
 cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 64M --duration 1 --run-name cut --no-cleanup

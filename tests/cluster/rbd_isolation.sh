@@ -4,8 +4,10 @@
 # workload type, run beside it or on it (image:, read-only), after the
 # refused writes and after cleanup --all; it still exists, carries no
 # cephbench metadata and no watcher. Images named almost like cephbench's
-# (or in another RBD namespace) survive cleanup --all too. A write with
-# --allow-destructive writes a user image but leaves it in place.
+# (or in another RBD namespace) survive cleanup --all too, as do objects in
+# the namespace of cephbench's records that are not its records (no mark).
+# A write with --allow-destructive writes a user image but leaves it in
+# place.
 . "$(dirname "$0")/rbd_lib.sh"
 
 r=$RANDOM$RANDOM
@@ -18,7 +20,22 @@ scratch=userscratch-$r
 lookalikes="cephbench.my.run.0 cephbench.iso cephbench.iso.0.bak cephbench..1 cephbench.isoum.0"
 ns=cbtest-$r
 in_ns=$ns/cephbench.iso.0
+# Objects in the namespace of cephbench's records of images being made,
+# without its mark: cephbench.bench.0 holds no record (the issue's),
+# cephbench.bench.1 holds what a record of run 'bench' would, and
+# cephbench.isoum.0 names the unmarked look-alike image as run isoum's.
+records="cephbench.bench.0:junk cephbench.bench.1:bench cephbench.isoum.0:isoum"
+records_sum() {
+	for rec in $records; do
+		rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating get "${rec%%:*}" - |
+			sha256sum | sed "s|-|${rec%%:*}|"
+	done
+}
 unseed() {
+	for rec in $records; do
+		rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating rm "${rec%%:*}" \
+			>/dev/null 2>&1 || true
+	done
 	for i in "$user" "$scratch" $lookalikes "$in_ns"; do
 		rbdc rm --no-progress "$RBD_POOL/$i" >/dev/null 2>&1 || true
 	done
@@ -119,6 +136,28 @@ grep -q "was not made by cephbench run 'isoum'" "$T/err" || fail "isoum run said
 id2=$(rbdc info --format json "$RBD_POOL/cephbench.isoum.0" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 [ "$id1" = "$id2" ] || fail "the unmarked cephbench.isoum.0 was replaced ($id1 -> $id2)"
 check "refused takeover of an unmarked image"
+
+# 3a. Objects in the records' namespace that are not cephbench's records:
+#     cleanups keep them, and the unmarked image one names as run isoum's;
+#     a run whose record would overwrite one is refused before it creates.
+for rec in $records; do
+	printf %s "${rec#*:}" >"$T/rec"
+	rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating put "${rec%%:*}" "$T/rec"
+done
+records_sum >"$T/records.before"
+for run in "--run-name bench" "--run-name isoum" --all; do
+	cb cleanup --pool "$RBD_POOL" --conf "$CONF" $run
+	assert_rc 0 "cleanup $run beside objects that are not records"
+	records_sum >"$T/records.after"
+	diff "$T/records.before" "$T/records.after" || fail "cleanup $run changed objects that are not records"
+	check "cleanup $run beside objects that are not records"
+done
+cb rbd -p "$RBD_POOL" --conf "$CONF" --image-size 8M --ops 10 --quiet
+assert_rc 2 "a run whose record is taken"
+one_line "a run whose record is taken" "object cephbench.bench.0 in namespace 'cephbench-creating' of pool '$RBD_POOL' was not made by cephbench (no cephbench.run mark): refused, left as it is; use another --run-name"
+image_exists cephbench.bench.0 && fail "a run whose record is taken made its image"
+records_sum >"$T/records.after"
+diff "$T/records.before" "$T/records.after" || fail "a refused run changed objects that are not records"
 
 # 4. Cleanups: of the run that read the user image, then of everything.
 cb cleanup --pool "$RBD_POOL" --conf "$CONF" --run-name iso

@@ -39,7 +39,7 @@ assert_no_images() { # WHAT
 	local left
 	left=$(images)
 	[ -z "$left" ] || fail "$1: images left: $(echo "$left" | tr '\n' ' ')"
-	left=$(rados --conf "$CONF" -p "$RBD_POOL" --namespace cephbench-creating ls)
+	left=$(ns_objects_of "$RBD_POOL" cephbench-creating)
 	[ -z "$left" ] || fail "$1: records of images being made left: $(echo "$left" | tr '\n' ' ')"
 }
 
