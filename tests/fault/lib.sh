@@ -176,18 +176,45 @@ assert_outage_outcome() { # WHAT
 	echo "$1: exit $rc after $(cat "$T/took") s"
 }
 
-# Run cephbench (arguments as for cb) under a bound of BOUND seconds; four
-# seconds in, hold every OSD op for eight seconds (ceph osd pause: clients
-# keep their ops queued, as with a stuck OSD). Exit code in $rc (124: the
-# bound was hit), output in $T/out and $T/err.
+# The writes the fault sandbox's OSDs have served (op_w summed), read from
+# their admin sockets: at once, with no monitor or network round trip.
+osd_writes() {
+	local sum=0 n sock
+	for sock in "$FAULT_DIR"/run/ceph-osd.*.asok; do
+		n=$(timeout 10 ceph --admin-daemon "$sock" perf dump osd 2>/dev/null |
+			/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["osd"]["op_w"])' 2>/dev/null) || n=0
+		sum=$((sum + n))
+	done
+	echo "$sum"
+}
+
+# Wait (at most 60 s) until the OSDs have served N writes more than BEFORE.
+wait_osd_writes() { # BEFORE N
+	for _ in $(seq 1 300); do
+		[ "$(osd_writes)" -ge $(($1 + $2)) ] && return 0
+		sleep 0.2
+	done
+	fail "the run wrote nothing for 60 s"
+}
+
+# Run cephbench (arguments as for cb) under a bound of BOUND seconds; once
+# its writes reach the OSDs (200 of them, then a second more), hold every
+# OSD op for eight seconds (ceph osd pause: clients keep their ops queued,
+# as with a stuck OSD). Exit code in $rc (124: the bound was hit), output in
+# $T/out and $T/err.
 cb_paused() { # BOUND ARGS...
 	local bound=$1 pid
 	shift
 	set +e
+	local before
+	before=$(osd_writes)
 	timeout "$bound" "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err" &
 	pid=$!
 	set -e
-	sleep 4
+	# the pause must fall in the measured phase, not in a setup slowed by
+	# a loaded host (a metadata write timing out is another failure)
+	wait_osd_writes "$before" 200
+	sleep 1
 	fceph osd pause >/dev/null 2>&1 || fail "ceph osd pause failed"
 	sleep 8
 	fceph osd unpause >/dev/null 2>&1 || fail "ceph osd unpause failed"
