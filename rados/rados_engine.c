@@ -368,7 +368,9 @@ static int rados_cleanup(struct cb_cleanup_req *req)
 	r = cb_rados_remove(io, req->all ? NULL : req->run_name, &n, req->err);
 	rados_ioctx_destroy(io);
 	req->removed += n.removed;
-	if (n.foreign)
+	/* a cleanup that failed did not see the whole namespace: its count of
+	 * what is not cephbench's would mislead beside the error */
+	if (n.foreign && r == 0)
 		snprintf(req->note, sizeof(req->note),
 			 "left %llu objects in namespace '%s' that cephbench did not make%s",
 			 (unsigned long long)n.foreign, CB_RADOS_NS,
