@@ -110,15 +110,15 @@ int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 					     .all = all,
 					     .err = e};
 		int r = eng->cleanup(&req);
-		if (req.note[0] && !o.quiet)
-			fprintf(stderr, "%s: %s\n", eng->name, req.note);
-		if (r < 0)
-			continue;
-		if (!o.quiet)
+		if (r >= 0 && !o.quiet)
 			printf("%s: removed %llu %s of %s%s%s from %s %s\n", eng->name,
 			       (unsigned long long)req.removed, eng->removes,
 			       all ? "every run" : "run '", all ? "" : o.run_name, all ? "" : "'",
 			       by_fs ? "file system" : "pool", target);
+		/* what it left alone is part of the report, not an error: stdout,
+		 * beside its line (stderr holds only what went wrong) */
+		if (req.note[0] && !o.quiet)
+			printf("%s: %s\n", eng->name, req.note);
 	}
 	cb_conn_close(conn);
 	return cb_err_isset(e) ? (int)e->exit : 0;

@@ -16,8 +16,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-/* Ceph splits its path lists at these (get_str_list's separators). */
-#define LIST_SEPS ",; \t"
+/* Ceph splits its path lists (conf, keyring) at these only: a space is part
+ * of a path (ceph::split(paths, ";,") in its config and keyring search) */
+#define LIST_SEPS ",;"
 
 /* The next entry of the path list at *s into buf; false at the end. */
 static bool next_entry(const char **s, char *buf, size_t n)

@@ -103,7 +103,8 @@ struct cb_cleanup_req {
 	struct cb_err *err;
 	uint64_t removed; /* out: how many things were removed */
 	/* out: what it left alone under its names and why (things not made by
-	 * cephbench), a sentence; printed on stderr unless --quiet */
+	 * cephbench), a sentence; `cephbench cleanup` prints it on stdout, a
+	 * run's cleanup on stderr, neither under --quiet */
 	char note[512];
 };
 

@@ -64,7 +64,10 @@ cleaned() { # NAME COUNT STRINGS...
 	shift 2
 	cb cleanup --fs "$FS" --run-name "$name" --conf "$CONF"
 	assert_rc 0 "cleanup --run-name $name"
-	one_line "cleanup --run-name $name" "$@"
+	[ ! -s "$T/err" ] || fail "cleanup --run-name $name: stderr: $(cat "$T/err")"
+	for s in "$@"; do
+		grep -qF -- "$s" "$T/out" || fail "cleanup --run-name $name: no note '$s': $(cat "$T/out")"
+	done
 	grep -qF "removed $count files and directories of run '$name'" "$T/out" ||
 		fail "cleanup --run-name $name: expected $count removed: $(cat "$T/out")"
 }
@@ -83,7 +86,9 @@ unchanged "cleanup --run-name handmade changed"
 cb cleanup --fs "$FS" --all --conf "$CONF"
 assert_rc 0 "cleanup --all beside hand-made directories"
 # (the count and the names shown depend on what else the sandbox holds)
-one_line "cleanup --all" "entries of /cephbench in file system $FS alone, not made by cephbench"
+[ ! -s "$T/err" ] || fail "cleanup --all: stderr: $(cat "$T/err")"
+grep -qF "entries of /cephbench in file system $FS alone, not made by cephbench" "$T/out" ||
+	fail "cleanup --all: no note: $(cat "$T/out")"
 unchanged "cleanup --all changed"
 
 # a run whose name is a hand-made directory's: refused, not touched
@@ -116,8 +121,8 @@ for n in slink afile; do
 done
 cb cleanup --fs "$FS" --all --conf "$CONF"
 assert_rc 0 "cleanup --all beside a symlink and a file"
-grep -qF "slink (not a directory)" "$T/err" || grep -qF ", ..." "$T/err" ||
-	fail "cleanup --all: no note of the symlink: $(cat "$T/err")"
+grep -qF "slink (not a directory)" "$T/out" || grep -qF ", ..." "$T/out" ||
+	fail "cleanup --all: no note of the symlink: $(cat "$T/out")"
 ftree exists /cephbench/slink && ftree exists /cephbench/afile || fail "cleanup --all removed them"
 unchanged "symlink, file: changed"
 

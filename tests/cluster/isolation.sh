@@ -99,15 +99,15 @@ cb cleanup --pool "$POOL" --conf "$CONF" --run-name isoum
 assert_rc 0 "cleanup --run-name isoum"
 grep -qxF "rados: removed 0 objects of run 'isoum' from pool $POOL" "$T/out" ||
 	fail "cleanup --run-name isoum said: $(cat "$T/out")"
-grep -qxF "rados: left 1 objects in namespace 'cephbench' that cephbench did not make (named like the run's, without its mark)" "$T/err" ||
-	fail "cleanup --run-name isoum's note: $(cat "$T/err")"
+grep -qxF "rados: left 1 objects in namespace 'cephbench' that cephbench did not make (named like the run's, without its mark)" "$T/out" ||
+	fail "cleanup --run-name isoum's note: $(cat "$T/out")"
 cb cleanup --pool "$POOL" --conf "$CONF" --all
 assert_rc 0 "cleanup --all"
 all=$(rados_ -p "$POOL" --namespace cephbench ls | wc -l)
 grep -qxF "rados: removed 0 objects of every run from pool $POOL" "$T/out" ||
 	fail "cleanup --all said: $(cat "$T/out")"
-grep -qxF "rados: left $all objects in namespace 'cephbench' that cephbench did not make" "$T/err" ||
-	fail "cleanup --all's note (with $all objects in the namespace): $(cat "$T/err")"
+grep -qxF "rados: left $all objects in namespace 'cephbench' that cephbench did not make" "$T/out" ||
+	fail "cleanup --all's note (with $all objects in the namespace): $(cat "$T/out")"
 
 sums >"$T/after"
 diff "$T/before" "$T/after" || fail "seeded objects changed"

@@ -23,8 +23,14 @@ export STANDIN_DIR=$T/standin
 mkdir -p "$STANDIN_DIR"
 SPATH=$HERE/krbd_standin:$PATH
 
-# The stand-in's loop devices, detached whatever happens.
+# The stand-in's loop devices, detached whatever happens; a run left going
+# by a failed check is killed first (it would hold the cluster's run lock
+# and refuse the tests after this one).
 krbd_exit() {
+	if [ -n "${bg:-}" ] && kill -0 "$bg" 2>/dev/null; then
+		kill -KILL "$bg" 2>/dev/null || true
+		wait "$bg" 2>/dev/null || true
+	fi
 	if [ -s "$STANDIN_DIR/maps" ]; then
 		while read -r _ dev _; do losetup -d "$dev" 2>/dev/null || true; done <"$STANDIN_DIR/maps"
 	fi
