@@ -9,21 +9,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *cb_infile_kind(unsigned mode)
+const char *cb_file_kind(unsigned mode)
 {
 	switch (mode & S_IFMT) {
 	case S_IFREG:
-		return NULL;
+		return "a regular file";
 	case S_IFDIR:
 		return "a directory";
 	case S_IFIFO:
-		return "a FIFO (named pipe)";
+		return "a FIFO";
 	case S_IFCHR:
 		return "a character device";
 	case S_IFBLK:
 		return "a block device";
 	case S_IFSOCK:
 		return "a socket";
+	case S_IFLNK:
+		return "a symlink";
 	default:
 		return "a special file";
 	}
@@ -31,7 +33,8 @@ const char *cb_infile_kind(unsigned mode)
 
 static int bad_kind(const char *path, const char *what, unsigned mode, struct cb_err *e)
 {
-	const char *kind = cb_infile_kind(mode);
+	/* a reader told "FIFO" may not know the word */
+	const char *kind = S_ISFIFO(mode) ? "a FIFO (named pipe)" : cb_file_kind(mode);
 	return cb_err_usage(e, "%s: is %s: give a %s", path, kind, what);
 }
 

@@ -28,8 +28,8 @@ int cb_infile_check(const char *path, const char *what, size_t max, struct cb_er
 int cb_infile_read(const char *path, const char *what, size_t max, char **buf, size_t *len,
 		   struct cb_err *e);
 
-/* "a directory", "a FIFO (named pipe)", ... for a stat mode that is not a
- * regular file; NULL for a regular file. */
-const char *cb_infile_kind(unsigned mode);
+/* What a stat mode is, for messages: "a regular file", "a directory",
+ * "a FIFO", "a symlink", ... (the files cephbench reads and writes alike). */
+const char *cb_file_kind(unsigned mode);
 
 #endif

@@ -2,6 +2,8 @@
  * on the name, and the writes. */
 #include "outfile.h"
 
+#include "infile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -66,17 +68,6 @@ static bool shared(const struct stat *d)
 {
 	return (d->st_mode & S_IWOTH) ||
 	       ((d->st_mode & S_IWGRP) && !private_group(d->st_uid, d->st_gid));
-}
-
-static const char *kind_name(mode_t m)
-{
-	return S_ISDIR(m)    ? "a directory"
-	       : S_ISBLK(m)  ? "a block device"
-	       : S_ISCHR(m)  ? "a character device"
-	       : S_ISFIFO(m) ? "a FIFO"
-	       : S_ISSOCK(m) ? "a socket"
-	       : S_ISLNK(m)  ? "a symlink"
-			     : "a regular file";
 }
 
 /* Devices that take any bytes and do nothing on open: /dev/null, /dev/zero,
@@ -222,7 +213,7 @@ static int check_owner(struct cb_out *o, const struct stat *st, struct cb_err *e
 	return cb_err_usage(e,
 			    "%s: %s of uid %u in a directory others may write to: not written; "
 			    "remove it or give another name",
-			    o->what, kind_name(st->st_mode), (unsigned)st->st_uid);
+			    o->what, cb_file_kind(st->st_mode), (unsigned)st->st_uid);
 }
 
 /* The directory must take new files: the temporary file, or a history and
@@ -303,7 +294,7 @@ static int check_symlink(struct cb_out *o, struct cb_err *e)
 			    "%s: a symlink to %s: never replaced, and followed only to a FIFO, "
 			    "a terminal, /dev/null or this run's own output; give the file's own "
 			    "path",
-			    o->what, kind_name(t.st_mode));
+			    o->what, cb_file_kind(t.st_mode));
 }
 
 static int check_name(struct cb_out *o, struct cb_err *e)
@@ -330,7 +321,7 @@ static int check_name(struct cb_out *o, struct cb_err *e)
 		return cb_err_usage(e,
 				    "%s: %s, not a regular file: a history is a regular file (or "
 				    "a new name)%s",
-				    o->what, kind_name(st.st_mode),
+				    o->what, cb_file_kind(st.st_mode),
 				    S_ISLNK(st.st_mode) ? "; give the file's own path" : "");
 	if (check_owner(o, &st, e) < 0)
 		return -EINVAL;
@@ -345,7 +336,7 @@ static int check_name(struct cb_out *o, struct cb_err *e)
 				    "on it); give a regular file",
 				    o->what);
 	return cb_err_usage(e, "%s: %s: not written; give a regular file", o->what,
-			    kind_name(st.st_mode));
+			    cb_file_kind(st.st_mode));
 }
 
 /* SQLite's FILE-journal, when there, must be a file it can roll back from:
@@ -358,7 +349,7 @@ static int check_journal(struct cb_out *o, struct cb_err *e)
 	if (fstatat(o->dfd, j, &st, AT_SYMLINK_NOFOLLOW) < 0 || S_ISREG(st.st_mode))
 		return 0;
 	return cb_err_usage(e, "%s: its journal %s/%s is %s, not a file: remove it", o->what,
-			    o->dir_path, j, kind_name(st.st_mode));
+			    o->dir_path, j, cb_file_kind(st.st_mode));
 }
 
 /* Hold a shared flock on the history's file, the one under the name now:
@@ -382,7 +373,8 @@ static int hold(struct cb_out *o, struct cb_err *e)
 	}
 	if (!S_ISREG(a.st_mode)) {
 		close(fd);
-		return cb_err_usage(e, "%s: became %s: not opened", o->what, kind_name(a.st_mode));
+		return cb_err_usage(e, "%s: became %s: not opened", o->what,
+				    cb_file_kind(a.st_mode));
 	}
 	while (flock(fd, LOCK_SH) < 0 && errno == EINTR)
 		;
@@ -553,7 +545,7 @@ static int write_renamed(struct cb_out *o, const char *buf, size_t len, struct c
 			return cb_err_usage(e, "%s: cannot write: %s", o->what, strerror(errno));
 		if (exists && !S_ISREG(st.st_mode))
 			return cb_err_usage(e, "%s: became %s during the run: not replaced",
-					    o->what, kind_name(st.st_mode));
+					    o->what, cb_file_kind(st.st_mode));
 		if (exists && check_owner(o, &st, e) < 0)
 			return -EINVAL;
 		int fd = make_temp(o, tmp, sizeof(tmp));
