@@ -268,7 +268,7 @@ static bool wanted(const struct cb_cleanup_req *req, const char *name)
 
 int cfs_cleanup(struct cb_cleanup_req *req)
 {
-	const char *fs = req->lopts ? ((const struct cfs_opts *)req->lopts)->fs : req->fs;
+	const char *fs = req->lopts ? ((const struct cfs_opts *)req->lopts)->fs : req->target;
 	struct ceph_mount_info *cm;
 	struct left_alone l = {0, ""};
 	char kept[256] = "", **names = NULL;

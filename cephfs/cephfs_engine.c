@@ -19,6 +19,14 @@ const char *const cfs_phase_names[CFS_NSTEPS + 1] = {
     [CFS_FILE_REMOVE] = "file-remove", [CFS_TREE_REMOVE] = "tree-remove",
 };
 
+/* A file system: `cephbench cleanup --fs FS` cleans its /cephbench. */
+static const struct cb_target_kind cfs_target_fs = {
+    .flag = "fs",
+    .metavar = "FS",
+    .noun = "file system",
+    .rule = cb_ceph_name_rule,
+};
+
 static const struct cb_option cfs_options[] = {
     {"fs", CB_OPT_CEPH, offsetof(struct cfs_opts, fs), "cephfs", 0, 0, NULL,
      "file system to mount (ceph fs ls)"},
@@ -322,7 +330,7 @@ const struct cb_engine cb_engine_cephfs = {
     .name = "cephfs",
     .ops = cfs_ops,
     .options = cfs_options,
-    .cleanup_flag = "--fs",
+    .target = &cfs_target_fs,
     .target_noun = "file system",
     .removes = "files and directories",
     .options_size = sizeof(struct cfs_opts),

@@ -497,7 +497,7 @@ int krbd_map_images(struct cb_phase *ph, struct krbd_session *ss)
 int krbd_cleanup(struct cb_cleanup_req *req)
 {
 	const struct krbd_opts *o = req->lopts;
-	const char *pool = o ? o->pool : req->pool;
+	const char *pool = o ? o->pool : req->target;
 	rados_ioctx_t io;
 	int r;
 

@@ -357,7 +357,7 @@ static void rados_release(void *session)
 static int rados_cleanup(struct cb_cleanup_req *req)
 {
 	const struct rados_opts *o = req->lopts;
-	const char *pool = o ? o->pool : req->pool;
+	const char *pool = o ? o->pool : req->target;
 	rados_ioctx_t io;
 	if (!pool)
 		return 0;
@@ -382,7 +382,7 @@ const struct cb_engine cb_engine_rados = {
     .name = "rados",
     .ops = rados_ops,
     .options = rados_options,
-    .cleanup_flag = "--pool",
+    .target = &cb_target_pool,
     .removes = "objects",
     .target_noun = "pool",
     .options_size = sizeof(struct rados_opts),

@@ -329,7 +329,7 @@ static void rbd_release(void *session)
 static int rbd_cleanup(struct cb_cleanup_req *req)
 {
 	const struct rbd_opts *o = req->lopts;
-	const char *pool = o ? o->pool : req->pool;
+	const char *pool = o ? o->pool : req->target;
 	rados_ioctx_t io;
 	if (!pool || (o && o->image))
 		return 0;
@@ -352,7 +352,7 @@ const struct cb_engine cb_engine_rbd = {
     .name = "rbd",
     .ops = cb_blk_ops,
     .options = rbd_options,
-    .cleanup_flag = "--pool",
+    .target = &cb_target_pool,
     .target_noun = "pool",
     .removes = "images",
     .options_size = sizeof(struct rbd_opts),

@@ -90,12 +90,30 @@ struct cb_op {
 /* Report an op's completion; callable from any thread, lock-free. */
 void cb_op_done(struct cb_op *op, int64_t result);
 
+/* A kind of place a layer works in and its cleanup is pointed at (a pool,
+ * a file system). `cephbench cleanup` has one flag per kind the layers
+ * name, so a layer with a new kind brings its flag along. */
+struct cb_target_kind {
+	const char *flag;    /* its long flag, "pool" for --pool */
+	char short_flag;     /* 'p' for -p, or 0 */
+	const char *metavar; /* "POOL" */
+	const char *noun;    /* "pool", "file system": messages */
+	/* What a valid value is (cb_ceph_name_rule): NULL if s is one, else
+	 * the rule it breaks. */
+	const char *(*rule)(const char *s);
+	/* -ENOENT when there is no such place (nothing can be left in it),
+	 * else 0. May be NULL: not asked. */
+	int (*exists)(struct cb_conn *conn, const char *name);
+};
+
+/* The pool (target_pool.c), the target of every layer that works in one. */
+extern const struct cb_target_kind cb_target_pool;
+
 /* What a cleanup removes: everything of one run, or (all) every run's. */
 struct cb_cleanup_req {
 	struct cb_conn *conn;
 	const void *lopts;    /* a run's layer options, or NULL for `cephbench cleanup` */
-	const char *pool;     /* from `cephbench cleanup --pool`, else NULL */
-	const char *fs;	      /* from `cephbench cleanup --fs`, else NULL */
+	const char *target;   /* from `cephbench cleanup`'s flag of the layer's kind, else NULL */
 	const char *run_id;   /* a run cleaning up after itself: its own things are not a
 				 live namesake's; NULL from `cephbench cleanup` */
 	const char *run_name; /* NULL with all */
@@ -140,15 +158,18 @@ static inline bool cb_step_is_prefill(const struct cb_step *st)
 
 struct cb_engine {
 	const char *name;
-	const char *const *ops;		 /* valid values of `op`, NULL-terminated */
-	const struct cb_option *options; /* the layer's own keys */
-	const char *cleanup_flag;	 /* `cephbench cleanup` flag naming a phase's target */
-	const char *removes;		 /* what its cleanup counts: "objects", "images" */
-	size_t options_size;		 /* size of the struct they fill */
+	const char *const *ops;		     /* valid values of `op`, NULL-terminated */
+	const struct cb_option *options;     /* the layer's own keys */
+	const struct cb_target_kind *target; /* what a phase's target (ph->target) is */
+	const char *removes;		     /* what its cleanup counts: "objects", "images" */
+	size_t options_size;		     /* size of the struct they fill */
 	/* submit finishes each op before it returns (libcephfs): one op in flight
 	 * per client, whatever concurrency says; parallelism comes from clients. */
 	bool synchronous;
 	unsigned max_clients; /* clients a workload may ask for; 0 means 1 */
+	/* Needs no cluster (noop): a run of only such workloads opens no
+	 * connection and takes no cluster lock. */
+	bool no_cluster;
 	/* What a phase's target (ph->target) is, for messages: "pool"; NULL
 	 * when describe() names the device an op went to already. */
 	const char *target_noun;

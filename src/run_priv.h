@@ -1,0 +1,78 @@
+/* What the steps of a whole run share (src/run*.c): the run's state from
+ * its start to its end. Private to those files. */
+#ifndef CB_RUN_PRIV_H
+#define CB_RUN_PRIV_H
+
+#include "result.h"
+#include "run.h"
+#include "runner.h"
+#include "shquote.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cb_out;
+
+/* What a workload left, and the command that removes it by hand. */
+struct left {
+	bool created;
+	bool kept;
+	char cmd[CB_SH_CMD_MAX];
+};
+
+/* A workload across the run's rounds: its steps, the rows they fill (by
+ * index: adding a row moves them), its clients' sessions, and its own
+ * connection when it has an op_timeout (librados reads the OSD-op timeout
+ * once, at connect), else NULL: the run's. */
+struct wl_run {
+	struct cb_step steps[CB_MAX_STEPS];
+	size_t nsteps, row[CB_MAX_STEPS];
+	unsigned iters;
+	void **sessions;
+	struct cb_conn *conn;
+};
+
+/* One run of a whole profile. */
+struct run {
+	const struct cb_profile *p;
+	const struct cb_run_opts *o;
+	struct cb_cluster_opts co;
+	const char *name;
+	char id[17];
+	bool root;	      /* rank 0 (or no ranks): reports, writes, cleans up */
+	bool cluster;	      /* a workload's layer needs the cluster */
+	struct cb_conn *conn; /* NULL when no layer needs the cluster */
+	int lock;
+	struct cb_health *health;
+	struct cb_out *json;
+	struct cb_cq **cqs; /* one completion queue per client of the widest workload */
+	size_t ncqs;
+	struct cb_runner_opts ro;
+	struct cb_result res;
+	struct left *left;  /* per workload */
+	struct wl_run *wls; /* per workload */
+	bool interrupted;
+	int verdict; /* CB_EXIT_OK or CB_EXIT_FAILED */
+};
+
+/* run_rounds.c: every workload's rounds. 0, -EINTR, or -errno with e set. */
+int cb_run_rounds(struct run *rn, struct cb_err *e);
+/* ... and the end of each workload's sessions and connection. */
+void cb_run_end_workloads(struct run *rn);
+
+/* run_report.c: the record judged, printed and stored (rank 0). */
+void cb_run_report(struct run *rn, struct cb_err *e);
+
+/* run_cleanup.c: what the phases made removed (unless --no-cleanup), what
+ * is kept said (rank 0). */
+void cb_run_cleanup(struct run *rn, struct cb_err *e);
+/* The command that removes what a phase left by hand, into rn->left[i]. */
+void cb_run_note_target(struct run *rn, size_t i, const struct cb_engine *eng,
+			const struct cb_phase *ph);
+
+/* A stop signal at the end of a run, after the phases' last look (when is
+ * what it came during): that step is not cut, but the run still ends as
+ * interrupted and says so. True when one came. */
+bool cb_run_late_signal(const struct run *rn, const char *when);
+
+#endif

@@ -1,0 +1,70 @@
+/* The end of a run's measuring, rank 0's: the record as JSON, judged by
+ * the thresholds and the history, printed, and written to --json. */
+#include "outfile.h"
+#include "report.h"
+#include "run_priv.h"
+
+#include <jansson.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static int render_json(FILE *f, const void *rec)
+{
+	return cb_report_json_dump(f, rec);
+}
+
+/* The report on stdout as --format and --quiet ask. */
+static void print_report(struct run *rn, const json_t *rec, struct cb_err *e)
+{
+	const struct cb_run_opts *o = rn->o;
+	int wr = 0;
+	if (o->format == CB_FORMAT_JSON)
+		wr = cb_report_json_dump(stdout, rec);
+	else if (o->quiet) /* cron mails what it prints: only what failed */
+		cb_report_verdicts(stdout, &rn->res, true);
+	else
+		cb_report_text(stdout, &rn->res);
+	cb_health_print(rec, o->format == CB_FORMAT_JSON ? stderr : stdout, !o->quiet);
+	if ((fflush(stdout) != 0 || wr < 0 || ferror(stdout)) && !cb_err_isset(e))
+		cb_err_usage(e, "cannot write the report to standard output");
+}
+
+/* cron must notice a missing result file: it is an error of its own,
+ * printed now if another one will be reported. */
+static void write_json_file(struct run *rn, const json_t *rec, struct cb_err *e)
+{
+	struct cb_err je = {0};
+	if (!rn->json || cb_out_write(rn->json, render_json, rec, &je) == 0)
+		return;
+	if (cb_err_isset(e))
+		fprintf(stderr, "cephbench: %s\n", je.msg);
+	else
+		*e = je;
+}
+
+void cb_run_report(struct run *rn, struct cb_err *e)
+{
+	struct cb_result *res = &rn->res;
+	size_t passed = 0, failed = 0;
+	/* asked after the phases: it opens a second session */
+	if (rn->conn)
+		snprintf(res->ceph_version, sizeof(res->ceph_version), "%s",
+			 cb_conn_version(rn->conn));
+	/* the record annotated with the regression verdicts before anything
+	 * prints or stores it */
+	json_t *rec = res->nphases ? cb_result_json(res) : NULL;
+	if (res->nphases && !rec)
+		cb_err_usage(e, "out of memory");
+	cb_expect_count(res, &passed, &failed);
+	if (failed)
+		rn->verdict = CB_EXIT_FAILED;
+	if (!rec)
+		return;
+	if (cb_health_record(rn->health, rec, e) > 0)
+		rn->verdict = CB_EXIT_FAILED;
+	print_report(rn, rec, e);
+	write_json_file(rn, rec, e);
+	json_decref(rec);
+	malloc_trim(0); /* as after the phases, before the cleanup */
+}

@@ -1,0 +1,193 @@
+/* The workloads of a run, round after round: each workload's steps as
+ * phases, their rows in the result, its clients' sessions across rounds. */
+#include "run_priv.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Run one step of workload i as a phase into pr, through conn. Returns 0,
+ * -EINTR on a signal, or -errno with e set. */
+static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct cb_conn *conn,
+		    void **sessions, struct cb_phase_result *pr, struct cb_err *e)
+{
+	const struct cb_plan_item *it = &rn->p->items[i];
+	struct cb_workload w = it->wl;
+	char name[96];
+	struct cb_phase ph = {.wl = &w,
+			      .lopts = it->lopts,
+			      .conn = conn,
+			      .run_name = rn->name,
+			      .run_id = rn->id,
+			      .clients = (unsigned)it->wl.clients,
+			      .step = st->id,
+			      .session = sessions,
+			      .allow_destructive = rn->o->allow_destructive,
+			      .err = e};
+	if (st->suffix) {
+		snprintf(name, sizeof(name), "%s.%s", it->wl.name, st->suffix);
+		w.name = name;
+	}
+	if (st->op)
+		w.op = (char *)st->op;
+	if (st->own_limits) {
+		/* the engine ends it when its work is done, or the time limit */
+		w.ramp_ns = w.ops = w.bytes = 0;
+		w.duration_ns = st->duration_ns;
+	}
+	int r = cb_run_phase(&ph, it->engine, &rn->ro, pr);
+	rn->left[i].created |= ph.created;
+	rn->left[i].kept |= ph.kept;
+	/* a namesake's leftovers removed, or old data read: never silently */
+	if (ph.note[0] && !rn->o->quiet && rn->root)
+		fprintf(stderr, "workload '%s': %s\n", w.name, ph.note);
+	if (ph.target[0]) /* a step that failed before its setup names no target */
+		cb_run_note_target(rn, i, it->engine, &ph);
+	return r;
+}
+
+static int wl_start(struct run *rn, size_t i, struct wl_run *w, struct cb_err *e)
+{
+	const struct cb_plan_item *it = &rn->p->items[i];
+	w->nsteps = 1;
+	w->iters = 1;
+	if (it->engine->steps)
+		w->nsteps = it->engine->steps(&it->wl, it->lopts, w->steps, &w->iters);
+	for (size_t s = 0; s < w->nsteps; s++)
+		w->row[s] = SIZE_MAX;
+	w->sessions = calloc(it->wl.clients, sizeof(*w->sessions));
+	if (!w->sessions)
+		return cb_err_usage(e, "out of memory");
+	if (!it->wl.op_timeout_ns || it->engine->no_cluster)
+		return 0;
+	struct cb_cluster_opts co = rn->co;
+	co.op_timeout_ns = it->wl.op_timeout_ns;
+	return cb_ranks_agree(rn->o->ranks, cb_conn_open(&co, &w->conn, e), e);
+}
+
+static void wl_end(struct run *rn, size_t i, struct wl_run *w)
+{
+	const struct cb_plan_item *it = &rn->p->items[i];
+	for (uint64_t c = 0; w->sessions && c < it->wl.clients; c++)
+		if (w->sessions[c] && it->engine->release)
+			it->engine->release(w->sessions[c]);
+	free(w->sessions);
+	w->sessions = NULL;
+	/* after the sessions: a CephFS mount lives on its connection */
+	cb_conn_close(w->conn);
+	w->conn = NULL;
+}
+
+void cb_run_end_workloads(struct run *rn)
+{
+	for (size_t i = 0; i < rn->p->n; i++)
+		wl_end(rn, i, &rn->wls[i]);
+}
+
+/* A later run of a step merged into its row; one that did not start still
+ * marks the row cut or failed. 0 or -ENOMEM. */
+static int merge_row(struct cb_phase_result *row, struct cb_phase_result *pr)
+{
+	if (pr->ran)
+		return cb_phase_merge_iteration(row, pr) < 0 ? -ENOMEM : 0;
+	row->interrupted |= pr->interrupted;
+	row->failed |= pr->failed;
+	return 0;
+}
+
+/* One round of workload i: its steps in order, the list repeated for the
+ * engine's iterations; one report row per step, later runs merged into it.
+ * A prefill runs only the first time: the data is there after it. */
+static int wl_round(struct run *rn, size_t i, struct wl_run *w, unsigned round, struct cb_err *e)
+{
+	const struct cb_plan_item *it = &rn->p->items[i];
+	int r = 0;
+	for (unsigned k = 0; k < w->iters && r == 0; k++) {
+		for (size_t s = 0; s < w->nsteps && r == 0; s++) {
+			struct cb_phase_result one, *pr;
+			bool first = w->row[s] == SIZE_MAX;
+			if ((round > 0 || k > 0) && cb_step_is_prefill(&w->steps[s]))
+				continue;
+			pr = first ? cb_result_add_phase(&rn->res)
+				   : (cb_phase_init(&one) == 0 ? &one : NULL);
+			if (!pr) {
+				r = cb_err_usage(e, "out of memory");
+				break;
+			}
+			r = run_step(rn, i, &w->steps[s], w->conn ? w->conn : rn->conn, w->sessions,
+				     pr, e);
+			pr->wl = &it->wl;
+			pr->step = w->steps[s].suffix;
+			if (first && pr->ran)
+				w->row[s] = rn->res.nphases - 1;
+			else if (first)
+				cb_result_drop_last(&rn->res);
+			else {
+				if (merge_row(&rn->res.phases[w->row[s]], pr) < 0 && r == 0)
+					r = cb_err_usage(e, "out of memory");
+				cb_phase_release(&one);
+			}
+		}
+	}
+	return r;
+}
+
+/* An optional workload whose layer this host lacks is skipped, with a note
+ * and a record in the result. Returns 1 when skipped, 0 to run it, or
+ * -ENOMEM with e set. */
+static int skip_unavailable(struct run *rn, size_t i, struct cb_err *e)
+{
+	const struct cb_plan_item *it = &rn->p->items[i];
+	char why[256] = "";
+	bool skip = it->wl.optional && it->engine->available &&
+		    it->engine->available(&it->wl, it->lopts, why, sizeof(why)) != 0;
+	/* over ranks: skipped everywhere when a host lacks the layer, or the
+	 * ranks would part ways */
+	if (!cb_ranks_any(rn->o->ranks, skip))
+		return 0;
+	if (!why[0])
+		snprintf(why, sizeof(why), "unavailable on another rank's host");
+	if (cb_result_add_skip(&rn->res, it->wl.name, why) < 0)
+		return cb_err_usage(e, "out of memory");
+	if (!rn->o->quiet && rn->root)
+		fprintf(stderr, "skipped workload '%s' (optional): %s\n", it->wl.name, why);
+	return 1;
+}
+
+/* Round k of workload i: its first round starts it (or skips it), its last
+ * ends it. 0, -EINTR, or -errno with e set. */
+static int wl_turn(struct run *rn, size_t i, unsigned k, struct cb_err *e)
+{
+	const struct cb_plan_item *it = &rn->p->items[i];
+	struct wl_run *w = &rn->wls[i];
+	int r;
+	if (k >= it->wl.repeat || (k > 0 && !w->sessions))
+		return 0;
+	if (k == 0 && (r = skip_unavailable(rn, i, e)) != 0)
+		return r > 0 ? 0 : r;
+	if (k == 0 && (r = wl_start(rn, i, w, e)) < 0)
+		return r;
+	r = wl_round(rn, i, w, k, e);
+	if (k + 1 == it->wl.repeat)
+		wl_end(rn, i, w);
+	return r;
+}
+
+/* Rounds: every workload once, in order, then again those with repeats
+ * left: the rows of a comparison alternate (A B A B), so a cluster's drift
+ * during the run spreads over both sides instead of one. */
+int cb_run_rounds(struct run *rn, struct cb_err *e)
+{
+	const struct cb_profile *p = rn->p;
+	uint64_t rounds = 0;
+	for (size_t i = 0; i < p->n; i++)
+		rounds = p->items[i].wl.repeat > rounds ? p->items[i].wl.repeat : rounds;
+	for (unsigned k = 0; k < rounds; k++)
+		for (size_t i = 0; i < p->n; i++) {
+			int r = wl_turn(rn, i, k, e);
+			if (r < 0)
+				return r;
+		}
+	return 0;
+}
