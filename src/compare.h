@@ -5,7 +5,7 @@
 #define CB_COMPARE_H
 
 #include "err.h"
-#include "stats.h"
+#include "welch.h"
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -32,11 +32,11 @@ void cb_report_text(FILE *out, const struct cb_result *r);
  * only_failed: only the failing rows, and nothing when all passed. */
 void cb_report_verdicts(FILE *out, const struct cb_result *r, bool only_failed);
 
-/* The per-layer bottleneck breakdown (src/layers.h): the section below the
+/* The per-layer bottleneck breakdown (src/bottleneck.h): the section below the
  * table (nothing when no group), and the record's "layers" array (NULL on
  * ENOMEM). */
-void cb_report_layers_text(FILE *out, const struct cb_result *r);
-json_t *cb_layers_json(const struct cb_result *r);
+void cb_report_bottleneck_text(FILE *out, const struct cb_result *r);
+json_t *cb_bottleneck_json(const struct cb_result *r);
 
 /* The JSON record of DESIGN.md section 5 (schema docs/result.schema.json).
  * Returns 0 or -errno. */

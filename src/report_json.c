@@ -198,7 +198,7 @@ json_t *cb_result_json(const struct cb_result *r)
 		json_object_set_new(root, "skipped", a);
 	}
 	if (root)
-		json_object_set_new(root, "layers", cb_layers_json(r));
+		json_object_set_new(root, "layers", cb_bottleneck_json(r));
 	return root;
 }
 

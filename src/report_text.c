@@ -116,7 +116,7 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 	for (size_t i = 0; i < r->nskipped; i++)
 		fprintf(out, "%s: skipped (optional): %s\n", r->skipped[i].workload,
 			r->skipped[i].reason);
-	cb_report_layers_text(out, r);
+	cb_report_bottleneck_text(out, r);
 	cb_report_verdicts(out, r, false);
 }
 

@@ -5,7 +5,7 @@
 
 #include "result.h"
 #include "run.h"
-#include "runner.h"
+#include "phase.h"
 #include "shquote.h"
 
 #include <stdbool.h>

@@ -64,7 +64,7 @@ static void client_result(struct cb_phase_result *c, unsigned k, struct cb_hist 
 	c->ran = true;
 }
 
-/* The phase's row from its clients, as runner.c's merge_clients builds it. */
+/* The phase's row from its clients, as phase.c's merge_clients builds it. */
 static void merged(struct cb_phase_result *p, struct cb_hist *all)
 {
 	ck_assert_int_eq(cb_phase_init(p), 0);

@@ -2,7 +2,7 @@
  * why, each layer's cost over its base, the layer where the most is lost,
  * and the text and JSON that show it. Writes a record with a breakdown to
  * argv[1] for the schema check. */
-#include "layers.h"
+#include "bottleneck.h"
 #include "unit_run.h"
 #include "unit_result.h"
 #include "report.h"
@@ -79,21 +79,21 @@ static const struct cb_layer_row *row(const struct cb_layer_group *g, enum cb_la
 START_TEST(pools_differ)
 {
 	struct cb_result r;
-	struct cb_layers l;
+	struct cb_bottleneck l;
 	bottleneck(&r);
 	snprintf(r.phases[4].target, sizeof(r.phases[4].target), "hdd"); /* img-write-4m */
-	ck_assert_int_eq(cb_layers_find(&r, &l), 0);
+	ck_assert_int_eq(cb_bottleneck_find(&r, &l), 0);
 	ck_assert(!l.groups[0].pools_differ);
 	ck_assert(l.groups[1].pools_differ);
-	cb_layers_free(&l);
+	cb_bottleneck_free(&l);
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
-	cb_report_layers_text(f, &r);
+	cb_report_bottleneck_text(f, &r);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(buf, "note: the rows ran on different pools"));
 	free(buf);
-	json_t *j = cb_layers_json(&r);
+	json_t *j = cb_bottleneck_json(&r);
 	ck_assert(json_is_true(json_object_get(json_array_get(j, 0), "same_pool")));
 	ck_assert(json_is_false(json_object_get(json_array_get(j, 1), "same_pool")));
 	json_decref(j);
@@ -104,9 +104,9 @@ END_TEST
 START_TEST(groups_and_costs)
 {
 	struct cb_result r;
-	struct cb_layers l;
+	struct cb_bottleneck l;
 	bottleneck(&r);
-	ck_assert_int_eq(cb_layers_find(&r, &l), 0);
+	ck_assert_int_eq(cb_bottleneck_find(&r, &l), 0);
 	/* rados write also makes a "4K write" group, alone: dropped */
 	ck_assert_uint_eq(l.n, 2);
 
@@ -142,7 +142,7 @@ START_TEST(groups_and_costs)
 	ck_assert(!g->pools_differ);
 	for (size_t i = 0; i < r.nphases; i++)
 		ck_assert_int_eq(l.why[i], CB_LAYERS_USED);
-	cb_layers_free(&l);
+	cb_bottleneck_free(&l);
 	cb_result_release(&r);
 }
 END_TEST
@@ -150,7 +150,7 @@ END_TEST
 START_TEST(rows_left_out)
 {
 	struct cb_result r;
-	struct cb_layers l;
+	struct cb_bottleneck l;
 	result(&r);
 	add(&r, "obj-seq-4k", "rados", "seq", 4096, 9000, 500);			 /* 0 */
 	add(&r, "img-randread-4k.prefill", "rbd", "prefill", 4 << 20, 64, 9000); /* 1 */
@@ -164,7 +164,7 @@ START_TEST(rows_left_out)
 	add(&r, "fs-read-4k.prefill", "cephfs", "prefill", 4 << 20, 10, 9000);	 /* 9 */
 	add(&r, "krbd-randread-8k", "krbd", "randread", 8192, 9500, 450);	 /* 10 */
 	add(&r, "img-randrw", "rbd", "randrw", 4096, 9500, 450);		 /* 11 */
-	ck_assert_int_eq(cb_layers_find(&r, &l), 0);
+	ck_assert_int_eq(cb_bottleneck_find(&r, &l), 0);
 	ck_assert_int_eq(l.why[0], CB_LAYERS_USED);
 	ck_assert_int_eq(l.why[1], CB_LAYERS_PREFILL);
 	ck_assert_int_eq(l.why[2], CB_LAYERS_USED);
@@ -190,7 +190,7 @@ START_TEST(rows_left_out)
 	ck_assert_uint_eq(l.groups[1].block_size, 8192);
 	ck_assert(l.groups[1].row[CB_L_KRBD].base == CB_L_RADOS);
 	ck_assert(!l.groups[1].has_worst);
-	cb_layers_free(&l);
+	cb_bottleneck_free(&l);
 	cb_result_release(&r);
 }
 END_TEST
@@ -198,16 +198,16 @@ END_TEST
 START_TEST(nothing_to_compare)
 {
 	struct cb_result r;
-	struct cb_layers l;
+	struct cb_bottleneck l;
 	char *buf = NULL;
 	size_t len = 0;
 	result(&r);
 	add(&r, "obj-write-4k", "rados", "write", 4096, 10000, 1000);
 	add(&r, "img-randwrite-8k", "rbd", "randwrite", 8192, 6000, 2000); /* another size */
-	ck_assert_int_eq(cb_layers_find(&r, &l), 0);
+	ck_assert_int_eq(cb_bottleneck_find(&r, &l), 0);
 	ck_assert_uint_eq(l.n, 0);
 	ck_assert_int_eq(l.why[1], CB_LAYERS_ALONE);
-	cb_layers_free(&l);
+	cb_bottleneck_free(&l);
 	FILE *f = open_memstream(&buf, &len);
 	cb_report_text(f, &r);
 	fclose(f);
@@ -303,9 +303,9 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-	out_path = argc > 1 ? argv[1] : "layers-sample.json";
-	Suite *s = suite_create("layers");
-	TCase *tc = tcase_create("layers");
+	out_path = argc > 1 ? argv[1] : "bottleneck-sample.json";
+	Suite *s = suite_create("bottleneck");
+	TCase *tc = tcase_create("bottleneck");
 	tcase_add_test(tc, groups_and_costs);
 	tcase_add_test(tc, pools_differ);
 	tcase_add_test(tc, rows_left_out);

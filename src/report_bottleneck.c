@@ -1,7 +1,7 @@
-/* Rendering of the per-layer bottleneck breakdown (layers.h): the text
+/* Rendering of the per-layer bottleneck breakdown (bottleneck.h): the text
  * section below the table and the JSON "layers" array. The figures are the
  * rows' own, printed as the table and the phases' JSON print them. */
-#include "layers.h"
+#include "bottleneck.h"
 #include "report.h"
 #include "units.h"
 
@@ -67,10 +67,10 @@ static void group_text(FILE *out, const struct cb_result *r, const struct cb_lay
 			r->phases[g->shadowed[k]].name, r->phases[g->shadowed[k]].layer);
 }
 
-void cb_report_layers_text(FILE *out, const struct cb_result *r)
+void cb_report_bottleneck_text(FILE *out, const struct cb_result *r)
 {
-	struct cb_layers l;
-	if (cb_layers_find(r, &l) < 0) {
+	struct cb_bottleneck l;
+	if (cb_bottleneck_find(r, &l) < 0) {
 		fprintf(out, "\n(layer breakdown left out: out of memory)\n");
 	} else if (l.n) {
 		fprintf(out,
@@ -79,7 +79,7 @@ void cb_report_layers_text(FILE *out, const struct cb_result *r)
 		for (size_t i = 0; i < l.n; i++)
 			group_text(out, r, &l.groups[i]);
 	}
-	cb_layers_free(&l);
+	cb_bottleneck_free(&l);
 }
 
 /* Microseconds as the phases' latency_us has them: truncated. */
@@ -131,17 +131,17 @@ static json_t *group_json(const struct cb_result *r, const struct cb_layer_group
 			 "not_compared", skipped);
 }
 
-json_t *cb_layers_json(const struct cb_result *r)
+json_t *cb_bottleneck_json(const struct cb_result *r)
 {
-	struct cb_layers l;
+	struct cb_bottleneck l;
 	json_t *a = NULL;
-	if (cb_layers_find(r, &l) == 0 && (a = json_array()))
+	if (cb_bottleneck_find(r, &l) == 0 && (a = json_array()))
 		for (size_t i = 0; i < l.n; i++)
 			if (json_array_append_new(a, group_json(r, &l.groups[i])) < 0) {
 				json_decref(a);
 				a = NULL;
 				break;
 			}
-	cb_layers_free(&l);
+	cb_bottleneck_free(&l);
 	return a;
 }

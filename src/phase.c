@@ -3,7 +3,7 @@
  * runner is actually asleep, so the per-op path takes no lock and usually
  * no syscall. All accounting happens on the runner's thread. Signals are
  * read from a signalfd every SIGNAL_CHECK_NS, off the per-op path. */
-#include "runner.h"
+#include "phase.h"
 #include "clock.h"
 #include "ranks.h"
 #include "report.h"

@@ -1,6 +1,6 @@
-/* The per-layer bottleneck breakdown (layers.h): which rows compare, and the
+/* The per-layer bottleneck breakdown (bottleneck.h): which rows compare, and the
  * cost of each layer over the one beneath it. */
-#include "layers.h"
+#include "bottleneck.h"
 #include "block_ops.h"
 
 #include <errno.h>
@@ -39,7 +39,7 @@ static unsigned ops_of(int layer, const char *op)
 	return 1u << b;
 }
 
-static struct cb_layer_group *group_for(struct cb_layers *l, const char *op, uint64_t bs)
+static struct cb_layer_group *group_for(struct cb_bottleneck *l, const char *op, uint64_t bs)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (l->groups[i].op == op && l->groups[i].block_size == bs)
@@ -130,7 +130,7 @@ static void measure(const struct cb_result *r, struct cb_layer_group *g)
 	}
 }
 
-int cb_layers_find(const struct cb_result *r, struct cb_layers *out)
+int cb_bottleneck_find(const struct cb_result *r, struct cb_bottleneck *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->why = calloc(r->nphases ? r->nphases : 1, sizeof(*out->why));
@@ -184,7 +184,7 @@ int cb_layers_find(const struct cb_result *r, struct cb_layers *out)
 	return 0;
 }
 
-void cb_layers_free(struct cb_layers *l)
+void cb_bottleneck_free(struct cb_bottleneck *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->groups[i].shadowed);

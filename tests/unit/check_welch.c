@@ -1,7 +1,7 @@
 /* Welch's test against values worked by hand: the t, df and CI formulas
  * (docs/compare.md), the t quantiles from printed tables, and the
  * closed-form CDF of Student's t with 4 degrees of freedom for a p-value. */
-#include "stats.h"
+#include "welch.h"
 
 #include <check.h>
 #include <errno.h>
@@ -113,7 +113,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("stats");
+	Suite *s = suite_create("welch");
 	TCase *tc = tcase_create("welch");
 	tcase_add_test(tc, quantiles);
 	tcase_add_test(tc, equal_variances);

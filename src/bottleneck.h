@@ -2,8 +2,8 @@
  * and block size on several layers, grouped, with the cost of each layer
  * over the one beneath it (RADOS -> RBD -> krbd, RADOS -> CephFS file I/O).
  * docs/bottleneck.md is the user's version of these rules. */
-#ifndef CB_LAYERS_H
-#define CB_LAYERS_H
+#ifndef CB_BOTTLENECK_H
+#define CB_BOTTLENECK_H
 
 #include "result.h"
 
@@ -18,7 +18,7 @@ enum cb_layer { CB_L_RADOS, CB_L_RBD, CB_L_KRBD, CB_L_CEPHFS, CB_L_COUNT };
 extern const char *const cb_layer_names[CB_L_COUNT];
 
 /* Why a phase is in no group (CB_LAYERS_USED when it is in one). */
-enum cb_layers_why {
+enum cb_bottleneck_why {
 	CB_LAYERS_USED,
 	CB_LAYERS_PREFILL,   /* a fill step: NAME.prefill */
 	CB_LAYERS_OTHER_OP,  /* no counterpart on another layer (tree phases, unknown layers) */
@@ -52,14 +52,14 @@ struct cb_layer_group {
 	size_t nshadowed;
 };
 
-struct cb_layers {
+struct cb_bottleneck {
 	struct cb_layer_group *groups;
 	size_t n;
-	enum cb_layers_why *why; /* one per phase of the result */
+	enum cb_bottleneck_why *why; /* one per phase of the result */
 };
 
-/* Group r's rows. 0 or -ENOMEM; free with cb_layers_free even on failure. */
-int cb_layers_find(const struct cb_result *r, struct cb_layers *out);
-void cb_layers_free(struct cb_layers *l);
+/* Group r's rows. 0 or -ENOMEM; free with cb_bottleneck_free even on failure. */
+int cb_bottleneck_find(const struct cb_result *r, struct cb_bottleneck *out);
+void cb_bottleneck_free(struct cb_bottleneck *l);
 
 #endif

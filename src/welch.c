@@ -1,6 +1,6 @@
 /* Welch's t-test on top of GSL: its mean/variance routines and the t
  * distribution's quantile and tail. */
-#include "stats.h"
+#include "welch.h"
 
 #include <errno.h>
 #include <gsl/gsl_cdf.h>

@@ -1,7 +1,7 @@
 /* Two-sample statistics for `cephbench compare`: Welch's t-test and the
  * confidence interval of a difference of means (docs/compare.md). */
-#ifndef CB_STATS_H
-#define CB_STATS_H
+#ifndef CB_WELCH_H
+#define CB_WELCH_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* The phase loop: keeps the in-flight window full, times every op, applies
  * ramp/duration/op/byte limits, reaps completions without a lock per op,
  * and stops cleanly on a stop signal: SIGINT, SIGTERM, SIGUSR2 (drain, then partial result). */
-#ifndef CB_RUNNER_H
-#define CB_RUNNER_H
+#ifndef CB_PHASE_H
+#define CB_PHASE_H
 
 #include "engine.h"
 #include "result.h"
