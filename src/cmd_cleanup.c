@@ -98,10 +98,13 @@ int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 	}
 	for (int i = 0; cb_engines[i]; i++) {
 		const struct cb_engine *eng = cb_engines[i];
+		/* a layer that makes nothing (noop) has no target to clean */
+		if (!eng->cleanup)
+			continue;
 		/* each layer cleans the target its own flag names */
 		bool by_fs = strcmp(eng->cleanup_flag, "--fs") == 0;
 		const char *target = by_fs ? fs : pool;
-		if (!eng->cleanup || !target)
+		if (!target)
 			continue;
 		struct cb_cleanup_req req = {.conn = conn,
 					     .pool = by_fs ? NULL : pool,

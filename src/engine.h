@@ -149,12 +149,18 @@ struct cb_engine {
 	 * per client, whatever concurrency says; parallelism comes from clients. */
 	bool synchronous;
 	unsigned max_clients; /* clients a workload may ask for; 0 means 1 */
+	/* The layer talks to no cluster (noop): a run whose layers all say so
+	 * connects to nothing, takes no cluster lock and cleans nothing. */
+	bool no_cluster;
 	/* What a phase's target (ph->target) is, for messages: "pool"; NULL
 	 * when describe() names the device an op went to already. */
 	const char *target_noun;
 	/* Cross-key checks at profile load, before anything connects. Returns 0 or
 	 * -EINVAL with a reason in why. May be NULL. */
 	int (*check)(const struct cb_workload *wl, const void *lopts, char *why, size_t n);
+	/* Settle what the layer's options decide about the common keys (noop's
+	 * synchronous: one op in flight). May be NULL. */
+	void (*resolve)(struct cb_workload *wl, const void *lopts);
 	/* Whether this host can run wl at all (a kernel module, a device node),
 	 * asked before a workload marked optional runs. 0, or -ENODEV with the
 	 * reason in why. May be NULL: always available. */

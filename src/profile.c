@@ -389,6 +389,8 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 		it->wl.duration_ns = 10ULL * 1000000000ULL;
 	if (it->engine->check && it->engine->check(&it->wl, it->lopts, why, sizeof(why)) < 0)
 		return cb_err_usage(l->e, "%s: %s", wwhere, why);
+	if (it->engine->resolve)
+		it->engine->resolve(&it->wl, it->lopts);
 	return 0;
 }
 

@@ -48,11 +48,13 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 
 	gmtime_r(&r->started, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fprintf(out,
-		"\ncephbench %s: run '%s', profile '%s' (sha256 %.12s), cluster %s (ceph %s), host "
-		"%s, %s%s\n",
-		CB_VERSION, r->run_name, r->profile_name, r->profile_sha256, r->fsid,
-		r->ceph_version, r->host, ts, r->interrupted ? " (interrupted: partial)" : "");
+	/* a run of noop workloads alone talked to no cluster */
+	char cl[160] = "no cluster";
+	if (r->fsid[0])
+		snprintf(cl, sizeof(cl), "cluster %s (ceph %s)", r->fsid, r->ceph_version);
+	fprintf(out, "\ncephbench %s: run '%s', profile '%s' (sha256 %.12s), %s, host %s, %s%s\n",
+		CB_VERSION, r->run_name, r->profile_name, r->profile_sha256, cl, r->host, ts,
+		r->interrupted ? " (interrupted: partial)" : "");
 	for (size_t i = 0; i < r->nphases; i++) {
 		int n = (int)strlen(r->phases[i].name), o = (int)strlen(r->phases[i].op);
 		w = n > w ? n : w;

@@ -76,7 +76,7 @@ static void cleanup_run(const struct cb_profile *p, const struct left *left, con
 {
 	for (size_t i = 0; i < p->n; i++) {
 		/* A second phase on the same target simply finds nothing left. */
-		if (!left[i].created)
+		if (!left[i].created || !p->items[i].engine->cleanup)
 			continue;
 		struct cb_err ce = {0};
 		struct cb_cleanup_req req = {.conn = conn,
@@ -196,7 +196,7 @@ static int wl_start(struct run *rn, size_t i, struct wl_run *w, struct cb_err *e
 	w->sessions = calloc(it->wl.clients, sizeof(*w->sessions));
 	if (!w->sessions)
 		return cb_err_usage(e, "out of memory");
-	if (!it->wl.op_timeout_ns)
+	if (!it->wl.op_timeout_ns || it->engine->no_cluster)
 		return 0;
 	struct cb_cluster_opts co = rn->co;
 	co.op_timeout_ns = it->wl.op_timeout_ns;
@@ -280,6 +280,17 @@ static int skip_unavailable(struct run *rn, size_t i, struct cb_err *e)
 	return 1;
 }
 
+/* True when some workload's layer talks to a cluster; a profile of noop
+ * workloads alone connects to nothing, takes no cluster lock, asks no fsid
+ * or version and has nothing to clean up. */
+static bool needs_cluster(const struct cb_profile *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->items[i].engine->no_cluster)
+			return true;
+	return false;
+}
+
 /* A random id telling this run's things from those of a crashed run that
  * had the same name. */
 static void make_run_id(char *id, size_t n)
@@ -295,6 +306,7 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	struct run rn = {.p = p, .o = o, .co = o->cluster};
 	struct cb_ranks *rk = o->ranks;
 	bool root = cb_ranks_rank(rk) == 0;
+	bool cluster = needs_cluster(p);
 	int lock = -1;
 	struct cb_health *health = NULL;
 	struct cb_out *json = NULL;
@@ -335,16 +347,17 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	r = root ? cb_health_open(&o->health, &health, e) : 0;
 	if (r == 0 && root)
 		r = open_json_file(o->json_path, &json, e);
-	if (r == 0)
+	if (r == 0 && cluster)
 		r = cb_conn_open(co, &rn.conn, e);
 	if ((r = cb_ranks_agree(rk, r, e)) < 0)
 		goto out;
 	/* before any phase: a second run on the cluster would skew both (over
 	 * ranks the run is one: rank 0 holds the lock for all) */
-	struct cb_lock_opts lo = {cb_conn_fsid(rn.conn), rn.name, o->wait, o->quiet, o->sigfd};
-	if (root)
+	struct cb_lock_opts lo = {cluster ? cb_conn_fsid(rn.conn) : "", rn.name, o->wait, o->quiet,
+				  o->sigfd};
+	if (root && cluster)
 		lock = cb_lock_take(&lo, e);
-	r = cb_ranks_agree(rk, root && lock < 0 ? lock : 0, e);
+	r = cb_ranks_agree(rk, root && cluster && lock < 0 ? lock : 0, e);
 	interrupted = r == -EINTR;
 	if (r < 0)
 		goto out;
@@ -352,7 +365,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	res->run_name = strdup(rn.name);
 	res->profile_name = strdup(p->name);
 	snprintf(res->profile_sha256, sizeof(res->profile_sha256), "%s", p->sha256);
-	snprintf(res->fsid, sizeof(res->fsid), "%s", cb_conn_fsid(rn.conn));
+	if (cluster)
+		snprintf(res->fsid, sizeof(res->fsid), "%s", cb_conn_fsid(rn.conn));
 	gethostname(res->host, sizeof(res->host) - 1);
 	res->started = time(NULL);
 
@@ -404,7 +418,9 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	if (!root)
 		goto out;
 	/* asked after the phases: it opens a second session */
-	snprintf(res->ceph_version, sizeof(res->ceph_version), "%s", cb_conn_version(rn.conn));
+	if (cluster)
+		snprintf(res->ceph_version, sizeof(res->ceph_version), "%s",
+			 cb_conn_version(rn.conn));
 	/* the record as JSON, annotated with the regression verdicts before
 	 * anything prints or stores it */
 	json_t *rec = res->nphases ? cb_result_json(res) : NULL;
@@ -442,7 +458,7 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		malloc_trim(0); /* as above, before the cleanup */
 	}
 	bool late = late_signal(o->sigfd, "while the result was written");
-	if (!o->no_cleanup) {
+	if (!o->no_cleanup && cluster) {
 		cleanup_run(p, rn.left, rn.name, rn.id, rn.conn, o->quiet, e);
 		late |= late_signal(o->sigfd, "during the cleanup");
 	}
