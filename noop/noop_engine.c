@@ -120,6 +120,8 @@ static int noop_setup(struct cb_phase *ph, void **state)
 	s->block_size = ph->wl->block_size ? ph->wl->block_size : NOOP_DEFAULT_BS;
 	s->rng = 0x9e3779b97f4a7c15ULL * (ph->client + 1);
 	ph->block_size = s->block_size;
+	/* rows name what they ran against; result readers want a name there */
+	snprintf(ph->target, sizeof(ph->target), "noop");
 	/* a queue only when ops wait: the default path is submit alone */
 	if (o->delay_ns || o->capacity || o->completion == COMPLETION_THREAD) {
 		int r =

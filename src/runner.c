@@ -538,9 +538,6 @@ static int merge_clients(struct cb_phase *ph, struct client *c, unsigned n,
 			snprintf(res->target, sizeof(res->target), "%s", c[k].res.target);
 			res->block_size = c[k].res.block_size;
 		}
-		/* nor has a layer without targets (noop): the size is still the row's */
-		if (!res->block_size)
-			res->block_size = c[k].res.block_size;
 		if (!ph->target[0] && c[k].ph.target[0])
 			snprintf(ph->target, sizeof(ph->target), "%s", c[k].ph.target);
 		ph->created |= c[k].ph.created;
