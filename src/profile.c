@@ -31,7 +31,7 @@ const struct cb_option cb_workload_options[] = {
     {"name", CB_OPT_NAME, offsetof(struct cb_workload, name), NULL, 0, 0, NULL,
      "unique name of the workload; names its report row"},
     {"layer", CB_OPT_STR, offsetof(struct cb_workload, layer), NULL, 0, 0, NULL,
-     "which layer runs it: rados, rbd, cephfs, krbd"},
+     "which layer runs it: rados, rbd, cephfs, krbd, noop"},
     {"op", CB_OPT_STR, offsetof(struct cb_workload, op), NULL, 0, 0, NULL,
      "what it does; the layer lists its ops"},
     {"block_size", CB_OPT_SIZE, offsetof(struct cb_workload, block_size), NULL, 1, 1ULL << 30, NULL,
