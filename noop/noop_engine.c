@@ -15,6 +15,7 @@
  *   iterations    the workload's step list runs that many times
  * Delayed ops wait in a small heap (noop_queue.c) until they are due. */
 #include "noop_queue.h"
+#include "rng.h"
 #include "units.h"
 
 #include <errno.h>
@@ -145,10 +146,7 @@ static uint64_t due_time(struct noop_state *s, uint64_t now)
 	}
 	uint64_t d = o->delay_ns;
 	if (o->jitter_ns) {
-		s->rng ^= s->rng << 13;
-		s->rng ^= s->rng >> 7;
-		s->rng ^= s->rng << 17;
-		d = d - o->jitter_ns + s->rng % (2 * o->jitter_ns + 1);
+		d = d - o->jitter_ns + cb_rng_next(&s->rng) % (2 * o->jitter_ns + 1);
 	}
 	return t + d;
 }
