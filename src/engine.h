@@ -1,5 +1,5 @@
 /* The contract between the common runner and a layer module (rados, rbd,
- * cephfs, krbd). A layer exports one const struct cb_engine; the runner owns
+ * cephfs, krbd, noop). A layer exports one const struct cb_engine; the runner owns
  * the clock, the in-flight window, limits and stats; the engine only decides
  * what each op does and starts it. Engines never print and never exit. */
 #ifndef CB_ENGINE_H
@@ -195,7 +195,9 @@ struct cb_engine {
 	/* Free a client's session (ph->session) after the workload's last step.
 	 * May be NULL when the engine keeps none. */
 	void (*release)(void *session);
-	/* Remove what runs made (also crashed ones). Returns 0 or -errno. */
+	/* Remove what runs made (also crashed ones). Returns 0 or -errno. NULL
+	 * for a layer that makes nothing (noop; cleanup_flag and removes NULL
+	 * too): `cephbench cleanup` and a run's cleanup skip it. */
 	int (*cleanup)(struct cb_cleanup_req *req);
 };
 
