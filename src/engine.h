@@ -1,5 +1,5 @@
 /* The contract between the common runner and a layer module (rados, rbd,
- * cephfs, krbd). A layer exports one const struct cb_engine; the runner owns
+ * cephfs, krbd, noop). A layer exports one const struct cb_engine; the runner owns
  * the clock, the in-flight window, limits and stats; the engine only decides
  * what each op does and starts it. Engines never print and never exit. */
 #ifndef CB_ENGINE_H
@@ -176,6 +176,9 @@ struct cb_engine {
 	/* Cross-key checks at profile load, before anything connects. Returns 0 or
 	 * -EINVAL with a reason in why. May be NULL. */
 	int (*check)(const struct cb_workload *wl, const void *lopts, char *why, size_t n);
+	/* Settle what the layer's options decide about the common keys (noop's
+	 * synchronous: one op in flight). May be NULL. */
+	void (*resolve)(struct cb_workload *wl, const void *lopts);
 	/* Whether this host can run wl at all (a kernel module, a device node),
 	 * asked before a workload marked optional runs. 0, or -ENODEV with the
 	 * reason in why. May be NULL: always available. */
@@ -210,7 +213,9 @@ struct cb_engine {
 	/* Free a client's session (ph->session) after the workload's last step.
 	 * May be NULL when the engine keeps none. */
 	void (*release)(void *session);
-	/* Remove what runs made (also crashed ones). Returns 0 or -errno. */
+	/* Remove what runs made (also crashed ones). Returns 0 or -errno. NULL
+	 * for a layer that makes nothing (noop; target and removes NULL
+	 * too): `cephbench cleanup` and a run's cleanup skip it. */
 	int (*cleanup)(struct cb_cleanup_req *req);
 };
 

@@ -8,9 +8,10 @@ extern const struct cb_engine cb_engine_rados;
 extern const struct cb_engine cb_engine_rbd;
 extern const struct cb_engine cb_engine_cephfs;
 extern const struct cb_engine cb_engine_krbd;
+extern const struct cb_engine cb_engine_noop;
 
 const struct cb_engine *const cb_engines[] = {
-    &cb_engine_rados, &cb_engine_rbd, &cb_engine_cephfs, &cb_engine_krbd, NULL,
+    &cb_engine_rados, &cb_engine_rbd, &cb_engine_cephfs, &cb_engine_krbd, &cb_engine_noop, NULL,
 };
 
 const struct cb_engine *cb_engine_find(const char *name)

@@ -31,7 +31,7 @@ const struct cb_option cb_workload_options[] = {
     {"name", CB_OPT_NAME, offsetof(struct cb_workload, name), NULL, 0, 0, NULL,
      "unique name of the workload; names its report row"},
     {"layer", CB_OPT_STR, offsetof(struct cb_workload, layer), NULL, 0, 0, NULL,
-     "which layer runs it: rados, rbd, cephfs, krbd"},
+     "which layer runs it, by its name in the registry (src/engines.c); an unknown name is refused with the list"},
     {"op", CB_OPT_STR, offsetof(struct cb_workload, op), NULL, 0, 0, NULL,
      "what it does; the layer lists its ops"},
     {"block_size", CB_OPT_SIZE, offsetof(struct cb_workload, block_size), NULL, 1, 1ULL << 30, NULL,
@@ -389,6 +389,8 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 		it->wl.duration_ns = 10ULL * 1000000000ULL;
 	if (it->engine->check && it->engine->check(&it->wl, it->lopts, why, sizeof(why)) < 0)
 		return cb_err_usage(l->e, "%s: %s", wwhere, why);
+	if (it->engine->resolve)
+		it->engine->resolve(&it->wl, it->lopts);
 	return 0;
 }
 

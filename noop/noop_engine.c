@@ -1,0 +1,221 @@
+/* The noop layer: ops that touch nothing, the smallest layer there is and
+ * the one to copy when adding a layer (as fio's engines/null.c and IOR's
+ * DUMMY backend). It is also the runner's test target: every path of the
+ * runner can be driven through it without a cluster.
+ *
+ * By default an op completes inside submit, as fio's null engine does. The
+ * options make it behave like a real target where a test needs one:
+ *   delay/jitter  each op takes that long (uniform in delay +- jitter)
+ *   capacity      a single server of N ops/s: ops queue behind each other,
+ *                 so latency rises with load
+ *   fail_every    every Nth op of a client fails with -EIO
+ *   completion    thread: completions come from another thread, as
+ *                 librados's callbacks do
+ *   synchronous   submit finishes the op before returning (libcephfs)
+ *   iterations    the workload's step list runs that many times
+ * Delayed ops wait in a small heap (noop_queue.c) until they are due. */
+#include "noop_queue.h"
+#include "rng.h"
+#include "units.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The layer's own keys, filled by the profile loader through offsetof. */
+struct noop_opts {
+	uint64_t delay_ns, jitter_ns;
+	uint64_t capacity;   /* ops/s of the single server; 0: unlimited */
+	uint64_t fail_every; /* 0: no op fails */
+	int completion;	     /* index into completions[] */
+	bool synchronous;
+	uint64_t iterations;
+};
+
+enum { COMPLETION_INLINE, COMPLETION_THREAD };
+static const char *const completions[] = {"inline", "thread", NULL};
+static const char *const noop_ops[] = {"read", "write", NULL};
+
+static const struct cb_option noop_options[] = {
+    {"delay", CB_OPT_DURATION, offsetof(struct noop_opts, delay_ns), "0", 0, 0, NULL,
+     "how long each op takes (0: it completes at once)"},
+    {"jitter", CB_OPT_DURATION, offsetof(struct noop_opts, jitter_ns), "0", 0, 0, NULL,
+     "each op's delay is uniform in delay +- jitter"},
+    {"capacity", CB_OPT_UINT, offsetof(struct noop_opts, capacity), "0", 0, 1000000000, NULL,
+     "ops/s of a single server the ops queue for (0: no limit)"},
+    {"fail_every", CB_OPT_UINT, offsetof(struct noop_opts, fail_every), "0", 0, 0, NULL,
+     "every Nth op of a client fails with an I/O error (0: none)"},
+    {"completion", CB_OPT_ENUM, offsetof(struct noop_opts, completion), "inline", 0, 0, completions,
+     "inline (in submit or the runner's poll) or thread (as librados's callbacks)"},
+    {"synchronous", CB_OPT_BOOL, offsetof(struct noop_opts, synchronous), "false", 0, 0, NULL,
+     "submit finishes each op before returning: one op in flight per client (libcephfs)"},
+    {"iterations", CB_OPT_UINT, offsetof(struct noop_opts, iterations), "1", 1, 1000000, NULL,
+     "runs of the workload's step list, merged into its row"},
+    {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+};
+
+#define NOOP_DEFAULT_BS 4096
+
+static int noop_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
+{
+	const struct noop_opts *o = lopts;
+	char a[32], b[32];
+	if (o->jitter_ns > o->delay_ns) {
+		snprintf(why, n, "workload '%s': jitter %s is more than delay %s", wl->name,
+			 cb_format_duration(o->jitter_ns, a, sizeof(a)),
+			 cb_format_duration(o->delay_ns, b, sizeof(b)));
+		return -EINVAL;
+	}
+	if (o->synchronous && o->completion == COMPLETION_THREAD) {
+		snprintf(why, n,
+			 "workload '%s': synchronous ops complete in submit, not on a thread",
+			 wl->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One op in flight per client, as the runner does for a synchronous layer. */
+static void noop_resolve(struct cb_workload *wl, const void *lopts)
+{
+	const struct noop_opts *o = lopts;
+	if (o->synchronous)
+		wl->concurrency = 1;
+}
+
+/* One step, the workload itself, repeated `iterations` times. */
+static size_t noop_steps(const struct cb_workload *wl, const void *lopts, struct cb_step *out,
+			 unsigned *iterations)
+{
+	const struct noop_opts *o = lopts;
+	(void)wl;
+	out[0] = (struct cb_step){.suffix = NULL};
+	*iterations = (unsigned)o->iterations;
+	return 1;
+}
+
+/* One client's state: no handles, only the op counter, the server's queue
+ * and, when delayed, the ops waiting to complete. */
+struct noop_state {
+	const struct noop_opts *o;
+	bool write;
+	uint64_t block_size;
+	uint64_t submitted;   /* ops so far: fail_every counts them */
+	uint64_t server_free; /* ns: when the single server takes the next op */
+	uint64_t rng;
+	struct noop_queue q;
+};
+
+static int noop_setup(struct cb_phase *ph, void **state)
+{
+	const struct noop_opts *o = ph->lopts;
+	struct noop_state *s = calloc(1, sizeof(*s));
+	*state = s;
+	if (!s)
+		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	s->o = o;
+	s->write = strcmp(ph->wl->op, "write") == 0;
+	s->block_size = ph->wl->block_size ? ph->wl->block_size : NOOP_DEFAULT_BS;
+	s->rng = 0x9e3779b97f4a7c15ULL * (ph->client + 1);
+	ph->block_size = s->block_size;
+	/* rows name what they ran against; result readers want a name there */
+	snprintf(ph->target, sizeof(ph->target), "noop");
+	/* a queue only when ops wait: the default path is submit alone */
+	if (o->delay_ns || o->capacity || o->completion == COMPLETION_THREAD) {
+		int r =
+		    noop_queue_init(&s->q, ph->wl->concurrency, o->completion == COMPLETION_THREAD);
+		if (r < 0)
+			return cb_err_cluster(ph->err, r, "noop: cannot start: %s", strerror(-r));
+	}
+	return 0;
+}
+
+/* When op, started now, is due: after the server is free and has served
+ * it, plus its own delay. */
+static uint64_t due_time(struct noop_state *s, uint64_t now)
+{
+	const struct noop_opts *o = s->o;
+	uint64_t t = now;
+	if (o->capacity) {
+		uint64_t start = s->server_free > now ? s->server_free : now;
+		s->server_free = start + 1000000000ULL / o->capacity;
+		t = s->server_free;
+	}
+	uint64_t d = o->delay_ns;
+	if (o->jitter_ns) {
+		d = d - o->jitter_ns + cb_rng_next(&s->rng) % (2 * o->jitter_ns + 1);
+	}
+	return t + d;
+}
+
+static int noop_submit(void *state, struct cb_op *op)
+{
+	struct noop_state *s = state;
+	const struct noop_opts *o = s->o;
+	op->len = s->block_size;
+	op->is_write = s->write;
+	op->where = s->submitted++;
+	/* a read "returns" its length: the runner counts a short one as failed */
+	int64_t result =
+	    o->fail_every && s->submitted % o->fail_every == 0 ? -EIO : (int64_t)op->len;
+	if (!s->q.ops) {
+		cb_op_done(op, result);
+		return 0;
+	}
+	uint64_t due = due_time(s, op->t_start);
+	if (o->synchronous) {
+		noop_sleep_until(due);
+		cb_op_done(op, result);
+		return 0;
+	}
+	noop_queue_push(&s->q, op, due, result);
+	return 0;
+}
+
+/* Inline completion of delayed ops: the runner's poll delivers those due. */
+static int noop_poll(void *state, unsigned min, int timeout_ms)
+{
+	struct noop_state *s = state;
+	if (!s->q.ops)
+		return 0;
+	return noop_queue_reap(&s->q, min, timeout_ms);
+}
+
+static void noop_describe(void *state, const struct cb_op *op, char *buf, size_t n)
+{
+	(void)state;
+	snprintf(buf, n, "noop op %llu", (unsigned long long)op->where + 1);
+}
+
+/* Called with no op in flight; also after a failed setup (state NULL or
+ * without a queue). */
+static int noop_teardown(struct cb_phase *ph, void *state)
+{
+	struct noop_state *s = state;
+	(void)ph;
+	if (s)
+		noop_queue_release(&s->q);
+	free(s);
+	return 0;
+}
+
+/* No cleanup and no target: the layer makes nothing. */
+const struct cb_engine cb_engine_noop = {
+    .name = "noop",
+    .ops = noop_ops,
+    .options = noop_options,
+    .options_size = sizeof(struct noop_opts),
+    .no_cluster = true,
+    .max_clients = 1024,
+    .check = noop_check,
+    .resolve = noop_resolve,
+    .steps = noop_steps,
+    .setup = noop_setup,
+    .submit = noop_submit,
+    .poll = noop_poll,
+    .describe = noop_describe,
+    .teardown = noop_teardown,
+};
