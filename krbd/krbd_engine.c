@@ -5,7 +5,7 @@
  * --allow-destructive (krbd_dev.c has the safety rules). */
 #include "krbd_priv.h"
 #include "options.h"
-#include "rbd_common.h"
+#include "blk_image.h"
 #include "units.h"
 
 #include <errno.h>
@@ -196,7 +196,7 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 			 wl->name);
 		return -EINVAL;
 	}
-	if (o->features && cb_rbd_features(o->features, &mask, why, n) < 0)
+	if (o->features && cb_blk_features(o->features, &mask, why, n) < 0)
 		return -EINVAL;
 	return 0;
 }

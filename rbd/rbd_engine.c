@@ -5,8 +5,8 @@
  * only read unless --allow-destructive. */
 #include "conn.h"
 #include "options.h"
-#include "rbd_common.h"
-#include "rbd_creating.h"
+#include "blk_image.h"
+#include "blk_creating.h"
 #include "rbd_priv.h"
 #include "units.h"
 
@@ -144,7 +144,7 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 		snprintf(why, n, "stripe_count needs stripe_unit");
 		return -EINVAL;
 	}
-	if (o->features && cb_rbd_features(o->features, &mask, why, n) < 0)
+	if (o->features && cb_blk_features(o->features, &mask, why, n) < 0)
 		return -EINVAL;
 	return 0;
 }
@@ -168,7 +168,7 @@ static int check_content(struct cb_phase *ph, struct rbd_state *s, const struct 
 	bool all_pattern = true;
 	char name[160], c[32];
 	for (unsigned i = 0; i < s->nimg; i++) {
-		if (cb_rbd_meta_get(s->img[i], CB_RBD_KEY_CONTENT, c, sizeof(c)) < 0)
+		if (cb_blk_meta_get(s->img[i], CB_RBD_KEY_CONTENT, c, sizeof(c)) < 0)
 			c[0] = '\0';
 		all_pattern &= strcmp(c, "pattern") == 0;
 		cb_rbd_state_image_name(s, i, name, sizeof(name));
@@ -343,7 +343,7 @@ static int rbd_cleanup(struct cb_cleanup_req *req)
 	const char *run = req->all ? NULL : req->run_name;
 	r = cb_rbd_remove(req->conn, io, run, &req->removed, req->err);
 	if (r == 0)
-		r = cb_rbd_creating_sweep(io, pool, run, req->err);
+		r = cb_blk_creating_sweep(io, pool, run, req->err);
 	rados_ioctx_destroy(io);
 	return r;
 }

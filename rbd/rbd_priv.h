@@ -4,9 +4,9 @@
 #ifndef CB_RBD_PRIV_H
 #define CB_RBD_PRIV_H
 
-#include "block_ops.h"
+#include "blk_ops.h"
 #include "engine.h"
-#include "rbd_common.h"
+#include "blk_image.h"
 
 #include <rados/librados.h>
 #include <rbd/librbd.h>

@@ -1,5 +1,5 @@
-/* The block layers' shared ops (see block_ops.h). */
-#include "block_ops.h"
+/* The block layers' shared ops (see blk_ops.h). */
+#include "blk_ops.h"
 
 #include <string.h>
 

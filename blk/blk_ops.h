@@ -1,8 +1,8 @@
 /* The ops the block layers share (rbd through librbd, krbd through libaio):
  * one set of names, so that their rows line up in a report, and one notion
  * of which ops read and write, and of the prefill step. */
-#ifndef CB_BLOCK_OPS_H
-#define CB_BLOCK_OPS_H
+#ifndef CB_BLK_OPS_H
+#define CB_BLK_OPS_H
 
 #include "engine.h"
 
