@@ -5,6 +5,7 @@
 #define CB_BLK_OPS_H
 
 #include "engine.h"
+#include "rng.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,10 +30,39 @@ extern const char *const cb_blk_ops[];
 enum cb_blk_op cb_blk_op_of(const char *op);
 
 /* Whether op reads or writes, given rw_mix_read (percent of reads) for the
- * mixes; the fill step writes. */
-bool cb_blk_op_reads(enum cb_blk_op op, uint64_t mix);
-bool cb_blk_op_writes(enum cb_blk_op op, uint64_t mix);
-bool cb_blk_op_random(enum cb_blk_op op);
+ * mixes; the fill step writes. Inline: the I/O paths ask for every op. */
+static inline bool cb_blk_op_reads(enum cb_blk_op op, uint64_t mix)
+{
+	return op == CB_BLK_READ || op == CB_BLK_RANDREAD ||
+	       ((op == CB_BLK_RW || op == CB_BLK_RANDRW) && mix);
+}
+
+static inline bool cb_blk_op_writes(enum cb_blk_op op, uint64_t mix)
+{
+	return op == CB_BLK_PREFILL || op == CB_BLK_WRITE || op == CB_BLK_RANDWRITE ||
+	       ((op == CB_BLK_RW || op == CB_BLK_RANDRW) && mix < 100);
+}
+
+static inline bool cb_blk_op_random(enum cb_blk_op op)
+{
+	return op == CB_BLK_RANDREAD || op == CB_BLK_RANDWRITE || op == CB_BLK_RANDRW;
+}
+
+/* Whether a workload of op, with or without a prefill step, may write:
+ * what decides opening for writing and sharing a target between clients. */
+static inline bool cb_blk_workload_writes(bool prefill, enum cb_blk_op op, uint64_t mix)
+{
+	return prefill || cb_blk_op_writes(op, mix);
+}
+
+/* Whether the next op of op writes: a mix draws from *rng (mix percent
+ * read), the others always do as cb_blk_op_writes says. */
+static inline bool cb_blk_op_next_writes(enum cb_blk_op op, uint64_t mix, uint64_t *rng)
+{
+	if (op == CB_BLK_RW || op == CB_BLK_RANDRW)
+		return cb_rng_next(rng) % 100 >= mix;
+	return cb_blk_op_writes(op, mix);
+}
 
 /* The steps of a workload: with prefill, a fill step (id fill_id, row
  * "<workload>.prefill", ended by the engine) first. Returns how many. */

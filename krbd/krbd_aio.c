@@ -102,11 +102,7 @@ int krbd_submit(void *state, struct cb_op *op)
 	}
 	uint64_t off = blk * s->bs, size = s->ss->dev[dev].size;
 	op->len = size - off < s->bs ? size - off : s->bs;
-	if (s->op == CB_BLK_RW || s->op == CB_BLK_RANDRW)
-		op->is_write = cb_rng_next(&s->rng) % 100 >= s->mix;
-	else
-		op->is_write =
-		    s->op == CB_BLK_WRITE || s->op == CB_BLK_RANDWRITE || s->op == CB_BLK_PREFILL;
+	op->is_write = cb_blk_op_next_writes(s->op, s->mix, &s->rng);
 	op->where = ((uint64_t)dev << WHERE_SHIFT) | off;
 	if (op->is_write && s->fill)
 		cb_blk_pattern_fill(op->buf, s->first + dev, off, op->len);

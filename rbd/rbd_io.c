@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-/* Images are at most CB_RBD_MAX_IMAGES, offsets below 2^48: op->where
+/* Images are at most CB_BLK_MAX_IMAGES, offsets below 2^48: op->where
  * carries both, as the pattern does. */
 #define WHERE_SHIFT CB_BLK_PATTERN_SHIFT
 
@@ -51,11 +51,7 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	}
 	uint64_t off = blk * s->bs;
 	op->len = s->size - off < s->bs ? s->size - off : s->bs;
-	if (s->op == CB_BLK_RW || s->op == CB_BLK_RANDRW)
-		op->is_write = cb_rng_next(&s->rng) % 100 >= s->mix;
-	else
-		op->is_write =
-		    s->op == CB_BLK_WRITE || s->op == CB_BLK_RANDWRITE || s->op == CB_BLK_PREFILL;
+	op->is_write = cb_blk_op_next_writes(s->op, s->mix, &s->rng);
 	op->where = ((uint64_t)img << WHERE_SHIFT) | off;
 	op->priv = s;
 	if (s->op == CB_BLK_PREFILL)

@@ -16,7 +16,6 @@
 
 /* rbd bench's default io size */
 #define CB_RBD_DEFAULT_BS 4096ULL
-#define CB_RBD_MAX_IMAGES 1024
 /* An op carries its image index and offset in one word (rbd_io.c). */
 #define CB_RBD_MAX_SIZE (1ULL << 48) /* offsets stay below 2^48 */
 
