@@ -1,5 +1,6 @@
 /* Whole-run orchestration shared by `run` and the ad-hoc layer commands. */
 #include "run.h"
+#include "expect.h"
 #include "lock.h"
 #include "outfile.h"
 #include "report.h"
