@@ -130,8 +130,9 @@ int cfs_mark(struct ceph_mount_info *cm, const char *path, const char *run_id);
 void cfs_new_path(char *buf, size_t n, const char *run, const char *run_id);
 /* Whether an entry name of /cephbench is such a name, of run (NULL: of any). */
 bool cfs_is_new_name(const char *name, const char *run);
-/* Make /cephbench/<run>[/<workload>[/c<k>...]], taking over a dead
- * namesake's leftovers; marks the run directory as this run's. */
+
+/* cephfs_rundir.c: make /cephbench/<run>[/<workload>[/c<k>...]], taking
+ * over a dead namesake's leftovers; marks the run directory as this run's. */
 int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss);
 
 /* cephfs_tree.c: the metadata ops. */

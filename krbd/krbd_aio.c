@@ -5,7 +5,7 @@
  * one latency), -EAGAIN is retried: neither counts as a success until every
  * byte moved. */
 #include "krbd_priv.h"
-#include "pattern.h"
+#include "blk_pattern.h"
 #include "rng.h"
 
 #include <errno.h>
@@ -19,7 +19,7 @@
 #define EAGAIN_TRIES 10
 #define AGAIN_MAX    1000
 
-#define WHERE_SHIFT  CB_PATTERN_SHIFT
+#define WHERE_SHIFT  CB_BLK_PATTERN_SHIFT
 #define WHERE_OFF(w) ((w) & ((1ULL << WHERE_SHIFT) - 1))
 #define WHERE_DEV(w) ((unsigned)((w) >> WHERE_SHIFT))
 
@@ -102,14 +102,10 @@ int krbd_submit(void *state, struct cb_op *op)
 	}
 	uint64_t off = blk * s->bs, size = s->ss->dev[dev].size;
 	op->len = size - off < s->bs ? size - off : s->bs;
-	if (s->op == CB_BLK_RW || s->op == CB_BLK_RANDRW)
-		op->is_write = cb_rng_next(&s->rng) % 100 >= s->mix;
-	else
-		op->is_write =
-		    s->op == CB_BLK_WRITE || s->op == CB_BLK_RANDWRITE || s->op == CB_BLK_PREFILL;
+	op->is_write = cb_blk_op_next_writes(s->op, s->mix, &s->rng);
 	op->where = ((uint64_t)dev << WHERE_SHIFT) | off;
 	if (op->is_write && s->fill)
-		cb_pattern_fill(op->buf, s->first + dev, off, op->len);
+		cb_blk_pattern_fill(op->buf, s->first + dev, off, op->len);
 	sl->done = 0;
 	sl->again = 0;
 	prep(sl, s->ss->dev[dev].fd);
@@ -216,7 +212,8 @@ static int complete(struct krbd_state *s, struct krbd_slot *sl, long res)
 	if (res == 0)
 		res = -ENODATA; /* nothing moved: the end of the device or file */
 	if (res > 0 && s->verify && !op->is_write &&
-	    !cb_pattern_ok(op->buf, s->first + WHERE_DEV(op->where), WHERE_OFF(op->where), op->len))
+	    !cb_blk_pattern_ok(op->buf, s->first + WHERE_DEV(op->where), WHERE_OFF(op->where),
+			       op->len))
 		res = CB_EVERIFY;
 	cb_op_done(op, res < 0 ? res : (int64_t)op->len);
 	return 1;

@@ -3,9 +3,10 @@
  * run creates and maps with `rbd device map` (pool: and image_size:), or
  * devices and files given with device:, which are only read unless
  * --allow-destructive (krbd_dev.c has the safety rules). */
+#include "blk_check.h"
 #include "krbd_priv.h"
 #include "options.h"
-#include "rbd_common.h"
+#include "blk_image.h"
 #include "units.h"
 
 #include <errno.h>
@@ -125,7 +126,6 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 	const struct krbd_opts *o = lopts;
 	uint64_t bs = krbd_block_size(wl), mask;
 	enum cb_blk_op op = cb_blk_op_of(wl->op);
-	char a[32], b[32];
 
 	if (o->map_options && !map_options_ok(o->map_options)) {
 		snprintf(why, n,
@@ -140,32 +140,24 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 			 "randread, or rw or randrw with rw_mix_read above 0");
 		return -EINVAL;
 	}
-	if (o->verify && bs % 8) {
-		snprintf(why, n, "verify needs a block_size that is a multiple of 8");
+	if (o->verify && cb_blk_check_verify_bs(bs, why, n) < 0)
 		return -EINVAL;
-	}
 	if (o->verify && !o->prefill) {
 		snprintf(why, n,
 			 "verify needs prefill: true (only the prefill pattern can be "
 			 "checked)");
 		return -EINVAL;
 	}
-	/* a device given is one the clients would share: its blocks are not
-	 * split between them, so two would write the same ones */
-	if (o->device && wl->clients > 1 && (o->prefill || cb_blk_op_writes(op, o->rw_mix_read))) {
-		snprintf(why, n,
-			 "clients: %llu would write device '%s' together (prefill or op %s): "
-			 "only reads share a device; map images (pool: and image_size:, each "
-			 "client its own) or give clients: 1",
-			 (unsigned long long)wl->clients, o->device, wl->op);
+	const struct cb_blk_target t = {
+	    .noun = "device",
+	    .given = o->device,
+	    .shared = "only reads share a device; map images (pool: and image_size:, each client "
+		      "its own) or give clients: 1",
+	    .images = o->images,
+	    .writes = cb_blk_workload_writes(o->prefill, op, o->rw_mix_read),
+	};
+	if (cb_blk_check_clients(wl, &t, why, n) < 0)
 		return -EINVAL;
-	}
-	if (!o->device && wl->clients * o->images > 1024) {
-		snprintf(why, n, "clients: %llu x images: %llu is %llu images, at most 1024",
-			 (unsigned long long)wl->clients, (unsigned long long)o->images,
-			 (unsigned long long)(wl->clients * o->images));
-		return -EINVAL;
-	}
 	if (o->device) {
 		/* pool is left alone: profiles often set it in defaults: */
 		if (o->image_size || o->images != 1 || o->features || o->map_options) {
@@ -183,12 +175,8 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 			 wl->name);
 		return -EINVAL;
 	}
-	if (bs > o->image_size) {
-		snprintf(why, n, "block_size %s is larger than image_size %s",
-			 cb_format_size(bs, a, sizeof(a)),
-			 cb_format_size(o->image_size, b, sizeof(b)));
+	if (cb_blk_check_fits(bs, o->image_size, why, n) < 0)
 		return -EINVAL;
-	}
 	if (cb_blk_op_reads(op, o->rw_mix_read) && !o->prefill) {
 		snprintf(why, n,
 			 "workload '%s' reads images the run creates, which hold no data yet "
@@ -196,7 +184,7 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 			 wl->name);
 		return -EINVAL;
 	}
-	if (o->features && cb_rbd_features(o->features, &mask, why, n) < 0)
+	if (o->features && cb_blk_features(o->features, &mask, why, n) < 0)
 		return -EINVAL;
 	return 0;
 }
@@ -272,7 +260,7 @@ int krbd_session_open(struct cb_phase *ph, struct krbd_session **out)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	*out = ss; /* closed by release, also after a failure here */
 	ss->conn = ph->conn;
-	ss->writes = o->prefill || cb_blk_op_writes(cb_blk_op_of(ph->wl->op), o->rw_mix_read);
+	ss->writes = cb_blk_workload_writes(o->prefill, cb_blk_op_of(ph->wl->op), o->rw_mix_read);
 	for (unsigned i = 0; i < KRBD_MAX_DEVICES; i++)
 		ss->dev[i].fd = -1;
 	if (!o->device) {

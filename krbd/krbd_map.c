@@ -9,8 +9,8 @@
 #include "conn.h"
 #include "krbd_priv.h"
 #include "owner.h"
-#include "rbd_common.h"
-#include "rbd_creating.h"
+#include "blk_image.h"
+#include "blk_creating.h"
 #include "shquote.h"
 
 #include <errno.h>
@@ -260,16 +260,16 @@ static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool,
 	rbd_image_t img;
 	int r = rbd_open_read_only(io, name, &img, NULL);
 	if (r == -ENOENT) { /* listed but no header: half made or half removed */
-		r = cb_rbd_remove_half_made(io, name, run);
+		r = cb_blk_remove_half_made(io, name, run);
 		return r >= 0 ? r
 			      : cb_err_cluster(e, r, "removing image %s/%s: %s", pool, name,
 					       strerror(-r));
 	}
 	if (r < 0)
 		return cb_err_cluster(e, r, "opening image %s/%s: %s", pool, name, strerror(-r));
-	bool ours = cb_rbd_is_runs(io, img, name, KRBD_KEY_RUN, run);
-	cb_rbd_meta_get(img, KRBD_KEY_INSTANCE, inst, sizeof(inst));
-	bool recorded = cb_rbd_meta_get(img, KRBD_KEY_MAP, map, sizeof(map)) == 0;
+	bool ours = cb_blk_is_runs(io, img, name, KRBD_KEY_RUN, run);
+	cb_blk_meta_get(img, KRBD_KEY_INSTANCE, inst, sizeof(inst));
+	bool recorded = cb_blk_meta_get(img, KRBD_KEY_MAP, map, sizeof(map)) == 0;
 	rbd_close(img);
 	if (!ours)
 		return NOT_OURS;
@@ -301,7 +301,7 @@ static int clear_image(struct cb_conn *conn, rados_ioctx_t io, const char *pool,
 		if (r < 0)
 			return cb_err_cluster(e, r, "inspecting image %s/%s: %s", pool, name,
 					      strerror(-r));
-		r = watchers ? -EBUSY : cb_rbd_remove_recorded(io, name, run);
+		r = watchers ? -EBUSY : cb_blk_remove_recorded(io, name, run);
 		if (r == 0)
 			return 1;
 		if (r == -ENOENT)
@@ -334,7 +334,7 @@ static int clear_run_images(struct cb_conn *conn, rados_ioctx_t io, const char *
 	rbd_image_spec_t *specs;
 	size_t max;
 	uint64_t deadline = cb_now_ns() + REMOVE_WAIT_NS;
-	int ret = 0, r = cb_rbd_list(io, &specs, &max);
+	int ret = 0, r = cb_blk_list(io, &specs, &max);
 	if (r < 0)
 		return cb_err_cluster(e, r, "listing images of pool %s: %s", pool, strerror(-r));
 	for (size_t i = 0; i < max; i++) {
@@ -349,7 +349,7 @@ static int clear_run_images(struct cb_conn *conn, rados_ioctx_t io, const char *
 		else if (r < 0 && ret == 0)
 			ret = r;
 	}
-	cb_rbd_list_free(specs, max);
+	cb_blk_list_free(specs, max);
 	return ret;
 }
 
@@ -363,10 +363,10 @@ static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
 	int r = 0;
 
 	rbd_image_options_create(&opts);
-	if (o->features && (r = cb_rbd_features(o->features, &features, why, sizeof(why))) == 0)
+	if (o->features && (r = cb_blk_features(o->features, &features, why, sizeof(why))) == 0)
 		r = rbd_image_options_set_uint64(opts, RBD_IMAGE_OPTION_FEATURES, features);
 	ph->created = true; /* before the create: one that times out may still land */
-	if (r == 0 && (r = cb_rbd_creating_set(io, o->pool, name, ph->run_name, ph->err)) < 0) {
+	if (r == 0 && (r = cb_blk_creating_set(io, o->pool, name, ph->run_name, ph->err)) < 0) {
 		rbd_image_options_destroy(opts);
 		return r;
 	}
@@ -395,7 +395,7 @@ static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
 				      strerror(-r));
-	cb_rbd_creating_clear(io, name, ph->run_name); /* a record left is swept by cleanup */
+	cb_blk_creating_clear(io, name, ph->run_name); /* a record left is swept by cleanup */
 	return 0;
 }
 
@@ -509,7 +509,7 @@ int krbd_cleanup(struct cb_cleanup_req *req)
 	r = clear_run_images(req->conn, io, pool, req->all ? NULL : req->run_name, req->run_id,
 			     NULL, &req->removed, req->err);
 	if (r == 0)
-		r = cb_rbd_creating_sweep(io, pool, req->all ? NULL : req->run_name, req->err);
+		r = cb_blk_creating_sweep(io, pool, req->all ? NULL : req->run_name, req->err);
 	rados_ioctx_destroy(io);
 	return r;
 }

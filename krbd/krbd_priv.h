@@ -6,7 +6,7 @@
 #ifndef CB_KRBD_PRIV_H
 #define CB_KRBD_PRIV_H
 
-#include "block_ops.h"
+#include "blk_ops.h"
 #include "engine.h"
 
 #include <libaio.h>

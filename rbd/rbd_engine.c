@@ -3,10 +3,11 @@
  * and removes them at the end, each client its own `images` of them on a
  * connection of its own; `image:` names an existing image instead, which is
  * only read unless --allow-destructive. */
+#include "blk_check.h"
 #include "conn.h"
 #include "options.h"
-#include "rbd_common.h"
-#include "rbd_creating.h"
+#include "blk_image.h"
+#include "blk_creating.h"
 #include "rbd_priv.h"
 #include "units.h"
 
@@ -25,7 +26,7 @@ static const struct cb_option rbd_options[] = {
      "an existing image to run on (read-only unless --allow-destructive)"},
     {"image_size", CB_OPT_SIZE, offsetof(struct rbd_opts, image_size), NULL, 1, CB_RBD_MAX_SIZE,
      NULL, "size of each image the run creates"},
-    {"images", CB_OPT_UINT, offsetof(struct rbd_opts, images), "1", 1, CB_RBD_MAX_IMAGES, NULL,
+    {"images", CB_OPT_UINT, offsetof(struct rbd_opts, images), "1", 1, CB_BLK_MAX_IMAGES, NULL,
      "images per client; each op picks one"},
     {"features", CB_OPT_STR, offsetof(struct rbd_opts, features), NULL, 0, 0, NULL,
      "image features, e.g. layering,exclusive-lock (default: the cluster's)"},
@@ -60,7 +61,7 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 	const struct rbd_opts *o = lopts;
 	uint64_t bs = wl->block_size ? wl->block_size : CB_RBD_DEFAULT_BS, mask;
 	enum cb_blk_op op = cb_blk_op_of(wl->op);
-	char a[32], b[32];
+	char a[32];
 
 	if (!o->pool) {
 		snprintf(why, n, "workload '%s' needs pool: (the pool of the images)", wl->name);
@@ -72,26 +73,18 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 			 "or randread (writes replace the pattern)");
 		return -EINVAL;
 	}
-	if (o->verify && bs % 8) {
-		snprintf(why, n, "verify needs a block_size that is a multiple of 8");
+	if (o->verify && cb_blk_check_verify_bs(bs, why, n) < 0)
 		return -EINVAL;
-	}
-	/* one writer per image: with exclusive-lock, clients writing one image
-	 * would measure the lock passing between them */
-	if (o->image && wl->clients > 1 && (o->prefill || cb_blk_op_writes(op, o->rw_mix_read))) {
-		snprintf(why, n,
-			 "clients: %llu would write image '%s' together (prefill or op %s): "
-			 "only reads share an image; give images the run creates (each "
-			 "client its own) or clients: 1",
-			 (unsigned long long)wl->clients, o->image, wl->op);
+	const struct cb_blk_target t = {
+	    .noun = "image",
+	    .given = o->image,
+	    .shared = "only reads share an image; give images the run creates (each client its "
+		      "own) or clients: 1",
+	    .images = o->images,
+	    .writes = cb_blk_workload_writes(o->prefill, op, o->rw_mix_read),
+	};
+	if (cb_blk_check_clients(wl, &t, why, n) < 0)
 		return -EINVAL;
-	}
-	if (!o->image && wl->clients * o->images > CB_RBD_MAX_IMAGES) {
-		snprintf(why, n, "clients: %llu x images: %llu is %llu images, at most %d",
-			 (unsigned long long)wl->clients, (unsigned long long)o->images,
-			 (unsigned long long)(wl->clients * o->images), CB_RBD_MAX_IMAGES);
-		return -EINVAL;
-	}
 	if (o->image) {
 		if (o->image_size || o->images != 1 || o->features || o->object_size || o->order ||
 		    o->stripe_unit || o->stripe_count || o->data_pool || o->reuse) {
@@ -118,12 +111,8 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 			 wl->name);
 		return -EINVAL;
 	}
-	if (bs > o->image_size) {
-		snprintf(why, n, "block_size %s is larger than image_size %s",
-			 cb_format_size(bs, a, sizeof(a)),
-			 cb_format_size(o->image_size, b, sizeof(b)));
+	if (cb_blk_check_fits(bs, o->image_size, why, n) < 0)
 		return -EINVAL;
-	}
 	if (o->object_size && o->order) {
 		snprintf(why, n, "give object_size or order, not both");
 		return -EINVAL;
@@ -144,7 +133,7 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 		snprintf(why, n, "stripe_count needs stripe_unit");
 		return -EINVAL;
 	}
-	if (o->features && cb_rbd_features(o->features, &mask, why, n) < 0)
+	if (o->features && cb_blk_features(o->features, &mask, why, n) < 0)
 		return -EINVAL;
 	return 0;
 }
@@ -168,7 +157,7 @@ static int check_content(struct cb_phase *ph, struct rbd_state *s, const struct 
 	bool all_pattern = true;
 	char name[160], c[32];
 	for (unsigned i = 0; i < s->nimg; i++) {
-		if (cb_rbd_meta_get(s->img[i], CB_RBD_KEY_CONTENT, c, sizeof(c)) < 0)
+		if (cb_blk_meta_get(s->img[i], CB_RBD_KEY_CONTENT, c, sizeof(c)) < 0)
 			c[0] = '\0';
 		all_pattern &= strcmp(c, "pattern") == 0;
 		cb_rbd_state_image_name(s, i, name, sizeof(name));
@@ -343,7 +332,7 @@ static int rbd_cleanup(struct cb_cleanup_req *req)
 	const char *run = req->all ? NULL : req->run_name;
 	r = cb_rbd_remove(req->conn, io, run, &req->removed, req->err);
 	if (r == 0)
-		r = cb_rbd_creating_sweep(io, pool, run, req->err);
+		r = cb_blk_creating_sweep(io, pool, run, req->err);
 	rados_ioctx_destroy(io);
 	return r;
 }

@@ -4,8 +4,8 @@
 #include "clock.h"
 #include "conn.h"
 #include "options.h"
-#include "rbd_common.h"
-#include "rbd_creating.h"
+#include "blk_image.h"
+#include "blk_creating.h"
 #include "rbd_priv.h"
 #include "shquote.h"
 #include "units.h"
@@ -69,7 +69,7 @@ static int remove_image(struct cb_conn *conn, rados_ioctx_t io, const char *name
 		unsigned live;
 		int r = cb_rbd_inspect(conn, io, name, run, &ours, &live);
 		if (r == -ENOENT) { /* gone, or half made: listed, without a header */
-			r = cb_rbd_remove_half_made(io, name, run);
+			r = cb_blk_remove_half_made(io, name, run);
 			return r < 0 ? cb_err_cluster(e, r, "removing image %s: %s", name,
 						      strerror(-r))
 				     : r;
@@ -79,7 +79,7 @@ static int remove_image(struct cb_conn *conn, rados_ioctx_t io, const char *name
 		if (!ours)
 			return 0;
 		if (live == 0) {
-			r = cb_rbd_remove_recorded(io, name, run);
+			r = cb_blk_remove_recorded(io, name, run);
 			if (r == 0)
 				return 1;
 			if (r == -ENOENT)
@@ -105,7 +105,7 @@ static void image_instance(rados_ioctx_t io, const char *name, char *inst, size_
 	inst[0] = '\0';
 	if (rbd_open_read_only(io, name, &img, NULL) < 0)
 		return;
-	if (cb_rbd_meta_get(img, CB_RBD_KEY_INSTANCE, inst, n) < 0)
+	if (cb_blk_meta_get(img, CB_RBD_KEY_INSTANCE, inst, n) < 0)
 		inst[0] = '\0';
 	rbd_close(img);
 }
@@ -119,7 +119,7 @@ static int remove_run_images(struct cb_conn *conn, rados_ioctx_t io, const char 
 {
 	rbd_image_spec_t *specs;
 	size_t max;
-	int ret = 0, r = cb_rbd_list(io, &specs, &max);
+	int ret = 0, r = cb_blk_list(io, &specs, &max);
 	if (r == -ENOMEM)
 		return cb_err_cluster(e, r, "out of memory");
 	if (r < 0) {
@@ -142,7 +142,7 @@ static int remove_run_images(struct cb_conn *conn, rados_ioctx_t io, const char 
 		else if (r < 0 && ret == 0)
 			ret = r;
 	}
-	cb_rbd_list_free(specs, max);
+	cb_blk_list_free(specs, max);
 	return ret;
 }
 
@@ -180,7 +180,7 @@ static int create_image(struct cb_phase *ph, struct rbd_state *s, const struct r
 	int r = 0;
 
 	rbd_image_options_create(&io);
-	if (o->features && (r = cb_rbd_features(o->features, &features, why, sizeof(why))) == 0)
+	if (o->features && (r = cb_blk_features(o->features, &features, why, sizeof(why))) == 0)
 		r = rbd_image_options_set_uint64(io, RBD_IMAGE_OPTION_FEATURES, features);
 	uint64_t order = o->order;
 	for (uint64_t sz = o->object_size; sz > 1; sz >>= 1)
@@ -235,7 +235,7 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 				    o->pool, name, s->run, CB_RBD_KEY_RUN);
 	if (r == 0)
 		r = rbd_open(s->io, name, &img, NULL);
-	if (r == 0 && cb_rbd_meta_get(img, CB_RBD_KEY_INSTANCE, inst, sizeof(inst)) < 0)
+	if (r == 0 && cb_blk_meta_get(img, CB_RBD_KEY_INSTANCE, inst, sizeof(inst)) < 0)
 		inst[0] = '\0';
 	if (r == 0 && o->reuse && strcmp(inst, ph->run_id) != 0)
 		s->reused++;
@@ -255,7 +255,7 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 			ph->kept = true;
 		else
 			ph->created = true;
-		if ((r = cb_rbd_creating_set(s->io, o->pool, name, s->run, ph->err)) < 0)
+		if ((r = cb_blk_creating_set(s->io, o->pool, name, s->run, ph->err)) < 0)
 			return r;
 		if ((r = create_image(ph, s, o, name)) < 0)
 			return r;
@@ -269,7 +269,7 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
 					      strerror(-r));
 		}
-		cb_rbd_creating_clear(s->io, name, s->run); /* a record left is swept by cleanup */
+		cb_blk_creating_clear(s->io, name, s->run); /* a record left is swept by cleanup */
 	}
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "opening image %s/%s: %s", o->pool, name,

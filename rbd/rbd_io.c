@@ -3,14 +3,14 @@
  * runner from librbd's callback thread (no eventfd, no lock per op). */
 #include "rbd_priv.h"
 
-#include "pattern.h"
+#include "blk_pattern.h"
 #include "rng.h"
 
 #include <stdio.h>
 
-/* Images are at most CB_RBD_MAX_IMAGES, offsets below 2^48: op->where
+/* Images are at most CB_BLK_MAX_IMAGES, offsets below 2^48: op->where
  * carries both, as the pattern does. */
-#define WHERE_SHIFT CB_PATTERN_SHIFT
+#define WHERE_SHIFT CB_BLK_PATTERN_SHIFT
 
 /* Runs on librbd's callback thread; releasing here is safe, librbd holds
  * its own reference until the callback returns. */
@@ -22,8 +22,8 @@ static void rbd_done(rbd_completion_t c, void *arg)
 	rbd_aio_release(c);
 	/* the pattern is the image's by its index in the run */
 	if (r == (int64_t)op->len && s->verify && !op->is_write &&
-	    !cb_pattern_ok(op->buf, s->first + (unsigned)(op->where >> WHERE_SHIFT),
-			   op->where & ((1ULL << WHERE_SHIFT) - 1), op->len))
+	    !cb_blk_pattern_ok(op->buf, s->first + (unsigned)(op->where >> WHERE_SHIFT),
+			       op->where & ((1ULL << WHERE_SHIFT) - 1), op->len))
 		r = CB_EVERIFY;
 	if (r < 0)
 		atomic_fetch_add(&s->failed, 1);
@@ -51,15 +51,11 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	}
 	uint64_t off = blk * s->bs;
 	op->len = s->size - off < s->bs ? s->size - off : s->bs;
-	if (s->op == CB_BLK_RW || s->op == CB_BLK_RANDRW)
-		op->is_write = cb_rng_next(&s->rng) % 100 >= s->mix;
-	else
-		op->is_write =
-		    s->op == CB_BLK_WRITE || s->op == CB_BLK_RANDWRITE || s->op == CB_BLK_PREFILL;
+	op->is_write = cb_blk_op_next_writes(s->op, s->mix, &s->rng);
 	op->where = ((uint64_t)img << WHERE_SHIFT) | off;
 	op->priv = s;
 	if (s->op == CB_BLK_PREFILL)
-		cb_pattern_fill(op->buf, s->first + img, off, op->len);
+		cb_blk_pattern_fill(op->buf, s->first + img, off, op->len);
 
 	r = rbd_aio_create_completion(op, rbd_done, &c);
 	if (r < 0) {

@@ -4,7 +4,7 @@
  * be blocklisted. */
 #include "conn.h"
 #include "owner.h"
-#include "rbd_creating.h"
+#include "blk_creating.h"
 #include "rbd_priv.h"
 
 #include <errno.h>
@@ -43,8 +43,8 @@ int cb_rbd_inspect(struct cb_conn *conn, rados_ioctx_t io, const char *name, con
 	int r = rbd_open_read_only(io, name, &img, NULL);
 	if (r < 0)
 		return r;
-	*ours = cb_rbd_is_runs(io, img, name, CB_RBD_KEY_RUN, run);
-	bool dead = *ours && cb_rbd_meta_get(img, CB_RBD_KEY_OWNER, owner, sizeof(owner)) == 0 &&
+	*ours = cb_blk_is_runs(io, img, name, CB_RBD_KEY_RUN, run);
+	bool dead = *ours && cb_blk_meta_get(img, CB_RBD_KEY_OWNER, owner, sizeof(owner)) == 0 &&
 		    owner_dead(owner, &gid);
 	rbd_image_watcher_t w[16];
 	size_t nw = sizeof(w) / sizeof(w[0]);

@@ -4,9 +4,9 @@
 #ifndef CB_RBD_PRIV_H
 #define CB_RBD_PRIV_H
 
-#include "block_ops.h"
+#include "blk_ops.h"
 #include "engine.h"
-#include "rbd_common.h"
+#include "blk_image.h"
 
 #include <rados/librados.h>
 #include <rbd/librbd.h>
@@ -16,7 +16,6 @@
 
 /* rbd bench's default io size */
 #define CB_RBD_DEFAULT_BS 4096ULL
-#define CB_RBD_MAX_IMAGES 1024
 /* An op carries its image index and offset in one word (rbd_io.c). */
 #define CB_RBD_MAX_SIZE (1ULL << 48) /* offsets stay below 2^48 */
 

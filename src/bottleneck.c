@@ -1,7 +1,7 @@
 /* The per-layer bottleneck breakdown (bottleneck.h): which rows compare, and the
  * cost of each layer over the one beneath it. */
 #include "bottleneck.h"
-#include "block_ops.h"
+#include "blk_ops.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,7 +17,7 @@ static int layer_of(const char *name)
 	return -1;
 }
 
-/* The block layers' ops (block_ops.h) a row stands for, as a mask of
+/* The block layers' ops (blk/blk_ops.h) a row stands for, as a mask of
  * 1 << enum cb_blk_op; 0 when none. */
 static unsigned ops_of(int layer, const char *op)
 {

@@ -2,6 +2,7 @@
  * --dry-run, print the plan without connecting). */
 #include "cli.h"
 #include "commands.h"
+#include "expect.h"
 #include "health.h"
 #include "ranks.h"
 #include "units.h"

@@ -6,8 +6,8 @@
 #define CB_ENGINE_H
 
 #include "err.h"
-#include "expect.h"
 #include "options.h"
+#include "thresholds.h"
 
 #include <errno.h>
 

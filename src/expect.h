@@ -5,25 +5,11 @@
 #define CB_EXPECT_H
 
 #include "options.h"
+#include "thresholds.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-enum cb_expect_metric {
-	CB_EXPECT_MIN_IOPS,
-	CB_EXPECT_MIN_BW,
-	CB_EXPECT_MAX_MEAN_LATENCY,
-	CB_EXPECT_MAX_P99,
-	CB_EXPECT_MAX_P999,
-	CB_EXPECT_MAX_ERRORS,
-	CB_EXPECT_NMETRICS
-};
-
-struct cb_expect {
-	uint64_t v[CB_EXPECT_NMETRICS]; /* ops/s, bytes/s, ns, ns, ns, errors */
-	unsigned set;			/* bit m: metric m was given */
-};
 
 /* The keys of an `expect:` mapping (offsets into struct cb_expect). */
 extern const struct cb_option cb_expect_options[];

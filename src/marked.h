@@ -2,7 +2,7 @@
  * made the object, set in the same write op that creates it. Whatever lacks
  * the mark is not cephbench's, whatever its name: it is never written over
  * nor removed. Used by the RADOS layer (its data and records) and by the
- * records of images being made (rbd_creating.c). */
+ * records of images being made (blk/blk_creating.c). */
 #ifndef CB_MARKED_H
 #define CB_MARKED_H
 

@@ -4,6 +4,7 @@
  * order (defaults, workload, -o) so files, overrides and ad-hoc flags share
  * one validation path and one message format. */
 #include "engines.h"
+#include "expect.h"
 #include "infile.h"
 #include "profile_priv.h"
 

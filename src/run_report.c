@@ -1,5 +1,6 @@
 /* The end of a run's measuring, rank 0's: the record as JSON, judged by
  * the thresholds and the history, printed, and written to --json. */
+#include "expect.h"
 #include "outfile.h"
 #include "report.h"
 #include "run_priv.h"

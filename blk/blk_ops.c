@@ -1,5 +1,5 @@
-/* The block layers' shared ops (see block_ops.h). */
-#include "block_ops.h"
+/* The block layers' shared ops (see blk_ops.h). */
+#include "blk_ops.h"
 
 #include <string.h>
 
@@ -11,23 +11,6 @@ enum cb_blk_op cb_blk_op_of(const char *op)
 	while (cb_blk_ops[i] && strcmp(cb_blk_ops[i], op) != 0)
 		i++;
 	return cb_blk_ops[i] ? (enum cb_blk_op)(i + 1) : CB_BLK_PREFILL;
-}
-
-bool cb_blk_op_reads(enum cb_blk_op op, uint64_t mix)
-{
-	return op == CB_BLK_READ || op == CB_BLK_RANDREAD ||
-	       ((op == CB_BLK_RW || op == CB_BLK_RANDRW) && mix);
-}
-
-bool cb_blk_op_writes(enum cb_blk_op op, uint64_t mix)
-{
-	return op == CB_BLK_PREFILL || op == CB_BLK_WRITE || op == CB_BLK_RANDWRITE ||
-	       ((op == CB_BLK_RW || op == CB_BLK_RANDRW) && mix < 100);
-}
-
-bool cb_blk_op_random(enum cb_blk_op op)
-{
-	return op == CB_BLK_RANDREAD || op == CB_BLK_RANDWRITE || op == CB_BLK_RANDRW;
 }
 
 size_t cb_blk_steps(bool prefill, int fill_id, struct cb_step *out)

@@ -1,7 +1,7 @@
 /* What the layers that create RBD images share (rbd, krbd): feature names
  * as a profile spells them, image metadata values, the pool's image list. */
-#ifndef CB_RBD_COMMON_H
-#define CB_RBD_COMMON_H
+#ifndef CB_BLK_IMAGE_H
+#define CB_BLK_IMAGE_H
 
 #include <rados/librados.h>
 #include <rbd/librbd.h>
@@ -10,15 +10,15 @@
 
 /* "layering,exclusive-lock" into a feature mask; -EINVAL with a reason in
  * why (naming the unknown feature, with a did-you-mean). */
-int cb_rbd_features(const char *list, uint64_t *mask, char *why, size_t n);
+int cb_blk_features(const char *list, uint64_t *mask, char *why, size_t n);
 
 /* An image metadata value, NUL-terminated in val; -ENOENT when the key is
  * absent. */
-int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n);
+int cb_blk_meta_get(rbd_image_t img, const char *key, char *val, size_t n);
 
-/* Every image of io's pool into *specs (free with cb_rbd_list_free) and *n;
+/* Every image of io's pool into *specs (free with cb_blk_list_free) and *n;
  * a pool never used for RBD has none. 0 or -errno. */
-int cb_rbd_list(rados_ioctx_t io, rbd_image_spec_t **specs, size_t *n);
-void cb_rbd_list_free(rbd_image_spec_t *specs, size_t n);
+int cb_blk_list(rados_ioctx_t io, rbd_image_spec_t **specs, size_t *n);
+void cb_blk_list_free(rbd_image_spec_t *specs, size_t n);
 
 #endif

@@ -1,6 +1,6 @@
-/* Records of RBD images being created or removed (see rbd_creating.h). */
-#include "rbd_creating.h"
-#include "rbd_common.h"
+/* Records of RBD images being created or removed (see blk_creating.h). */
+#include "blk_creating.h"
+#include "blk_image.h"
 #include "marked.h"
 #include "options.h"
 
@@ -17,7 +17,7 @@ static int creating_io(rados_ioctx_t io, rados_ioctx_t *out)
 {
 	int r = rados_ioctx_create2(rados_ioctx_get_cluster(io), rados_ioctx_get_id(io), out);
 	if (r == 0) {
-		rados_ioctx_set_namespace(*out, CB_RBD_CREATING_NS);
+		rados_ioctx_set_namespace(*out, CB_BLK_CREATING_NS);
 		rados_set_pool_full_try(*out);
 	}
 	return r;
@@ -39,7 +39,7 @@ static int record_write(rados_ioctx_t io, const char *image, const char *run, in
 	return r;
 }
 
-int cb_rbd_creating_set(rados_ioctx_t io, const char *pool, const char *image, const char *run,
+int cb_blk_creating_set(rados_ioctx_t io, const char *pool, const char *image, const char *run,
 			struct cb_err *e)
 {
 	int r = record_write(io, image, run, 0);
@@ -48,14 +48,14 @@ int cb_rbd_creating_set(rados_ioctx_t io, const char *pool, const char *image, c
 				    "object %s in namespace '%s' of pool '%s' was not made by "
 				    "cephbench (no %s mark): refused, left as it is; use another "
 				    "--run-name",
-				    image, CB_RBD_CREATING_NS, pool, CB_MARK_XATTR);
+				    image, CB_BLK_CREATING_NS, pool, CB_MARK_XATTR);
 	if (r < 0)
 		cb_err_cluster(e, r, "recording image %s/%s as being made: %s", pool, image,
 			       strerror(-r));
 	return r;
 }
 
-int cb_rbd_remove_recorded(rados_ioctx_t io, const char *image, const char *run)
+int cb_blk_remove_recorded(rados_ioctx_t io, const char *image, const char *run)
 {
 	int r = record_write(io, image, run, LIBRADOS_OPERATION_FULL_FORCE);
 	if (r < 0)
@@ -64,11 +64,11 @@ int cb_rbd_remove_recorded(rados_ioctx_t io, const char *image, const char *run)
 	/* a record left by a failed removal is swept with the image, or kept
 	 * for the next cleanup while the image is still listed */
 	if (r == 0 || r == -ENOENT)
-		cb_rbd_creating_clear(io, image, run);
+		cb_blk_creating_clear(io, image, run);
 	return r;
 }
 
-int cb_rbd_creating_clear(rados_ioctx_t io, const char *image, const char *run)
+int cb_blk_creating_clear(rados_ioctx_t io, const char *image, const char *run)
 {
 	rados_ioctx_t cio;
 	int r = creating_io(io, &cio);
@@ -104,22 +104,22 @@ static int creating_of(rados_ioctx_t io, const char *image, const char *run)
 	return r;
 }
 
-bool cb_rbd_is_runs(rados_ioctx_t io, rbd_image_t img, const char *name, const char *key,
+bool cb_blk_is_runs(rados_ioctx_t io, rbd_image_t img, const char *name, const char *key,
 		    const char *run)
 {
 	char mark[80];
-	int r = cb_rbd_meta_get(img, key, mark, sizeof(mark));
+	int r = cb_blk_meta_get(img, key, mark, sizeof(mark));
 	if (r == 0)
 		return strcmp(mark, run) == 0;
 	return r == -ENOENT && creating_of(io, name, run) == 1;
 }
 
-int cb_rbd_remove_half_made(rados_ioctx_t io, const char *image, const char *run)
+int cb_blk_remove_half_made(rados_ioctx_t io, const char *image, const char *run)
 {
 	int r = creating_of(io, image, run);
 	if (r <= 0)
 		return r;
-	r = cb_rbd_remove_recorded(io, image, run);
+	r = cb_blk_remove_recorded(io, image, run);
 	return r == 0 ? 1 : r == -ENOENT ? 0 : r;
 }
 
@@ -147,7 +147,7 @@ static bool record_run(const char *name, char run[65])
 	return cb_name_valid(run);
 }
 
-int cb_rbd_creating_sweep(rados_ioctx_t io, const char *pool, const char *run, struct cb_err *e)
+int cb_blk_creating_sweep(rados_ioctx_t io, const char *pool, const char *run, struct cb_err *e)
 {
 	rados_ioctx_t cio;
 	rados_list_ctx_t ctx;
@@ -179,7 +179,7 @@ int cb_rbd_creating_sweep(rados_ioctx_t io, const char *pool, const char *run, s
 	rbd_image_spec_t *specs = NULL;
 	size_t nspecs = 0;
 	if (r == 0 && n)
-		r = cb_rbd_list(io, &specs, &nspecs);
+		r = cb_blk_list(io, &specs, &nspecs);
 	for (size_t i = 0; i < n; i++) {
 		/* only a record: the mark and the run's name as its content (the
 		 * mark checked again by the removal's own op) */
@@ -196,7 +196,7 @@ int cb_rbd_creating_sweep(rados_ioctx_t io, const char *pool, const char *run, s
 	}
 	free(names);
 	if (specs)
-		cb_rbd_list_free(specs, nspecs);
+		cb_blk_list_free(specs, nspecs);
 	rados_ioctx_destroy(cio);
 	if (r < 0)
 		cb_err_cluster(e, r, "removing records of images being made in pool %s: %s", pool,

@@ -1,5 +1,5 @@
-/* Shared by the layers that create RBD images (see rbd_common.h). */
-#include "rbd_common.h"
+/* Shared by the layers that create RBD images (see blk_image.h). */
+#include "blk_image.h"
 #include "options.h"
 
 #include <errno.h>
@@ -24,7 +24,7 @@ static const struct {
 };
 #define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
 
-int cb_rbd_features(const char *list, uint64_t *mask, char *why, size_t n)
+int cb_blk_features(const char *list, uint64_t *mask, char *why, size_t n)
 {
 	const char *names[NFEATURES + 1];
 	char word[64];
@@ -58,7 +58,7 @@ int cb_rbd_features(const char *list, uint64_t *mask, char *why, size_t n)
 	return 0;
 }
 
-int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n)
+int cb_blk_meta_get(rbd_image_t img, const char *key, char *val, size_t n)
 {
 	size_t len = n;
 	int r = rbd_metadata_get(img, key, val, &len);
@@ -68,7 +68,7 @@ int cb_rbd_meta_get(rbd_image_t img, const char *key, char *val, size_t n)
 	return 0;
 }
 
-int cb_rbd_list(rados_ioctx_t io, rbd_image_spec_t **specs, size_t *n)
+int cb_blk_list(rados_ioctx_t io, rbd_image_spec_t **specs, size_t *n)
 {
 	size_t max = 64;
 	int r;
@@ -96,7 +96,7 @@ int cb_rbd_list(rados_ioctx_t io, rbd_image_spec_t **specs, size_t *n)
 	return 0;
 }
 
-void cb_rbd_list_free(rbd_image_spec_t *specs, size_t n)
+void cb_blk_list_free(rbd_image_spec_t *specs, size_t n)
 {
 	if (n)
 		rbd_image_spec_list_cleanup(specs, n);
