@@ -1,4 +1,5 @@
-/* A plan item from one workload's keys. */
+/* A plan item from one workload's keys, and the defaults settled there,
+ * once: no layer and no runner step resolves them again. */
 #include "engines.h"
 #include "profile_item.h"
 
@@ -142,6 +143,21 @@ int pf_parse_expect(struct loader *l, const struct kv *kv, struct cb_expect *x)
 	return 0;
 }
 
+/* The defaults that depend on more than one key or on the layer, settled
+ * here and only here, so the layer's check, --dry-run and the runner all
+ * see the values the phase runs with. */
+static void settle_defaults(struct cb_plan_item *it)
+{
+	struct cb_workload *w = &it->wl;
+	if (!w->duration_ns && !w->ops && !w->bytes)
+		w->duration_ns = 10ULL * 1000000000ULL;
+	if (!w->block_size && !cb_engine_reads_as_written(it->engine, w->op))
+		w->block_size = it->engine->default_block_size;
+	/* submit finishes each op before it returns: one in flight per client */
+	if (it->engine->synchronous)
+		w->concurrency = 1;
+}
+
 /* Turn one workload's keys into a plan item. */
 static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 		      struct cb_plan_item *it)
@@ -188,8 +204,7 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 	}
 	if ((r = check_op(l, it, k, wwhere)) < 0)
 		return r;
-	uint64_t maxc = it->engine->max_clients ? it->engine->max_clients : 1;
-	if (it->wl.clients > maxc) {
+	if (it->wl.clients > it->engine->max_clients) {
 		const char *cw = wwhere;
 		for (size_t i = 0; i < k->n; i++)
 			if (strcmp(k->v[i].key, "clients") == 0)
@@ -199,10 +214,11 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 				    "concurrency for more ops in flight",
 				    cw, (unsigned long long)it->wl.clients, it->engine->name);
 	}
-	if (!it->wl.duration_ns && !it->wl.ops && !it->wl.bytes)
-		it->wl.duration_ns = 10ULL * 1000000000ULL;
+	settle_defaults(it);
 	if (it->engine->check && it->engine->check(&it->wl, it->lopts, why, sizeof(why)) < 0)
 		return cb_err_usage(l->e, "%s: %s", wwhere, why);
+	if (it->engine->resolve)
+		it->engine->resolve(&it->wl, it->lopts);
 	return 0;
 }
 

@@ -46,10 +46,10 @@ struct left {
 static void cleanup_cmd(const struct cb_engine *eng, const struct cb_phase *ph, const char *run,
 			const struct cb_cluster_opts *co, char *buf, size_t n)
 {
-	const char *w[13] = {"cephbench", "cleanup",	eng->cleanup_flag,
-			     ph->target,  "--run-name", run};
+	const char *w[13] = {"cephbench",     "cleanup",    eng->cleanup_flag,
+			     ph->out->target, "--run-name", run};
 	size_t k = 6;
-	if (strlen(ph->target) + 1 >= sizeof(ph->target)) {
+	if (strlen(ph->out->target) + 1 >= sizeof(ph->out->target)) {
 		snprintf(buf, n, "%s", CB_SH_TOO_LONG);
 		return;
 	}
@@ -139,6 +139,7 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 	const struct cb_plan_item *it = &rn->p->items[i];
 	struct cb_workload w = it->wl;
 	char name[96];
+	struct cb_phase_out out = {0};
 	struct cb_phase ph = {.wl = &w,
 			      .lopts = it->lopts,
 			      .conn = conn,
@@ -148,7 +149,8 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 			      .step = st->id,
 			      .session = sessions,
 			      .allow_destructive = rn->o->allow_destructive,
-			      .err = e};
+			      .err = e,
+			      .out = &out};
 	if (st->suffix) {
 		snprintf(name, sizeof(name), "%s.%s", it->wl.name, st->suffix);
 		w.name = name;
@@ -161,12 +163,12 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 		w.duration_ns = st->duration_ns;
 	}
 	int r = cb_run_phase(&ph, it->engine, &rn->ro, pr);
-	rn->left[i].created |= ph.created;
-	rn->left[i].kept |= ph.kept;
+	rn->left[i].created |= out.created;
+	rn->left[i].kept |= out.kept;
 	/* a namesake's leftovers removed, or old data read: never silently */
-	if (ph.note[0] && !rn->o->quiet && cb_ranks_rank(rn->o->ranks) == 0)
-		fprintf(stderr, "workload '%s': %s\n", w.name, ph.note);
-	if (ph.target[0]) /* a step that failed before its setup names no target */
+	if (out.note[0] && !rn->o->quiet && cb_ranks_rank(rn->o->ranks) == 0)
+		fprintf(stderr, "workload '%s': %s\n", w.name, out.note);
+	if (out.target[0]) /* a step that failed before its setup names no target */
 		cleanup_cmd(it->engine, &ph, rn->name, &rn->co, rn->left[i].cmd,
 			    sizeof(rn->left[i].cmd));
 	return r;
