@@ -176,6 +176,15 @@ static int tree_check(const struct cfs_opts *o, uint64_t iterations, char *why, 
 	return 0;
 }
 
+/* A tree test's rows move write_bytes per file created and read_bytes per
+ * file read: its block size is the larger, whatever block_size says. */
+static void cfs_resolve(struct cb_workload *wl, const void *lopts)
+{
+	const struct cfs_opts *o = lopts;
+	if (is_tree(wl))
+		wl->block_size = o->write_bytes > o->read_bytes ? o->write_bytes : o->read_bytes;
+}
+
 static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
 {
 	const struct cfs_opts *o = lopts;
@@ -204,7 +213,7 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 			 wl->op);
 		return -EINVAL;
 	}
-	uint64_t bs = wl->block_size ? wl->block_size : CFS_DEFAULT_BS;
+	uint64_t bs = wl->block_size;
 	if (o->file_size % bs) {
 		snprintf(why, n, "file_size %llu is not a multiple of block_size %llu",
 			 (unsigned long long)o->file_size, (unsigned long long)bs);
@@ -255,7 +264,7 @@ static int cfs_setup(struct cb_phase *ph, void **state)
 	if (!s)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	*state = s;
-	snprintf(ph->target, sizeof(ph->target), "%s", o->fs);
+	snprintf(ph->out->target, sizeof(ph->out->target), "%s", o->fs);
 	s->o = o;
 	s->step = (enum cfs_step)ph->step;
 	s->client = ph->client;
@@ -336,7 +345,9 @@ const struct cb_engine cb_engine_cephfs = {
     .options_size = sizeof(struct cfs_opts),
     .synchronous = true,
     .max_clients = 1024,
+    .default_block_size = CFS_DEFAULT_BS,
     .check = cfs_check,
+    .resolve = cfs_resolve,
     .steps = cfs_steps,
     .setup = cfs_setup,
     .submit = cfs_submit,

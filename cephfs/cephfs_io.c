@@ -17,10 +17,11 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 	const struct cfs_opts *o = s->o;
 	const char *op = ph->wl->op;
 	bool fill = s->step == CFS_FILL;
-	s->bs = fill ? CFS_FILL_BS : (ph->wl->block_size ? ph->wl->block_size : CFS_DEFAULT_BS);
+	s->bs = fill ? CFS_FILL_BS : ph->wl->block_size;
 	if (s->bs > o->file_size)
 		s->bs = o->file_size;
-	ph->block_size = s->bs;
+	if (s->bs != ph->wl->block_size)
+		ph->out->block_size = s->bs; /* the fill's own */
 	s->writes = fill || strstr(op, "write") != NULL;
 	s->rand = !fill && strncmp(op, "rand", 4) == 0;
 	s->blocks = (o->file_size + s->bs - 1) / s->bs;

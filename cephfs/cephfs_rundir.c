@@ -40,7 +40,7 @@ static int take_over(struct cb_phase *ph, struct ceph_mount_info *cm, const char
 		return cb_err_cluster(ph->err, r, "cannot remove %s, left by a killed run: %s", dir,
 				      strerror(-r));
 	/* the path is cut to fit the note (and GCC's truncation check) */
-	snprintf(ph->note, sizeof(ph->note),
+	snprintf(ph->out->note, sizeof(ph->out->note),
 		 "took over %.120s in file system %s, left by an earlier run of this name (pid %d, "
 		 "gone): removed %llu files and directories before making it anew",
 		 dir, fs, pid, (unsigned long long)n);
@@ -73,7 +73,7 @@ static int create_marked(struct cb_phase *ph, struct ceph_mount_info *cm, const 
 	int r = ceph_mkdir(cm, tmp, 0755);
 	if (r < 0)
 		return r == -EEXIST ? -EAGAIN : r; /* the id is random: not a user's */
-	ph->created = true;			   /* cleanup removes what is left of it */
+	ph->out->created = true;			   /* cleanup removes what is left of it */
 	if ((r = cfs_mark(cm, tmp, ph->run_id)) == 0 && (r = ceph_rename(cm, tmp, dir)) == 0)
 		return 0;
 	if (r != -ENOENT)
@@ -113,7 +113,7 @@ static int make_run_dir(struct cb_phase *ph, struct ceph_mount_info *cm, const c
 			return cb_err_cluster(ph->err, r, "cannot create %s in file system %s: %s",
 					      dir, fs, strerror(-r));
 		case CFS_MINE:
-			ph->created = true; /* an earlier workload of this run made it */
+			ph->out->created = true; /* an earlier workload of this run made it */
 			return 0;
 		case CFS_OTHERS:
 			if ((r = take_over(ph, cm, dir, fs, st, pid)) < 0)

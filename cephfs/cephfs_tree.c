@@ -135,8 +135,6 @@ int cfs_tree_setup(struct cb_phase *ph, struct cfs_state *s)
 		s->count = made[CFS_FILE_CREATE];
 		break;
 	}
-	ph->block_size =
-	    s->o->write_bytes > s->o->read_bytes ? s->o->write_bytes : s->o->read_bytes;
 	return s->count ? 0 : CB_EOF;
 }
 

@@ -132,7 +132,7 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 	int lbs = 512;
 	if (blk && ioctl(d->fd, BLKSSZGET, &lbs) != 0)
 		lbs = 512;
-	uint64_t bs = krbd_block_size(ph->wl);
+	uint64_t bs = ph->wl->block_size;
 	char a[32], b[32];
 	if (d->size < bs)
 		return cb_err_usage(ph->err,

@@ -124,7 +124,7 @@ static bool map_options_ok(const char *s)
 static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
 {
 	const struct krbd_opts *o = lopts;
-	uint64_t bs = krbd_block_size(wl), mask;
+	uint64_t bs = wl->block_size, mask;
 	enum cb_blk_op op = cb_blk_op_of(wl->op);
 
 	if (o->map_options && !map_options_ok(o->map_options)) {
@@ -299,7 +299,7 @@ int krbd_session_open(struct cb_phase *ph, struct krbd_session **out)
  * passed the device checks). */
 static uint64_t fill_bs(const struct cb_workload *wl)
 {
-	uint64_t bs = KRBD_FILL_BS, min = krbd_block_size(wl);
+	uint64_t bs = KRBD_FILL_BS, min = wl->block_size;
 	while (bs / 2 >= min && bs * wl->concurrency > KRBD_FILL_MEM)
 		bs /= 2;
 	return bs > min ? bs : min;
@@ -311,7 +311,7 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 	struct krbd_state *s = calloc(1, sizeof(*s));
 	int r;
 
-	snprintf(ph->target, sizeof(ph->target), "%s", o->device ? o->device : o->pool);
+	snprintf(ph->out->target, sizeof(ph->out->target), "%s", o->device ? o->device : o->pool);
 	if (!s)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	*state = s;
@@ -324,7 +324,7 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 	s->batch = (unsigned)o->batch_submit;
 	s->verify = o->verify && s->op != CB_BLK_PREFILL;
 	s->fill = s->op == CB_BLK_PREFILL || s->verify;
-	s->bs = krbd_block_size(ph->wl);
+	s->bs = ph->wl->block_size;
 	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
 	if (s->op == CB_BLK_PREFILL)
 		s->bs = fill_bs(ph->wl); /* few ops; a device's tail is a shorter one */
@@ -332,7 +332,8 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 		uint64_t size = s->ss->dev[i].size;
 		s->blocks[i] = s->op == CB_BLK_PREFILL ? (size + s->bs - 1) / s->bs : size / s->bs;
 	}
-	ph->block_size = s->bs;
+	if (s->op == CB_BLK_PREFILL)
+		ph->out->block_size = s->bs;
 	if ((r = krbd_aio_init(s, (unsigned)ph->wl->concurrency)) < 0)
 		return cb_err_cluster(ph->err, r,
 				      "setting up libaio (io_setup, %llu in flight): %s",
@@ -364,6 +365,7 @@ const struct cb_engine cb_engine_krbd = {
     .removes = "images",
     .options_size = sizeof(struct krbd_opts),
     .max_clients = 1024,
+    .default_block_size = KRBD_DEFAULT_BS,
     .check = krbd_check,
     .available = krbd_available,
     .steps = krbd_steps,

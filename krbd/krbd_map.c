@@ -365,7 +365,7 @@ static int create_image(struct cb_phase *ph, rados_ioctx_t io, const char *name)
 	rbd_image_options_create(&opts);
 	if (o->features && (r = cb_blk_features(o->features, &features, why, sizeof(why))) == 0)
 		r = rbd_image_options_set_uint64(opts, RBD_IMAGE_OPTION_FEATURES, features);
-	ph->created = true; /* before the create: one that times out may still land */
+	ph->out->created = true; /* before the create: one that times out may still land */
 	if (r == 0 && (r = cb_blk_creating_set(io, o->pool, name, ph->run_name, ph->err)) < 0) {
 		rbd_image_options_destroy(opts);
 		return r;
@@ -430,7 +430,7 @@ static int take_over(struct cb_phase *ph, rados_ioctx_t io)
 	int r =
 	    clear_run_images(ph->conn, io, o->pool, ph->run_name, NULL, ph->run_id, &n, ph->err);
 	if (r == 0 && n)
-		snprintf(ph->note, sizeof(ph->note),
+		snprintf(ph->out->note, sizeof(ph->out->note),
 			 "took over what an earlier run named '%s' left in pool '%s': unmapped "
 			 "and removed %llu images before mapping its own",
 			 ph->run_name, o->pool, (unsigned long long)n);

@@ -25,12 +25,6 @@
 #define KRBD_FILL_BS  (4ULL << 20)
 #define KRBD_FILL_MEM (256ULL << 20) /* of buffers, over the window */
 
-/* The workload's block size, or fio's default. */
-static inline uint64_t krbd_block_size(const struct cb_workload *wl)
-{
-	return wl->block_size ? wl->block_size : KRBD_DEFAULT_BS;
-}
-
 /* The fill pass's step id (struct cb_step). */
 #define KRBD_STEP_FILL 1
 

@@ -118,11 +118,10 @@ static int noop_setup(struct cb_phase *ph, void **state)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	s->o = o;
 	s->write = strcmp(ph->wl->op, "write") == 0;
-	s->block_size = ph->wl->block_size ? ph->wl->block_size : NOOP_DEFAULT_BS;
+	s->block_size = ph->wl->block_size; /* the plan's: default_block_size when none given */
 	s->rng = 0x9e3779b97f4a7c15ULL * (ph->client + 1);
-	ph->block_size = s->block_size;
 	/* rows name what they ran against; result readers want a name there */
-	snprintf(ph->target, sizeof(ph->target), "noop");
+	snprintf(ph->out->target, sizeof(ph->out->target), "noop");
 	/* a queue only when ops wait: the default path is submit alone */
 	if (o->delay_ns || o->capacity || o->completion == COMPLETION_THREAD) {
 		int r =
@@ -207,6 +206,7 @@ const struct cb_engine cb_engine_noop = {
     .name = "noop",
     .ops = noop_ops,
     .options = noop_options,
+    .default_block_size = NOOP_DEFAULT_BS,
     .options_size = sizeof(struct noop_opts),
     .no_cluster = true,
     .max_clients = 1024,

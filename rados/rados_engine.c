@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 static const char *const rados_ops[] = {"write", "seq", "rand", NULL};
+/* without block_size, in the size the write recorded in the run's metadata */
+static const char *const rados_reads[] = {"seq", "rand", NULL};
 
 static const struct cb_option rados_options[] = {
     {"pool", CB_OPT_CEPH, offsetof(struct rados_opts, pool), NULL, 0, 0, NULL,
@@ -49,7 +51,7 @@ static int rados_check(const struct cb_workload *wl, const void *lopts, char *wh
 			 wl->op);
 		return -EINVAL;
 	}
-	uint64_t bs = wl->block_size ? wl->block_size : CB_RADOS_DEFAULT_BS;
+	uint64_t bs = wl->block_size;
 	if (strcmp(wl->op, "write") == 0 && o->object_size &&
 	    (o->object_size < bs || o->object_size % bs)) {
 		snprintf(why, n, "object_size %s must be a multiple of block_size %s",
@@ -69,7 +71,7 @@ static int foreign_record(struct cb_phase *ph, unsigned client)
 	return cb_err_usage(ph->err,
 			    "object %s in namespace '%s' of pool '%s' was not made by cephbench "
 			    "(no %s mark): refused, left as it is; use another --run-name",
-			    name, CB_RADOS_NS, ph->target, CB_MARK_XATTR);
+			    name, CB_RADOS_NS, ph->out->target, CB_MARK_XATTR);
 }
 
 /* Record in the client's record what the write phase has made so far. */
@@ -80,7 +82,7 @@ static int write_meta(struct cb_phase *ph, struct rados_state *s, const char *st
 			       .objects = s->next / s->blocks_per_obj,
 			       .started = (s->next + s->blocks_per_obj - 1) / s->blocks_per_obj,
 			       .failed = atomic_load(&s->failed),
-			       .clients = ph->clients ? ph->clients : 1};
+			       .clients = ph->clients};
 	snprintf(m.state, sizeof(m.state), "%s", state);
 	int r = cb_rados_meta_write(s->io, s->run, s->client, ph->run_id, &m,
 				    s->meta_written || s->rewrite);
@@ -88,7 +90,7 @@ static int write_meta(struct cb_phase *ph, struct rados_state *s, const char *st
 		return foreign_record(ph, s->client);
 	if (r < 0)
 		cb_err_cluster(ph->err, r, "writing metadata of run '%s' in pool '%s': %s", s->run,
-			       ph->target, strerror(-r));
+			       ph->out->target, strerror(-r));
 	return r;
 }
 
@@ -99,7 +101,7 @@ static int write_meta(struct cb_phase *ph, struct rados_state *s, const char *st
 static int take_over(struct cb_phase *ph, struct rados_state *s, const char *old)
 {
 	struct rados_removal n = {0};
-	ph->created = true; /* what a removal cut short is the run's to clean */
+	ph->out->created = true; /* what a removal cut short is the run's to clean */
 	int r = cb_rados_remove(s->io, s->run, &n, ph->err);
 	if (r < 0)
 		return r;
@@ -110,17 +112,17 @@ static int take_over(struct cb_phase *ph, struct rados_state *s, const char *old
 			 (unsigned long long)n.foreign);
 	/* names cut to fit the note (and GCC's truncation check): a run name
 	 * has at most 64 characters, a pool's rarely more than 48 */
-	snprintf(ph->note, sizeof(ph->note),
+	snprintf(ph->out->note, sizeof(ph->out->note),
 		 "took over what an earlier run named '%.64s' left in pool '%.48s' (its write "
 		 "was %s): removed %llu objects before writing%s",
-		 s->run, ph->target, old, (unsigned long long)n.removed, left);
+		 s->run, ph->out->target, old, (unsigned long long)n.removed, left);
 	return 0;
 }
 
 static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct rados_opts *o)
 {
 	struct rados_meta own;
-	s->bs = ph->wl->block_size ? ph->wl->block_size : CB_RADOS_DEFAULT_BS;
+	s->bs = ph->wl->block_size;
 	s->object_size = o->object_size ? o->object_size : s->bs;
 	s->blocks_per_obj = s->object_size / s->bs;
 	s->limit_blocks = o->max_objects > UINT64_MAX / s->blocks_per_obj
@@ -131,7 +133,7 @@ static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct 
 		return foreign_record(ph, s->client);
 	if (r < 0 && r != -ENOENT && r != -EINVAL)
 		return cb_err_cluster(ph->err, r, "reading metadata of run '%s' in pool '%s': %s",
-				      s->run, ph->target, strerror(-r));
+				      s->run, ph->out->target, strerror(-r));
 	/* this run's earlier write (another workload, an iteration): written
 	 * over, its record kept */
 	s->rewrite = r == 0 && strcmp(own.run_id, ph->run_id) == 0;
@@ -149,7 +151,7 @@ static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct 
 	}
 	/* Written before the first object so a crashed run can be found; the
 	 * run owns it even if this write times out yet lands later. */
-	ph->created = true;
+	ph->out->created = true;
 	r = write_meta(ph, s, "writing");
 	s->meta_written = r == 0;
 	return r;
@@ -174,22 +176,22 @@ static int check_earlier(struct cb_phase *ph, struct rados_state *s, uint64_t ob
 			if (r < 0 && r != -ENOENT)
 				return cb_err_cluster(ph->err, r,
 						      "reading object %s in pool '%s': %s", name,
-						      ph->target, strerror(-r));
+						      ph->out->target, strerror(-r));
 			if (r == -ENOENT || size < object_size)
 				return cb_err_cluster(
 				    ph->err, -ENODATA,
 				    "workload '%s': the write of run '%s' in pool '%s' "
 				    "is incomplete (object %s is %s): run the write again",
-				    ph->wl->name, s->run, ph->target, name,
+				    ph->wl->name, s->run, ph->out->target, name,
 				    r == -ENOENT ? "missing" : "short");
 		}
 	}
 	/* names cut to fit the note (and GCC's truncation check): a run name
 	 * has at most 64 characters, a pool's rarely more than 48 */
-	snprintf(ph->note, sizeof(ph->note),
+	snprintf(ph->out->note, sizeof(ph->out->note),
 		 "reads the %llu objects an earlier run named '%.64s' wrote in pool '%.48s' "
 		 "(complete, first and last checked), not this run's",
-		 (unsigned long long)objects, s->run, ph->target);
+		 (unsigned long long)objects, s->run, ph->out->target);
 	return 0;
 }
 
@@ -276,7 +278,7 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 	/* rand: any block of any writer; seq: this client's share of them in
 	 * order, the shares one after the other (with as many readers as
 	 * writers of equal counts, reader k reads writer k's objects) */
-	uint64_t all = s->first[s->writers], k = ph->client, n = ph->clients ? ph->clients : 1;
+	uint64_t all = s->first[s->writers], k = ph->client, n = ph->clients;
 	s->limit_blocks = all;
 	s->next = all / n * k + all % n * k / n;
 	s->end = all / n * (k + 1) + all % n * (k + 1) / n;
@@ -289,7 +291,7 @@ static int rados_setup(struct cb_phase *ph, void **state)
 	struct rados_state *s = calloc(1, sizeof(*s));
 	int r;
 
-	snprintf(ph->target, sizeof(ph->target), "%s", o->pool);
+	snprintf(ph->out->target, sizeof(ph->out->target), "%s", o->pool);
 	if (!s)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	*state = s;
@@ -317,7 +319,8 @@ static int rados_setup(struct cb_phase *ph, void **state)
 		s->op = strcmp(ph->wl->op, "seq") == 0 ? RADOS_SEQ : RADOS_RAND;
 		r = setup_read(ph, s, o);
 	}
-	ph->block_size = s->bs;
+	if (!ph->wl->block_size)
+		ph->out->block_size = s->bs; /* a read's, as written */
 	return r;
 }
 
@@ -335,8 +338,8 @@ static int rados_teardown(struct cb_phase *ph, void *state)
 	if (late && s->op == RADOS_WRITE) {
 		/* the OSDs may still apply a write the client gave up on: the
 		 * objects on the cluster may outnumber the ops counted */
-		size_t k = strlen(ph->note);
-		snprintf(ph->note + k, sizeof(ph->note) - k,
+		size_t k = strlen(ph->out->note);
+		snprintf(ph->out->note + k, sizeof(ph->out->note) - k,
 			 "%s%llu writes timed out and may still complete on the OSDs: the "
 			 "record counts their objects as started, cleanup finds them all",
 			 k ? "; " : "", (unsigned long long)late);
@@ -387,6 +390,8 @@ const struct cb_engine cb_engine_rados = {
     .target_noun = "pool",
     .options_size = sizeof(struct rados_opts),
     .max_clients = 1024,
+    .default_block_size = CB_RADOS_DEFAULT_BS,
+    .bs_as_written = rados_reads,
     .check = rados_check,
     .setup = rados_setup,
     .submit = cb_rados_submit,

@@ -59,7 +59,7 @@ static const struct cb_option rbd_options[] = {
 static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
 {
 	const struct rbd_opts *o = lopts;
-	uint64_t bs = wl->block_size ? wl->block_size : CB_RBD_DEFAULT_BS, mask;
+	uint64_t bs = wl->block_size, mask;
 	enum cb_blk_op op = cb_blk_op_of(wl->op);
 	char a[32];
 
@@ -220,7 +220,7 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	char a[32], b[32];
 	int r;
 
-	snprintf(ph->target, sizeof(ph->target), "%s", o->pool);
+	snprintf(ph->out->target, sizeof(ph->out->target), "%s", o->pool);
 	if (!s)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	*state = s;
@@ -230,9 +230,8 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	s->mix = (unsigned)o->rw_mix_read;
 	s->verify = o->verify && ph->step != RBD_STEP_FILL;
 	s->writes = cb_blk_op_writes(s->op, s->mix);
-	s->bs = ph->wl->block_size ? ph->wl->block_size : CB_RBD_DEFAULT_BS;
+	s->bs = ph->wl->block_size;
 	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
-	ph->block_size = s->bs;
 	r = cb_conn_for_client(ph->conn, ph->client, (struct cb_conn **)ph->session, &s->conn,
 			       ph->err);
 	if (r == 0)
@@ -258,15 +257,15 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 			return cb_err_cluster(ph->err, r, "reading image %s/%s: %s", o->pool,
 					      o->image ? o->image : s->run, strerror(-r));
 		s->bs = info.obj_size < s->size ? info.obj_size : s->size;
-		ph->block_size = s->bs;
+		ph->out->block_size = s->bs;
 	}
 	s->blocks = s->op == CB_BLK_PREFILL ? (s->size + s->bs - 1) / s->bs : s->size / s->bs;
 	if (o->image)
 		return 0; /* no marks on images the run does not own */
 	r = check_content(ph, s, o);
 	if (r == CB_EOF && s->reused) {
-		size_t len = strlen(ph->note);
-		snprintf(ph->note + len, sizeof(ph->note) - len,
+		size_t len = strlen(ph->out->note);
+		snprintf(ph->out->note + len, sizeof(ph->out->note) - len,
 			 ", all holding the prefill pattern: prefill skipped");
 	}
 	return r;
@@ -346,6 +345,7 @@ const struct cb_engine cb_engine_rbd = {
     .removes = "images",
     .options_size = sizeof(struct rbd_opts),
     .max_clients = 1024,
+    .default_block_size = CB_RBD_DEFAULT_BS,
     .check = rbd_check,
     .steps = rbd_steps,
     .setup = rbd_setup,

@@ -164,7 +164,7 @@ static int take_over(struct cb_phase *ph, struct rbd_state *s, const struct rbd_
 	int r = remove_run_images(ph->conn, s->io, s->run, ph->run_id, cb_now_ns() + SETUP_WAIT_NS,
 				  &n, ph->err);
 	if (r == 0 && n)
-		snprintf(ph->note, sizeof(ph->note),
+		snprintf(ph->out->note, sizeof(ph->out->note),
 			 "took over what an earlier run named '%s' left in pool '%s': removed "
 			 "%llu images before making its own",
 			 s->run, o->pool, (unsigned long long)n);
@@ -252,9 +252,9 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 	if (r == -ENOENT) {
 		/* before the create: one that times out may still land */
 		if (o->reuse)
-			ph->kept = true;
+			ph->out->kept = true;
 		else
-			ph->created = true;
+			ph->out->created = true;
 		if ((r = cb_blk_creating_set(s->io, o->pool, name, s->run, ph->err)) < 0)
 			return r;
 		if ((r = create_image(ph, s, o, name)) < 0)
@@ -276,9 +276,9 @@ static int open_own(struct cb_phase *ph, struct rbd_state *s, const struct rbd_o
 				      strerror(-r));
 	s->img[s->nimg++] = img; /* teardown closes it from here on */
 	if (o->reuse)
-		ph->kept = true;
+		ph->out->kept = true;
 	else
-		ph->created = true;
+		ph->out->created = true;
 	if ((r = rbd_stat(img, &info, sizeof(info))) < 0)
 		return cb_err_cluster(ph->err, r, "reading image %s/%s: %s", o->pool, name,
 				      strerror(-r));
@@ -367,7 +367,7 @@ int cb_rbd_open_images(struct cb_phase *ph, struct rbd_state *s, const struct rb
 	/* said once per workload: at its prefill step, if it has one; by client
 	 * 0 (the note printed), of its own images */
 	if (r == 0 && s->reused && (ph->step == RBD_STEP_FILL || !o->prefill))
-		snprintf(ph->note, sizeof(ph->note),
+		snprintf(ph->out->note, sizeof(ph->out->note),
 			 "reuses %u images an earlier run named '%s' left in pool '%s' (reuse: "
 			 "true)%s",
 			 s->reused, s->run, o->pool,

@@ -57,10 +57,13 @@ static void print_plan(const struct cb_profile *p)
 		uint64_t dur = own ? st[0].duration_ns : w->duration_ns;
 		for (size_t k = 1; own && k < n; k++)
 			dur = st[k].duration_ns > dur ? st[k].duration_ns : dur;
-		printf("  %-20s %-6s %-9s bs %-7s concurrency %-4llu duration %s%s\n", w->name,
-		       eng->name, w->op,
-		       w->block_size ? cb_format_size(w->block_size, bs, sizeof(bs)) : "default",
-		       (unsigned long long)(eng->synchronous ? 1 : w->concurrency),
+		/* 0: a read in the size its data was written with, or no data at
+		 * all (a metadata tree test) */
+		const char *bsv = w->block_size ? cb_format_size(w->block_size, bs, sizeof(bs))
+				  : cb_engine_reads_as_written(eng, w->op) ? "as written"
+									   : "-";
+		printf("  %-20s %-6s %-9s bs %-10s concurrency %-4llu duration %s%s\n", w->name,
+		       eng->name, w->op, bsv, (unsigned long long)w->concurrency,
 		       dur ? cb_format_duration(dur, d, sizeof(d)) : "-",
 		       fill ? ", after a prefill" : "");
 		if (w->clients > 1)

@@ -28,14 +28,17 @@ struct cb_workload {
 	char *name;
 	char *layer;
 	char *op;
-	uint64_t block_size;  /* 0: the layer's default */
-	uint64_t concurrency; /* ops in flight */
+	/* Bytes per op, the layer's default when none is given (settled when
+	 * the plan is built); 0 only for an op that reads in the size its data
+	 * was written with (engine->bs_as_written), which setup finds. */
+	uint64_t block_size;
+	uint64_t concurrency; /* ops in flight per client; 1 on a synchronous engine */
 	uint64_t duration_ns; /* 0: no time limit */
 	uint64_t ramp_ns;     /* run but not counted */
 	uint64_t ops;	      /* 0: no op limit */
 	uint64_t bytes;	      /* 0: no byte limit */
 	uint64_t max_errors;  /* op errors tolerated before the phase fails */
-	uint64_t clients;     /* clients running it together, each with its own session */
+	uint64_t clients;     /* clients running it together (>= 1), each with its own session */
 	uint64_t repeat;      /* runs of its whole step list, merged into one row each */
 	bool optional;	      /* skipped with a note when its layer is unavailable here */
 	/* An op stuck this long fails with an error; 0: the cluster timeout. */
@@ -48,7 +51,22 @@ struct cb_workload {
 	size_t nmatrix;
 };
 
-/* One phase as handed to an engine's setup. */
+/* What setup and teardown report about a phase, apart from what they are
+ * given: the runner hands each client its own and merges them. */
+struct cb_phase_out {
+	/* A step's own block size where it is not the plan's wl->block_size (a
+	 * fill pass's, a read's as written); 0: the plan's. */
+	uint64_t block_size;
+	char target[256]; /* what the phase ran against, e.g. the pool (hints name it) */
+	bool created;	  /* the run made something cleanup must remove */
+	bool kept;	  /* ... or something it keeps on purpose (reuse) */
+	/* What setup took over (removed) or reuses of an earlier run of the
+	 * same name, as a sentence; run.c prints it on stderr. */
+	char note[512];
+};
+
+/* One phase as handed to an engine's setup: what to do (the plan's
+ * workload, settled) and where the results go (out). */
 struct cb_phase {
 	const struct cb_workload *wl;
 	const void *lopts; /* the layer's own option struct */
@@ -56,20 +74,13 @@ struct cb_phase {
 	const char *run_name;
 	const char *run_id; /* unique per run: tells this run's things from a crashed namesake's */
 	unsigned client;    /* client index within this process */
-	unsigned clients;   /* how many run this phase together */
+	unsigned clients;   /* how many run this phase together (>= 1) */
 	int step;	    /* the engine's id of this step (struct cb_step); 0 for wl itself */
 	void **session;	    /* this client's slot, kept across the workload's steps and
 			       iterations; engine->release frees what it holds */
 	bool allow_destructive; /* --allow-destructive: writes to things the run did not make */
 	struct cb_err *err;
-	/* Filled in by setup: */
-	uint64_t block_size; /* effective block size */
-	char target[256];    /* what the phase ran against, e.g. the pool (hints name it) */
-	bool created;	     /* the run made something cleanup must remove */
-	bool kept;	     /* ... or something it keeps on purpose (reuse) */
-	/* What setup took over (removed) or reuses of an earlier run of the
-	 * same name, as a sentence; run.c prints it on stderr. */
-	char note[512];
+	struct cb_phase_out *out; /* filled in by setup and teardown */
 };
 
 /* One op slot. The runner stamps t_start before submit and hands the op back
@@ -160,17 +171,23 @@ struct cb_engine {
 	const char *name;
 	const char *const *ops;		     /* valid values of `op`, NULL-terminated */
 	const struct cb_option *options;     /* the layer's own keys */
-	const struct cb_target_kind *target; /* what a phase's target (ph->target) is */
+	const struct cb_target_kind *target; /* what a phase's target (ph->out->target) is */
 	const char *removes;		     /* what its cleanup counts: "objects", "images" */
 	size_t options_size;		     /* size of the struct they fill */
 	/* submit finishes each op before it returns (libcephfs): one op in flight
-	 * per client, whatever concurrency says; parallelism comes from clients. */
+	 * per client (the plan sets concurrency 1); parallelism comes from clients. */
 	bool synchronous;
-	unsigned max_clients; /* clients a workload may ask for; 0 means 1 */
+	unsigned max_clients; /* clients a workload may ask for (at least 1) */
 	/* Needs no cluster (noop): a run of only such workloads opens no
 	 * connection and takes no cluster lock. */
 	bool no_cluster;
-	/* What a phase's target (ph->target) is, for messages: "pool"; NULL
+	/* The block size of a workload that gives none; the plan holds it. */
+	uint64_t default_block_size;
+	/* Ops that read what an earlier phase wrote (rados seq, rand): given no
+	 * block_size they read in the size it was written with, which only
+	 * setup learns, so their wl.block_size stays 0. NULL: none. */
+	const char *const *bs_as_written;
+	/* What a phase's target (ph->out->target) is, for messages: "pool"; NULL
 	 * when describe() names the device an op went to already. */
 	const char *target_noun;
 	/* Cross-key checks at profile load, before anything connects. Returns 0 or
@@ -218,5 +235,15 @@ struct cb_engine {
 	 * too): `cephbench cleanup` and a run's cleanup skip it. */
 	int (*cleanup)(struct cb_cleanup_req *req);
 };
+
+/* Whether op reads in the size its data was written with when it is given
+ * no block_size (eng->bs_as_written). */
+static inline bool cb_engine_reads_as_written(const struct cb_engine *eng, const char *op)
+{
+	for (size_t i = 0; eng->bs_as_written && eng->bs_as_written[i]; i++)
+		if (strcmp(eng->bs_as_written[i], op) == 0)
+			return true;
+	return false;
+}
 
 #endif

@@ -427,8 +427,9 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 	/* The target too: a full pool or a sick file system is what the
 	 * operator has to fix, not the one op named after it. */
 	char where[192] = "";
-	if (l->eng->target_noun && l->ph->target[0])
-		snprintf(where, sizeof(where), "%s '%.127s': ", l->eng->target_noun, l->ph->target);
+	if (l->eng->target_noun && l->ph->out->target[0])
+		snprintf(where, sizeof(where), "%s '%.127s': ", l->eng->target_noun,
+			 l->ph->out->target);
 	if (l->res->failed)
 		return cb_err_cluster(
 		    l->ph->err, -EIO, "workload '%s': %s%s (%llu errors, max_errors %llu)",
@@ -444,7 +445,7 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 		      struct cb_phase_result *res)
 {
 	const struct cb_workload *wl = ph->wl;
-	uint64_t depth = eng->synchronous ? 1 : wl->concurrency;
+	uint64_t depth = wl->concurrency, bs;
 	struct loop l = {.ph = ph, .sy = sy, .cq = cq, .eng = eng, .res = res};
 	int r, tr;
 
@@ -455,8 +456,10 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 	r = eng->setup(ph, &l.st);
 	if (sy && ph->client == 0)
 		sync_first_done(sy, r < 0);
-	snprintf(res->target, sizeof(res->target), "%.127s", ph->target);
-	res->block_size = ph->block_size;
+	snprintf(res->target, sizeof(res->target), "%.127s", ph->out->target);
+	/* the plan's, unless this step has its own (a fill's, a read's as written) */
+	bs = ph->out->block_size ? ph->out->block_size : wl->block_size;
+	res->block_size = bs;
 	if (sy && !sync_start(sy, r < 0) && r >= 0) {
 		/* another client failed to set up and says why */
 		r = -ECANCELED;
@@ -475,17 +478,17 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 		r = -EINTR;
 		goto teardown;
 	}
-	r = slots_alloc(&l, cq, depth, ph->block_size);
+	r = slots_alloc(&l, cq, depth, bs);
 	if (r < 0) {
 		cb_err_cluster(ph->err, r, "cannot allocate %llu buffers of %llu bytes",
-			       (unsigned long long)depth, (unsigned long long)ph->block_size);
+			       (unsigned long long)depth, (unsigned long long)bs);
 		goto free_slots;
 	}
 	struct cb_runner_opts cro = *ro;
 	if (sy)
 		cro.progress = NULL; /* one client's figures are not the phase's */
 	if (cro.progress)
-		cb_report_progress_header(cro.progress, ph, eng->name, depth);
+		cb_report_progress_header(cro.progress, ph, eng->name, bs, depth);
 	res->ran = true;
 	l.t0 = cb_now_ns();
 	l.ramp_end = l.t0 + wl->ramp_ns;
@@ -510,6 +513,7 @@ struct client {
 	bool started;
 	unsigned local; /* its index in this process (ph.client is the run's) */
 	struct cb_phase ph;
+	struct cb_phase_out out;
 	struct cb_err err;
 	struct cb_phase_result res;
 	const struct cb_engine *eng;
@@ -538,12 +542,13 @@ static int merge_clients(struct cb_phase *ph, struct client *c, unsigned n,
 			snprintf(res->target, sizeof(res->target), "%s", c[k].res.target);
 			res->block_size = c[k].res.block_size;
 		}
-		if (!ph->target[0] && c[k].ph.target[0])
-			snprintf(ph->target, sizeof(ph->target), "%s", c[k].ph.target);
-		ph->created |= c[k].ph.created;
-		ph->kept |= c[k].ph.kept;
-		if (!ph->note[0] && c[k].ph.note[0])
-			snprintf(ph->note, sizeof(ph->note), "%s", c[k].ph.note);
+		struct cb_phase_out *o = ph->out, *co = &c[k].out;
+		if (!o->target[0] && co->target[0])
+			snprintf(o->target, sizeof(o->target), "%s", co->target);
+		o->created |= co->created;
+		o->kept |= co->kept;
+		if (!o->note[0] && co->note[0])
+			snprintf(o->note, sizeof(o->note), "%s", co->note);
 		if (c[k].res.hist && cb_phase_merge_client(res, &c[k].res) < 0 && r == 0)
 			r = cb_err_cluster(ph->err, -ENOMEM, "out of memory for samples");
 		if (c[k].r < 0 && c[k].r != -ECANCELED && c[k].r != -EINTR && r == 0) {
@@ -577,13 +582,13 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 		 struct cb_phase_result *res)
 {
 	const struct cb_workload *wl = ph->wl;
-	unsigned n = ph->clients ? ph->clients : 1;
+	unsigned n = ph->clients;
 	unsigned rank = cb_ranks_rank(ro->ranks), nranks = cb_ranks_size(ro->ranks);
 
 	res->name = strdup(wl->name);
 	res->layer = strdup(eng->name);
 	res->op = strdup(wl->op);
-	res->concurrency = eng->synchronous ? 1 : wl->concurrency;
+	res->concurrency = wl->concurrency;
 	res->clients = (uint64_t)n * nranks;
 	if (!res->name || !res->layer || !res->op)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
@@ -614,6 +619,7 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 		c[k].local = k;
 		c[k].ph.session = ph->session ? ph->session + k : NULL;
 		c[k].ph.err = &c[k].err;
+		c[k].ph.out = &c[k].out;
 		c[k].eng = eng;
 		c[k].ro = ro;
 		c[k].sy = &sy;

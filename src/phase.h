@@ -30,7 +30,8 @@ void cb_cq_free(struct cb_cq *q);
 /* Run one phase: engine setup, the measured loop, teardown; with
  * ph->clients > 1, in that many threads that start together, each with its
  * own setup (connection) and window, their figures merged into res. res must
- * come from cb_result_add_phase; it is filled even when the phase ends early.
+ * come from cb_result_add_phase; it is filled even when the phase ends early,
+ * and ph->out with what setup and teardown reported (of every client).
  * Returns 0, -EINTR when a signal stopped it (res->interrupted), or -errno
  * with ph->err set. */
 int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct cb_runner_opts *ro,

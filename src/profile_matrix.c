@@ -1,7 +1,8 @@
 /* Matrix rows: a workload whose keys are lists (in YAML, or -o KEY=[a, b])
  * becomes one plan item per combination of their values. */
 #include "engines.h"
-#include "profile_priv.h"
+#include "profile_item.h"
+#include "profile_matrix.h"
 
 #include <ctype.h>
 #include <stdio.h>

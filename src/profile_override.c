@@ -1,7 +1,7 @@
 /* The -o overrides: parsed once into (kind, target, key, value), added to
  * each workload's keys at their precedence, and checked that each named
  * workload exists. */
-#include "profile_priv.h"
+#include "profile_override.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -21,8 +21,9 @@ struct cb_progress {
 	bool ramping;
 };
 
+/* block_size: the phase's effective one (the plan's or its step's own). */
 void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer,
-			       uint64_t depth);
+			       uint64_t block_size, uint64_t depth);
 void cb_report_progress(FILE *out, const struct cb_progress *p);
 
 /* The end-of-run table, ending with the verdicts when there are any. */

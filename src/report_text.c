@@ -8,15 +8,15 @@
 #include <string.h>
 
 void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer,
-			       uint64_t depth)
+			       uint64_t block_size, uint64_t depth)
 {
 	char bs[32], dur[32], ramp[32];
 	const struct cb_workload *wl = ph->wl;
-	cb_format_size(ph->block_size, bs, sizeof(bs));
+	cb_format_size(block_size, bs, sizeof(bs));
 	cb_format_duration(wl->duration_ns, dur, sizeof(dur));
 	cb_format_duration(wl->ramp_ns, ramp, sizeof(ramp));
 	fprintf(out, "== %s: %s %s %s on %s, %llu in flight, ramp %s, duration %s\n", wl->name,
-		layer, wl->op, bs, ph->target, (unsigned long long)depth, ramp,
+		layer, wl->op, bs, ph->out->target, (unsigned long long)depth, ramp,
 		wl->duration_ns ? dur : "unlimited");
 	fprintf(out, "%5s %7s %9s %9s %9s %9s %11s %11s\n", "sec", "Cur ops", "started", "finished",
 		"avg MB/s", "cur MB/s", "last lat(s)", "avg lat(s)");

@@ -25,12 +25,12 @@ void cb_run_note_target(struct run *rn, size_t i, const struct cb_engine *eng,
 	char *buf = rn->left[i].cmd, flag[72];
 	size_t n = sizeof(rn->left[i].cmd), k = 6;
 	const struct cb_cluster_opts *co = &rn->co;
-	if (!eng->target || strlen(ph->target) + 1 >= sizeof(ph->target)) {
+	if (!eng->target || strlen(ph->out->target) + 1 >= sizeof(ph->out->target)) {
 		snprintf(buf, n, "%s", CB_SH_TOO_LONG);
 		return;
 	}
 	snprintf(flag, sizeof(flag), "--%s", eng->target->flag);
-	const char *w[13] = {"cephbench", "cleanup", flag, ph->target, "--run-name", rn->name};
+	const char *w[13] = {"cephbench", "cleanup", flag, ph->out->target, "--run-name", rn->name};
 	if (co->conf) {
 		w[k++] = "--conf";
 		w[k++] = co->conf;

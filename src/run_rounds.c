@@ -15,6 +15,7 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 	const struct cb_plan_item *it = &rn->p->items[i];
 	struct cb_workload w = it->wl;
 	char name[96];
+	struct cb_phase_out out = {0};
 	struct cb_phase ph = {.wl = &w,
 			      .lopts = it->lopts,
 			      .conn = conn,
@@ -24,7 +25,8 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 			      .step = st->id,
 			      .session = sessions,
 			      .allow_destructive = rn->o->allow_destructive,
-			      .err = e};
+			      .err = e,
+			      .out = &out};
 	if (st->suffix) {
 		snprintf(name, sizeof(name), "%s.%s", it->wl.name, st->suffix);
 		w.name = name;
@@ -37,12 +39,12 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 		w.duration_ns = st->duration_ns;
 	}
 	int r = cb_run_phase(&ph, it->engine, &rn->ro, pr);
-	rn->left[i].created |= ph.created;
-	rn->left[i].kept |= ph.kept;
+	rn->left[i].created |= out.created;
+	rn->left[i].kept |= out.kept;
 	/* a namesake's leftovers removed, or old data read: never silently */
-	if (ph.note[0] && !rn->o->quiet && rn->root)
-		fprintf(stderr, "workload '%s': %s\n", w.name, ph.note);
-	if (ph.target[0]) /* a step that failed before its setup names no target */
+	if (out.note[0] && !rn->o->quiet && rn->root)
+		fprintf(stderr, "workload '%s': %s\n", w.name, out.note);
+	if (out.target[0]) /* a step that failed before its setup names no target */
 		cb_run_note_target(rn, i, it->engine, &ph);
 	return r;
 }

@@ -100,12 +100,14 @@ static void merged(struct cb_phase_result *p)
 	for (unsigned k = 0; k < NCLIENTS; k++)
 		ck_assert_ptr_nonnull(cqs[k] = cb_cq_new());
 	struct cb_runner_opts ro = {.sigfd = -1, .cqs = cqs, .ncqs = NCLIENTS};
+	struct cb_phase_out out = {0};
 	struct cb_phase ph = {.wl = &prof->items[0].wl,
 			      .lopts = prof->items[0].lopts,
 			      .run_name = "unit",
 			      .run_id = "0",
 			      .clients = NCLIENTS,
-			      .err = &e};
+			      .err = &e,
+			      .out = &out};
 	ck_assert_int_eq(cb_phase_init(p), 0);
 	ck_assert_msg(cb_run_phase(&ph, prof->items[0].engine, &ro, p) == 0, "%s", e.msg);
 	for (unsigned k = 0; k < NCLIENTS; k++)

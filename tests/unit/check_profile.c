@@ -1,6 +1,7 @@
 /* Profile validation: every bad profile in tests/data/bad gives exactly the
  * message its first line expects (or its .expect file) and exit class 2;
  * good profiles and -o overrides land in the right fields. */
+#include "engines.h"
 #include "profile.h"
 
 #include <check.h>
@@ -214,6 +215,51 @@ static const struct cb_workload *wl_at(const struct cb_profile *p, size_t i)
 	ck_assert_uint_lt(i, p->n);
 	return &p->items[i].wl;
 }
+
+/* Defaults are settled once, in the plan: the layer's block size (0 only
+ * for a read in the size it was written with), one op in flight on a
+ * synchronous layer, a tree test's block size from its byte keys. */
+START_TEST(plan_defaults)
+{
+	struct cb_profile *p =
+	    load_ok("name: d\n"
+		    "defaults: { pool: bench, duration: 1s, concurrency: 8 }\n"
+		    "workloads:\n"
+		    "  - { name: w, layer: rados, op: write }\n"
+		    "  - { name: r, layer: rados, op: rand }\n"
+		    "  - { name: s, layer: rados, op: seq, block_size: 64K }\n"
+		    "  - { name: i, layer: rbd, op: randwrite, image_size: 64M }\n"
+		    "  - { name: f, layer: cephfs, op: write }\n"
+		    "  - { name: t, layer: cephfs, op: tree, items: 4, write_bytes: 4K, read_bytes: 1K, "
+		    "block_size: 64K }\n"
+		    "  - { name: m, layer: cephfs, op: tree, items: 4 }\n"
+		    "  - { name: k, layer: krbd, op: write, image_size: 64M }\n",
+		    NULL, 0);
+	static const uint64_t bs[] = {4ULL << 20, 0, 65536, 4096, 4096, 4096, 0, 4096};
+	static const uint64_t depth[] = {8, 8, 8, 8, 1, 1, 1, 8};
+	ck_assert_uint_eq(p->n, 8);
+	for (size_t i = 0; i < p->n; i++) {
+		ck_assert_msg(wl_at(p, i)->block_size == bs[i], "%s: block_size %llu",
+			      wl_at(p, i)->name, (unsigned long long)wl_at(p, i)->block_size);
+		ck_assert_msg(wl_at(p, i)->concurrency == depth[i], "%s: concurrency %llu",
+			      wl_at(p, i)->name, (unsigned long long)wl_at(p, i)->concurrency);
+	}
+	ck_assert(cb_engine_reads_as_written(p->items[1].engine, "rand"));
+	ck_assert(!cb_engine_reads_as_written(p->items[0].engine, "write"));
+	cb_profile_free(p);
+}
+END_TEST
+
+/* What the plan relies on each layer's table to say. */
+START_TEST(engine_tables)
+{
+	for (int i = 0; cb_engines[i]; i++) {
+		const struct cb_engine *eng = cb_engines[i];
+		ck_assert_msg(eng->max_clients >= 1, "%s: max_clients 0", eng->name);
+		ck_assert_msg(eng->default_block_size >= 1, "%s: no default_block_size", eng->name);
+	}
+}
+END_TEST
 
 START_TEST(matrix_one_list)
 {
@@ -590,6 +636,8 @@ int main(void)
 	tcase_add_test(tc, expect_parsed);
 	tcase_add_test(tc, expect_overrides);
 	tcase_add_test(tc, expect_min_bw_per_second);
+	tcase_add_test(tc, plan_defaults);
+	tcase_add_test(tc, engine_tables);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

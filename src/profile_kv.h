@@ -1,9 +1,10 @@
-/* What the profile loader's files share (profile.c: YAML and validation,
- * profile_matrix.c: lists into rows, profile_override.c: -o): the keys as
- * gathered, with where each was written, and the loader's state. Private
- * to src/profile*.c. */
-#ifndef CB_PROFILE_PRIV_H
-#define CB_PROFILE_PRIV_H
+/* The bottom of the profile loader, shared by its files (profile.c on top,
+ * then profile_matrix.c and profile_override.c, then profile_item.c): the
+ * keys as gathered, with where each was written, the loader's state, and
+ * the helpers every file uses. Private to src/profile*.c; calls nothing of
+ * theirs. */
+#ifndef CB_PROFILE_KV_H
+#define CB_PROFILE_KV_H
 
 #include "profile.h"
 
@@ -72,18 +73,5 @@ int pf_kvs_add(struct kvs *k, const char *key, const char *val, const char *wher
 
 /* The value that counts for key (the last given), or NULL. */
 const char *pf_kvs_get(const struct kvs *k, const char *key);
-
-/* Validate one workload's keys into a plan item. */
-int pf_add_item(struct loader *l, const struct kvs *k, const char *wwhere);
-
-/* profile_matrix.c: one item, or one per combination of the lists' values. */
-int pf_add_items(struct loader *l, const struct kvs *k, const char *wwhere);
-
-/* profile_override.c: the -o KEY=VALUE forms. */
-int pf_parse_overrides(struct loader *l, char *const *ov, size_t n);
-int pf_add_overrides(struct loader *l, enum ov_kind kind, const char *wname, enum kv_src src,
-		     struct kvs *k);
-int pf_check_overrides_used(struct loader *l);
-void pf_overrides_free(struct loader *l);
 
 #endif

@@ -1,0 +1,252 @@
+/* A plan item from one workload's keys, and the defaults settled there,
+ * once: no layer and no runner step resolves them again. */
+#include "engines.h"
+#include "expect.h"
+#include "profile_item.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Plan items (workloads and matrix rows): each holds memory and a run. */
+#define PROFILE_MAX_ITEMS 1024
+/* A week: long enough for any soak, short enough that clock sums never wrap. */
+#define CB_MAX_PHASE_NS (7ULL * 24 * 3600 * 1000000000ULL)
+
+const struct cb_option cb_workload_options[] = {
+    {"name", CB_OPT_NAME, offsetof(struct cb_workload, name), NULL, 0, 0, NULL,
+     "unique name of the workload; names its report row"},
+    {"layer", CB_OPT_STR, offsetof(struct cb_workload, layer), NULL, 0, 0, NULL,
+     "which layer runs it, by its name in the registry (src/engines.c); an unknown name is refused "
+     "with the list"},
+    {"op", CB_OPT_STR, offsetof(struct cb_workload, op), NULL, 0, 0, NULL,
+     "what it does; the layer lists its ops"},
+    {"block_size", CB_OPT_SIZE, offsetof(struct cb_workload, block_size), NULL, 1, 1ULL << 30, NULL,
+     "bytes per op (default: the layer's)"},
+    {"concurrency", CB_OPT_UINT, offsetof(struct cb_workload, concurrency), "16", 1, 4096, NULL,
+     "ops in flight"},
+    {"duration", CB_OPT_DURATION, offsetof(struct cb_workload, duration_ns), NULL, 1000000ULL,
+     CB_MAX_PHASE_NS, NULL, "measured time (default 10s unless ops or bytes limit the phase)"},
+    {"ramp", CB_OPT_DURATION, offsetof(struct cb_workload, ramp_ns), "0", 0, CB_MAX_PHASE_NS, NULL,
+     "time run before measuring, not counted"},
+    {"ops", CB_OPT_UINT, offsetof(struct cb_workload, ops), NULL, 0, 0, NULL,
+     "stop after this many measured ops"},
+    {"bytes", CB_OPT_SIZE, offsetof(struct cb_workload, bytes), NULL, 0, 0, NULL,
+     "stop after this many measured bytes"},
+    {"max_errors", CB_OPT_UINT, offsetof(struct cb_workload, max_errors), "0", 0, 0, NULL,
+     "op errors tolerated before the phase fails"},
+    /* at least 1s, like timeout: librados takes whole seconds */
+    {"op_timeout", CB_OPT_DURATION, offsetof(struct cb_workload, op_timeout_ns), NULL,
+     1000000000ULL, 0, NULL,
+     "an OSD op stuck this long fails with an error (default: the cluster timeout)"},
+    {"clients", CB_OPT_UINT, offsetof(struct cb_workload, clients), "1", 1, 1024, NULL,
+     "clients running the workload together, each with its own session (cephfs: mount)"},
+    {"repeat", CB_OPT_UINT, offsetof(struct cb_workload, repeat), "1", 1, 1000, NULL,
+     "runs of the workload, merged into one row that keeps each run's rate"},
+    {"optional", CB_OPT_BOOL, offsetof(struct cb_workload, optional), "false", 0, 0, NULL,
+     "skip the workload, with a note, when its layer is unavailable on this host"},
+    {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+};
+
+/* "one of a, b, c" from a NULL-terminated list. */
+static const char *one_of(const char *const *words, char *buf, size_t n)
+{
+	size_t off = (size_t)snprintf(buf, n, "one of");
+	for (int i = 0; words[i] && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, "%s %s", i ? "," : "", words[i]);
+	return buf;
+}
+
+bool pf_key_known_to_some_layer(const char *key)
+{
+	for (int i = 0; cb_engines[i]; i++)
+		if (cb_opt_find(cb_engines[i]->options, key))
+			return true;
+	return false;
+}
+
+int pf_unknown_key(struct loader *l, const struct kv *kv, const struct cb_engine *eng)
+{
+	const struct cb_option *tabs[] = {cb_workload_options, eng ? eng->options : NULL, NULL};
+	char layer[64] = "", h[128];
+	if (eng)
+		snprintf(layer, sizeof(layer), " for layer %s", eng->name);
+	return cb_err_usage(l->e, "%s: unknown key '%s'%s%s", kv->kwhere, kv->key, layer,
+			    pf_hint(cb_opt_suggest(tabs, kv->key), NULL, h, sizeof(h)));
+}
+
+static const struct cb_engine *find_layer(struct loader *l, const struct kvs *k, const char *wwhere)
+{
+	const struct kv *lk = NULL;
+	for (size_t i = 0; i < k->n; i++)
+		if (strcmp(k->v[i].key, "layer") == 0)
+			lk = &k->v[i];
+	const char *names[16];
+	char list[256], h[300];
+	int n = 0;
+	for (; cb_engines[n] && n < 15; n++)
+		names[n] = cb_engines[n]->name;
+	names[n] = NULL;
+	one_of(names, list, sizeof(list));
+	if (!lk) {
+		cb_err_usage(l->e, "%s: workload has no layer: (%s)", wwhere, list);
+		return NULL;
+	}
+	const struct cb_engine *eng = cb_engine_find(lk->val);
+	if (!eng)
+		cb_err_usage(l->e, "%s: unknown layer '%s'%s", lk->where, lk->val,
+			     pf_hint(cb_closest(lk->val, names), list, h, sizeof(h)));
+	return eng;
+}
+
+static int check_op(struct loader *l, const struct cb_plan_item *it, const struct kvs *k,
+		    const char *wwhere)
+{
+	const char *where = wwhere;
+	for (size_t i = 0; i < k->n; i++)
+		if (strcmp(k->v[i].key, "op") == 0)
+			where = k->v[i].where;
+	char list[256], h[300];
+	one_of(it->engine->ops, list, sizeof(list));
+	if (!it->wl.op)
+		return cb_err_usage(l->e, "%s: workload '%s' has no op: (%s)", wwhere, it->wl.name,
+				    list);
+	for (int i = 0; it->engine->ops[i]; i++)
+		if (strcmp(it->engine->ops[i], it->wl.op) == 0)
+			return 0;
+	return cb_err_usage(l->e, "%s: unknown op '%s' for layer %s%s", where, it->wl.op,
+			    it->engine->name,
+			    pf_hint(cb_closest(it->wl.op, it->engine->ops), list, h, sizeof(h)));
+}
+
+/* One key of an `expect:` mapping. A bandwidth may be written per second
+ * (100M/s), as reports print it. */
+int pf_parse_expect(struct loader *l, const struct kv *kv, struct cb_expect *x)
+{
+	const char *key = kv->key + 7;
+	const struct cb_option *o = cb_opt_find(cb_expect_options, key);
+	char why[512], h[300], list[256], val[128];
+	if (!o) {
+		const char *names[CB_EXPECT_NMETRICS + 1];
+		for (unsigned m = 0; m <= CB_EXPECT_NMETRICS; m++)
+			names[m] = cb_expect_options[m].name;
+		return cb_err_usage(l->e, "%s: unknown expect key '%s'%s", kv->kwhere, key,
+				    pf_hint(cb_closest(key, names),
+					    one_of(names, list, sizeof(list)), h, sizeof(h)));
+	}
+	snprintf(val, sizeof(val), "%s", kv->val);
+	size_t n = strlen(val);
+	if (o->type == CB_OPT_SIZE && n > 2 && strcmp(val + n - 2, "/s") == 0)
+		val[n - 2] = '\0';
+	if (cb_opt_parse(o, x, val, why, sizeof(why)) < 0)
+		return cb_err_usage(l->e, "%s: expect.%s", kv->where, why);
+	cb_expect_mark(x, key);
+	return 0;
+}
+
+/* The defaults that depend on more than one key or on the layer, settled
+ * here and only here, so the layer's check, --dry-run and the runner all
+ * see the values the phase runs with. */
+static void settle_defaults(struct cb_plan_item *it)
+{
+	struct cb_workload *w = &it->wl;
+	if (!w->duration_ns && !w->ops && !w->bytes)
+		w->duration_ns = 10ULL * 1000000000ULL;
+	if (!w->block_size && !cb_engine_reads_as_written(it->engine, w->op))
+		w->block_size = it->engine->default_block_size;
+	/* submit finishes each op before it returns: one in flight per client */
+	if (it->engine->synchronous)
+		w->concurrency = 1;
+}
+
+/* Turn one workload's keys into a plan item. */
+static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
+		      struct cb_plan_item *it)
+{
+	char why[512];
+	int r;
+
+	it->engine = find_layer(l, k, wwhere);
+	if (!it->engine)
+		return -EINVAL;
+	it->lopts = calloc(1, it->engine->options_size);
+	if (!it->lopts)
+		return cb_err_usage(l->e, "out of memory");
+	if (cb_opts_defaults(cb_workload_options, &it->wl) < 0 ||
+	    cb_opts_defaults(it->engine->options, it->lopts) < 0)
+		return cb_err_usage(l->e, "internal error: bad option defaults");
+	for (size_t i = 0; i < k->n; i++) {
+		const struct kv *kv = &k->v[i];
+		if (strncmp(kv->key, "expect.", 7) == 0) {
+			if ((r = pf_parse_expect(l, kv, &it->wl.expect)) < 0)
+				return r;
+			continue;
+		}
+		const struct cb_option *o = cb_opt_find(cb_workload_options, kv->key);
+		void *obj = &it->wl;
+		if (!o) {
+			o = cb_opt_find(it->engine->options, kv->key);
+			obj = it->lopts;
+		}
+		if (!o) {
+			/* A default meant for another layer's workloads. */
+			if ((kv->src == KV_DEFAULT || kv->src == KV_OVERRIDE_ALL) &&
+			    pf_key_known_to_some_layer(kv->key))
+				continue;
+			return pf_unknown_key(l, kv, it->engine);
+		}
+		if ((kv->src == KV_DEFAULT || kv->src == KV_OVERRIDE_ALL) &&
+		    strcmp(kv->key, "name") == 0)
+			return cb_err_usage(l->e, "%s: name cannot be set for every workload",
+					    kv->kwhere);
+		r = cb_opt_parse(o, obj, kv->val, why, sizeof(why));
+		if (r < 0)
+			return cb_err_usage(l->e, "%s: %s", kv->where, why);
+	}
+	if ((r = check_op(l, it, k, wwhere)) < 0)
+		return r;
+	if (it->wl.clients > it->engine->max_clients) {
+		const char *cw = wwhere;
+		for (size_t i = 0; i < k->n; i++)
+			if (strcmp(k->v[i].key, "clients") == 0)
+				cw = k->v[i].where;
+		return cb_err_usage(l->e,
+				    "%s: clients: %llu: layer %s runs one client per workload; use "
+				    "concurrency for more ops in flight",
+				    cw, (unsigned long long)it->wl.clients, it->engine->name);
+	}
+	settle_defaults(it);
+	if (it->engine->check && it->engine->check(&it->wl, it->lopts, why, sizeof(why)) < 0)
+		return cb_err_usage(l->e, "%s: %s", wwhere, why);
+	if (it->engine->resolve)
+		it->engine->resolve(&it->wl, it->lopts);
+	return 0;
+}
+
+int pf_add_item(struct loader *l, const struct kvs *k, const char *wwhere)
+{
+	struct cb_profile *p = l->p;
+	if (p->n == PROFILE_MAX_ITEMS)
+		return cb_err_usage(l->e,
+				    "%s: the profile makes more than %d workloads (matrix rows "
+				    "count one each): split it",
+				    wwhere, PROFILE_MAX_ITEMS);
+	struct cb_plan_item *items = realloc(p->items, (p->n + 1) * sizeof(*items));
+	if (!items)
+		return cb_err_usage(l->e, "out of memory");
+	p->items = items;
+	struct cb_plan_item *it = &items[p->n++];
+	memset(it, 0, sizeof(*it));
+	if (!pf_kvs_get(k, "name"))
+		return cb_err_usage(
+		    l->e, "%s: workload has no name: (give each workload a unique name)", wwhere);
+	int r = build_item(l, k, wwhere, it);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i + 1 < p->n; i++)
+		if (strcmp(p->items[i].wl.name, it->wl.name) == 0)
+			return cb_err_usage(l->e, "%s: duplicate workload name '%s'", wwhere,
+					    it->wl.name);
+	return 0;
+}
