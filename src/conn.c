@@ -1,5 +1,6 @@
 /* Cluster connection shared by the runner and the layers (one per run). */
 #include "conn.h"
+#include "conn_debug.h"
 #include "conn_files.h"
 #include "owner.h"
 #include "shquote.h"
@@ -24,6 +25,9 @@ struct cb_conn {
 	struct cb_cluster_opts o;
 	char fsid[64];
 	char version[64];
+	/* the debug levels the conf, CEPH_ARGS or the cluster set, kept
+	 * ("ms=1/1 rados=0/5"); the rest are 0/0 unless o.ceph_debug */
+	char debug_kept[256];
 };
 
 rados_t cb_conn_rados(struct cb_conn *c)
@@ -39,6 +43,11 @@ const char *cb_conn_fsid(const struct cb_conn *c)
 const struct cb_cluster_opts *cb_conn_options(const struct cb_conn *c)
 {
 	return &c->o;
+}
+
+const char *cb_conn_debug_kept(const struct cb_conn *c)
+{
+	return c->debug_kept;
 }
 
 /* librados takes whole seconds: round up, at least 1. */
@@ -118,8 +127,9 @@ static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, 
  * opened later with the same options, a client's or the monitor one, skip
  * it). */
 static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool probe, rados_t *out,
-			struct cb_err *e)
+			char *kept, size_t keptlen, struct cb_err *e)
 {
+	struct cb_debug_defaults dd;
 	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 30ULL * 1000000000ULL;
 	char env_id[128] = "", env_conf[1024] = "", name[160], mon[512] = "";
 	rados_t rados;
@@ -142,6 +152,8 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool prob
 	r = rados_create2(&rados, "ceph", name, 0);
 	if (r < 0)
 		return cb_err_usage(e, "cannot create a client named '%s': %s", name, strerror(-r));
+	if (!o->ceph_debug)
+		cb_debug_defaults_read(rados, &dd);
 	r = rados_conf_read_file(rados, conf);
 	if (r < 0) {
 		cb_err_usage(e, "cannot read ceph conf '%s': %s", conf, strerror(-r));
@@ -190,6 +202,12 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool prob
 		cb_err_cluster(e, r, "cannot connect to the monitors at %s: %s", mon, strerror(-r));
 		goto fail;
 	}
+	/* after the connect: the cluster's config database is applied then,
+	 * and it may set a level too */
+	if (!o->ceph_debug && (r = cb_debug_quiet(rados, &dd, kept, keptlen)) < 0) {
+		cb_err_cluster(e, r, "cannot set the client debug levels: %s", strerror(-r));
+		goto fail;
+	}
 	*out = rados;
 	return 0;
 fail:
@@ -204,7 +222,7 @@ static int conn_open(const struct cb_cluster_opts *o, bool probe, struct cb_conn
 	if (!c)
 		return cb_err_cluster(e, -ENOMEM, "out of memory");
 	c->o = *o;
-	int r = session_open(o, false, probe, &c->rados, e);
+	int r = session_open(o, false, probe, &c->rados, c->debug_kept, sizeof(c->debug_kept), e);
 	if (r < 0) {
 		free(c);
 		return r;
@@ -238,7 +256,8 @@ int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn *
 /* The session for monitor commands, opened on first use. */
 static int ctl_session(struct cb_conn *c, struct cb_err *e)
 {
-	return c->ctl ? 0 : session_open(&c->o, true, false, &c->ctl, e);
+	char kept[256];
+	return c->ctl ? 0 : session_open(&c->o, true, false, &c->ctl, kept, sizeof(kept), e);
 }
 
 /* The monitors' own version, so a report says what the cluster runs, not

@@ -166,6 +166,23 @@ static json_t *phase_json(const struct cb_phase_result *p)
 	return o;
 }
 
+/* {"debug": "quiet", "debug_kept": {"ms": "1/1"}}: how the Ceph client ran,
+ * since its debug levels change its CPU per op. */
+static json_t *client_json(const struct cb_result *r)
+{
+	json_t *kept = json_object();
+	char buf[sizeof(r->debug_kept)], *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", r->debug_kept);
+	for (char *t = strtok_r(buf, " ", &save); kept && t; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+		if (eq) {
+			*eq = '\0';
+			json_object_set_new(kept, t, json_string(eq + 1));
+		}
+	}
+	return json_pack("{s:s, s:o}", "debug", r->client_debug, "debug_kept", kept);
+}
+
 json_t *cb_result_json(const struct cb_result *r)
 {
 	char ts[32];
@@ -199,6 +216,8 @@ json_t *cb_result_json(const struct cb_result *r)
 	}
 	if (root)
 		json_object_set_new(root, "layers", cb_layers_json(r));
+	if (root && r->client_debug[0])
+		json_object_set_new(root, "client", client_json(r));
 	return root;
 }
 

@@ -405,6 +405,12 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		goto out;
 	/* asked after the phases: it opens a second session */
 	snprintf(res->ceph_version, sizeof(res->ceph_version), "%s", cb_conn_version(rn.conn));
+	if (rn.conn) { /* how the Ceph client ran: its debug levels cost CPU per op */
+		snprintf(res->client_debug, sizeof(res->client_debug), "%s",
+			 cb_conn_options(rn.conn)->ceph_debug ? "library" : "quiet");
+		snprintf(res->debug_kept, sizeof(res->debug_kept), "%s",
+			 cb_conn_debug_kept(rn.conn));
+	}
 	/* the record as JSON, annotated with the regression verdicts before
 	 * anything prints or stores it */
 	json_t *rec = res->nphases ? cb_result_json(res) : NULL;
