@@ -93,8 +93,10 @@ static int set_owner_meta(rados_t r)
 /* librados applies CEPH_ARGS only after the client is created, so the two
  * options the ceph tools read first (who we are, which conf) are taken
  * from it here: --id/--user ID, --name/-n TYPE.ID, --conf/-c FILE; and
- * whether it names a keyring (--keyring/-k), for conn_files.c's messages. */
-static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, bool *keyring)
+ * whether it names a keyring (--keyring/-k), for conn_files.c's messages;
+ * and the debug levels it sets, which conn_debug.c keeps. */
+static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, bool *keyring,
+			    struct cb_debug_defaults *dd)
 {
 	const char *env = getenv("CEPH_ARGS");
 	char buf[4096], *save = NULL;
@@ -105,6 +107,7 @@ static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, 
 		char *val = strchr(t, '=');
 		if (val && strncmp(t, "--", 2) == 0)
 			*val++ = '\0';
+		cb_debug_env_arg(dd, t);
 		bool is_id = !strcmp(t, "--id") || !strcmp(t, "--user");
 		bool is_name = !strcmp(t, "--name") || !strcmp(t, "-n");
 		bool is_conf = !strcmp(t, "--conf") || !strcmp(t, "-c");
@@ -129,14 +132,14 @@ static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, 
 static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool probe, rados_t *out,
 			char *kept, size_t keptlen, struct cb_err *e)
 {
-	struct cb_debug_defaults dd;
+	struct cb_debug_defaults dd = {0};
 	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 30ULL * 1000000000ULL;
 	char env_id[128] = "", env_conf[1024] = "", name[160], mon[512] = "";
 	rados_t rados;
 	int r;
 
 	bool env_keyring = false;
-	ceph_args_early(env_id, sizeof(env_id), env_conf, sizeof(env_conf), &env_keyring);
+	ceph_args_early(env_id, sizeof(env_id), env_conf, sizeof(env_conf), &env_keyring, &dd);
 	const char *client = o->client ? o->client : (env_id[0] ? env_id : "admin");
 	enum cb_conf_source src = o->conf		? CB_CONF_FLAG
 				  : env_conf[0]		? CB_CONF_CEPH_ARGS

@@ -6,7 +6,6 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *const subsys[CB_DEBUG_NSUBSYS] = {
@@ -83,33 +82,23 @@ static void key(char *buf, size_t n, size_t i)
 	snprintf(buf, n, "debug_%s", subsys[i]);
 }
 
-/* The subsystems CEPH_ARGS sets, as Ceph's argument parser reads them:
- * --debug-ms 1/1, --debug_ms=1/1 ('-' and '_' alike). */
-static void env_names(bool *set)
+void cb_debug_env_arg(struct cb_debug_defaults *d, const char *arg)
 {
-	const char *env = getenv("CEPH_ARGS");
-	char buf[4096], *save = NULL;
-	if (!env)
+	char name[48];
+	if (strncmp(arg, "--debug", 7) != 0 || (arg[7] != '-' && arg[7] != '_'))
 		return;
-	snprintf(buf, sizeof(buf), "%s", env);
-	for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-		if (strncmp(t, "--debug", 7) != 0 || (t[7] != '-' && t[7] != '_'))
-			continue;
-		char *name = t + 8;
-		name[strcspn(name, "=")] = '\0';
-		for (char *p = name; *p; p++)
-			*p = *p == '-' ? '_' : *p;
-		for (size_t i = 0; i < CB_DEBUG_NSUBSYS; i++)
-			if (!strcmp(name, subsys[i]))
-				set[i] = true;
-	}
+	snprintf(name, sizeof(name), "%s", arg + 8);
+	name[strcspn(name, "=")] = '\0';
+	for (char *p = name; *p; p++)
+		*p = *p == '-' ? '_' : *p;
+	for (size_t i = 0; i < CB_DEBUG_NSUBSYS; i++)
+		if (!strcmp(name, subsys[i]))
+			d->env[i] = true;
 }
 
 void cb_debug_defaults_read(rados_t r, struct cb_debug_defaults *d)
 {
 	char k[48];
-	memset(d->env, 0, sizeof(d->env));
-	env_names(d->env);
 	for (size_t i = 0; i < CB_DEBUG_NSUBSYS; i++) {
 		key(k, sizeof(k), i);
 		if (rados_conf_get(r, k, d->level[i], sizeof(d->level[i])) < 0)

@@ -19,8 +19,13 @@ struct cb_debug_defaults {
 	bool env[CB_DEBUG_NSUBSYS];
 };
 
-/* Read the defaults from r, right after rados_create2, and CEPH_ARGS. */
+/* Read the defaults from r, right after rados_create2 (d zeroed first,
+ * then given the words of CEPH_ARGS). */
 void cb_debug_defaults_read(rados_t r, struct cb_debug_defaults *d);
+
+/* A word of CEPH_ARGS (conn.c walks them): --debug-ms or --debug_ms, with
+ * or without "=LEVEL", marks that subsystem as set by the user. */
+void cb_debug_env_arg(struct cb_debug_defaults *d, const char *arg);
 
 /* After rados_connect (the conf, CEPH_ARGS and the cluster's config
  * database have all been applied by then): every subsystem still at its
