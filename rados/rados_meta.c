@@ -10,9 +10,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* v in decimal, as printf's %llu, ending at end (exclusive): its start. */
+static char *decimal_before(char *end, uint64_t v)
+{
+	do
+		*--end = (char)('0' + v % 10);
+	while (v /= 10);
+	return end;
+}
+
+/* Every write names its object: by hand, not snprintf, which measured
+ * ~1,300 instructions a call (callgrind), 2 % of a 4K write's client cost.
+ * The bytes are snprintf's exactly (a name that does not fit goes through
+ * it, to be cut the same way). */
 void cb_rados_obj_name(char *buf, size_t n, const char *run, unsigned client, uint64_t idx)
 {
-	snprintf(buf, n, "%s.c%u.%llu", run, client, (unsigned long long)idx);
+	char c[24], i[24];
+	char *cs = decimal_before(c + sizeof(c), client), *is = decimal_before(i + sizeof(i), idx);
+	size_t rl = strlen(run), cl = (size_t)(c + sizeof(c) - cs),
+	       il = (size_t)(i + sizeof(i) - is);
+	if (rl + 2 + cl + 1 + il >= n) {
+		snprintf(buf, n, "%s.c%u.%llu", run, client, (unsigned long long)idx);
+		return;
+	}
+	char *p = buf;
+	memcpy(p, run, rl);
+	p += rl;
+	*p++ = '.';
+	*p++ = 'c';
+	memcpy(p, cs, cl);
+	p += cl;
+	*p++ = '.';
+	memcpy(p, is, il);
+	p[il] = '\0';
 }
 
 /* Client 0's is the run's record, named as before clients existed; the

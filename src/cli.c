@@ -18,6 +18,9 @@ const char cb_cli_cluster_help[] =
     "      --client NAME    client to connect as, e.g. admin (also --id, --name)\n"
     "      --keyring FILE   keyring of that client\n"
     "      --timeout T      give up connecting, and fail any op stuck, after T (default 30s)\n"
+    "      --ceph-debug-defaults  keep the Ceph client libraries' debug levels (default:\n"
+    "                       0/0 for every debug_* the conf, CEPH_ARGS or the cluster\n"
+    "                       does not set: the libraries' in-memory log costs CPU per op)\n"
     "  CEPH_ARGS is applied as the ceph tools do.\n";
 
 const char cb_cli_run_help[] =
@@ -83,6 +86,9 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 		return 1;
 	case CB_OPT_QUIET:
 		o->quiet = true;
+		return 1;
+	case CB_OPT_CEPH_DEBUG:
+		o->cluster.ceph_debug = true;
 		return 1;
 	case CB_OPT_ALLOW_DESTRUCTIVE:
 		o->allow_destructive = true;

@@ -20,6 +20,7 @@ enum {
 	CB_OPT_QUIET,
 	CB_OPT_ALLOW_DESTRUCTIVE,
 	CB_OPT_WAIT,
+	CB_OPT_CEPH_DEBUG,
 	CB_OPT_HELP,
 	CB_OPT_CMD_BASE = 1100, /* commands number their own long options from here */
 };
@@ -31,6 +32,7 @@ enum {
 	    {"name", required_argument, NULL, CB_OPT_CLIENT},                                      \
 	    {"keyring", required_argument, NULL, CB_OPT_KEYRING},                                  \
 	    {"timeout", required_argument, NULL, CB_OPT_TIMEOUT},                                  \
+	    {"ceph-debug-defaults", no_argument, NULL, CB_OPT_CEPH_DEBUG},                         \
 	    {"quiet", no_argument, NULL, CB_OPT_QUIET},                                            \
 	{                                                                                          \
 		"help", no_argument, NULL, CB_OPT_HELP                                             \

@@ -1,5 +1,6 @@
 /* Cluster connection shared by the runner and the layers (one per run). */
 #include "conn.h"
+#include "conn_debug.h"
 #include "conn_files.h"
 #include "owner.h"
 #include "shquote.h"
@@ -24,6 +25,9 @@ struct cb_conn {
 	struct cb_cluster_opts o;
 	char fsid[64];
 	char version[64];
+	/* the debug levels the conf, CEPH_ARGS or the cluster set, kept
+	 * ("ms=1/1 rados=0/5"); the rest are 0/0 unless o.ceph_debug */
+	char debug_kept[256];
 };
 
 rados_t cb_conn_rados(struct cb_conn *c)
@@ -39,6 +43,11 @@ const char *cb_conn_fsid(const struct cb_conn *c)
 const struct cb_cluster_opts *cb_conn_options(const struct cb_conn *c)
 {
 	return &c->o;
+}
+
+const char *cb_conn_debug_kept(const struct cb_conn *c)
+{
+	return c->debug_kept;
 }
 
 /* librados takes whole seconds: round up, at least 1. */
@@ -84,8 +93,10 @@ static int set_owner_meta(rados_t r)
 /* librados applies CEPH_ARGS only after the client is created, so the two
  * options the ceph tools read first (who we are, which conf) are taken
  * from it here: --id/--user ID, --name/-n TYPE.ID, --conf/-c FILE; and
- * whether it names a keyring (--keyring/-k), for conn_files.c's messages. */
-static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, bool *keyring)
+ * whether it names a keyring (--keyring/-k), for conn_files.c's messages;
+ * and the debug levels it sets, which conn_debug.c keeps. */
+static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, bool *keyring,
+			    struct cb_debug_defaults *dd)
 {
 	const char *env = getenv("CEPH_ARGS");
 	char buf[4096], *save = NULL;
@@ -96,6 +107,7 @@ static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, 
 		char *val = strchr(t, '=');
 		if (val && strncmp(t, "--", 2) == 0)
 			*val++ = '\0';
+		cb_debug_env_arg(dd, t);
 		bool is_id = !strcmp(t, "--id") || !strcmp(t, "--user");
 		bool is_name = !strcmp(t, "--name") || !strcmp(t, "-n");
 		bool is_conf = !strcmp(t, "--conf") || !strcmp(t, "-c");
@@ -118,15 +130,16 @@ static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, 
  * opened later with the same options, a client's or the monitor one, skip
  * it). */
 static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool probe, rados_t *out,
-			struct cb_err *e)
+			char *kept, size_t keptlen, struct cb_err *e)
 {
+	struct cb_debug_defaults dd = {0};
 	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 30ULL * 1000000000ULL;
 	char env_id[128] = "", env_conf[1024] = "", name[160], mon[512] = "";
 	rados_t rados;
 	int r;
 
 	bool env_keyring = false;
-	ceph_args_early(env_id, sizeof(env_id), env_conf, sizeof(env_conf), &env_keyring);
+	ceph_args_early(env_id, sizeof(env_id), env_conf, sizeof(env_conf), &env_keyring, &dd);
 	const char *client = o->client ? o->client : (env_id[0] ? env_id : "admin");
 	enum cb_conf_source src = o->conf		? CB_CONF_FLAG
 				  : env_conf[0]		? CB_CONF_CEPH_ARGS
@@ -142,6 +155,8 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool prob
 	r = rados_create2(&rados, "ceph", name, 0);
 	if (r < 0)
 		return cb_err_usage(e, "cannot create a client named '%s': %s", name, strerror(-r));
+	if (!o->ceph_debug)
+		cb_debug_defaults_read(rados, &dd);
 	r = rados_conf_read_file(rados, conf);
 	if (r < 0) {
 		cb_err_usage(e, "cannot read ceph conf '%s': %s", conf, strerror(-r));
@@ -190,6 +205,12 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool prob
 		cb_err_cluster(e, r, "cannot connect to the monitors at %s: %s", mon, strerror(-r));
 		goto fail;
 	}
+	/* after the connect: the cluster's config database is applied then,
+	 * and it may set a level too */
+	if (!o->ceph_debug && (r = cb_debug_quiet(rados, &dd, kept, keptlen)) < 0) {
+		cb_err_cluster(e, r, "cannot set the client debug levels: %s", strerror(-r));
+		goto fail;
+	}
 	*out = rados;
 	return 0;
 fail:
@@ -204,7 +225,7 @@ static int conn_open(const struct cb_cluster_opts *o, bool probe, struct cb_conn
 	if (!c)
 		return cb_err_cluster(e, -ENOMEM, "out of memory");
 	c->o = *o;
-	int r = session_open(o, false, probe, &c->rados, e);
+	int r = session_open(o, false, probe, &c->rados, c->debug_kept, sizeof(c->debug_kept), e);
 	if (r < 0) {
 		free(c);
 		return r;
@@ -238,7 +259,8 @@ int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn *
 /* The session for monitor commands, opened on first use. */
 static int ctl_session(struct cb_conn *c, struct cb_err *e)
 {
-	return c->ctl ? 0 : session_open(&c->o, true, false, &c->ctl, e);
+	char kept[256];
+	return c->ctl ? 0 : session_open(&c->o, true, false, &c->ctl, kept, sizeof(kept), e);
 }
 
 /* The monitors' own version, so a report says what the cluster runs, not

@@ -7,6 +7,7 @@
 #include "err.h"
 
 #include <rados/librados.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct cb_cluster_opts {
@@ -16,6 +17,9 @@ struct cb_cluster_opts {
 	uint64_t timeout_ns; /* connect and monitor-op timeout; 0: 30 s */
 	/* OSD-op timeout (a workload's op_timeout); 0: timeout_ns */
 	uint64_t op_timeout_ns;
+	/* keep the client libraries' own debug levels (--ceph-debug-defaults);
+	 * false: every subsystem nobody set runs at 0/0 (conn_debug.h) */
+	bool ceph_debug;
 };
 
 struct cb_conn;
@@ -40,6 +44,9 @@ const char *cb_conn_fsid(const struct cb_conn *c);
 /* The options it was opened with, for the ceph CLIs a layer runs (rbd device
  * map): the same conf, client and keyring. */
 const struct cb_cluster_opts *cb_conn_options(const struct cb_conn *c);
+/* The debug levels kept because the conf, CEPH_ARGS or the cluster set
+ * them ("ms=1/1 rados=0/5", "" none); meaningless with o.ceph_debug. */
+const char *cb_conn_debug_kept(const struct cb_conn *c);
 /* The monitors' version, "16.2.15" or "unknown"; asked on first call,
  * through the session for monitor commands. */
 const char *cb_conn_version(struct cb_conn *c);

@@ -6,6 +6,7 @@
 #include "report.h"
 #include "result_load.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -166,6 +167,44 @@ static json_t *phase_json(const struct cb_phase_result *p)
 	return o;
 }
 
+/* Whose malloc this process runs on (WITH_TCMALLOC, LD_PRELOAD, a
+ * sanitizer's): the library that defines the malloc every call binds to. */
+static const char *allocator(char *buf, size_t n)
+{
+	Dl_info info;
+	void *m = dlsym(RTLD_DEFAULT, "malloc");
+	if (!m || !dladdr(m, &info) || !info.dli_fname)
+		return "unknown";
+	const char *base = strrchr(info.dli_fname, '/');
+	base = base ? base + 1 : info.dli_fname;
+	if (strstr(base, "tcmalloc"))
+		return "tcmalloc";
+	if (strncmp(base, "libc.so", 7) == 0)
+		return "glibc";
+	snprintf(buf, n, "%s", base);
+	return buf;
+}
+
+/* {"debug": "quiet", "debug_kept": {"ms": "1/1"}, "malloc": "tcmalloc"}: how
+ * the Ceph client ran, since its debug levels and its allocator change its
+ * CPU per op. */
+static json_t *client_json(const struct cb_result *r)
+{
+	json_t *kept = json_object();
+	char buf[sizeof(r->debug_kept)], *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", r->debug_kept);
+	for (char *t = strtok_r(buf, " ", &save); kept && t; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+		if (eq) {
+			*eq = '\0';
+			json_object_set_new(kept, t, json_string(eq + 1));
+		}
+	}
+	char lib[64];
+	return json_pack("{s:s, s:o, s:s}", "debug", r->client_debug, "debug_kept", kept, "malloc",
+			 allocator(lib, sizeof(lib)));
+}
+
 json_t *cb_result_json(const struct cb_result *r)
 {
 	char ts[32];
@@ -199,6 +238,8 @@ json_t *cb_result_json(const struct cb_result *r)
 	}
 	if (root)
 		json_object_set_new(root, "layers", cb_bottleneck_json(r));
+	if (root && r->client_debug[0])
+		json_object_set_new(root, "client", client_json(r));
 	return root;
 }
 

@@ -83,6 +83,10 @@ struct cb_result {
 	char profile_sha256[65];
 	char fsid[64];
 	char ceph_version[64];
+	/* the client's debug levels: "quiet" (0/0 but debug_kept) or
+	 * "library" (--ceph-debug-defaults); debug_kept as cb_conn_debug_kept */
+	char client_debug[16];
+	char debug_kept[256];
 	char host[256];
 	time_t started;
 	struct cb_phase_result *phases;

@@ -49,9 +49,15 @@ void cb_run_report(struct run *rn, struct cb_err *e)
 	struct cb_result *res = &rn->res;
 	size_t passed = 0, failed = 0;
 	/* asked after the phases: it opens a second session */
-	if (rn->conn)
+	if (rn->conn) {
 		snprintf(res->ceph_version, sizeof(res->ceph_version), "%s",
 			 cb_conn_version(rn->conn));
+		/* how the Ceph client ran: its debug levels cost CPU per op */
+		snprintf(res->client_debug, sizeof(res->client_debug), "%s",
+			 cb_conn_options(rn->conn)->ceph_debug ? "library" : "quiet");
+		snprintf(res->debug_kept, sizeof(res->debug_kept), "%s",
+			 cb_conn_debug_kept(rn->conn));
+	}
 	/* the record annotated with the regression verdicts before anything
 	 * prints or stores it */
 	json_t *rec = res->nphases ? cb_result_json(res) : NULL;

@@ -32,6 +32,27 @@ START_TEST(made_names_parse)
 }
 END_TEST
 
+/* The hand-made names are snprintf's, byte for byte, cut alike. */
+START_TEST(names_as_printf)
+{
+	static const char *const runs[] = {"bench", "a", "rbd_data", "x-y_Z0"};
+	static const unsigned clients[] = {0, 1, 9, 10, 1023, 4294967295u};
+	static const uint64_t idxs[] = {0, 1, 9, 10, 99, 100, 123456789, UINT64_MAX};
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++)
+		for (size_t c = 0; c < sizeof(clients) / sizeof(clients[0]); c++)
+			for (size_t i = 0; i < sizeof(idxs) / sizeof(idxs[0]); i++)
+				for (size_t n = 1; n < 48; n += 3) {
+					char got[64], want[64];
+					memset(got, 'G', sizeof(got));
+					memset(want, 'G', sizeof(want));
+					cb_rados_obj_name(got, n, runs[r], clients[c], idxs[i]);
+					snprintf(want, n, "%s.c%u.%llu", runs[r], clients[c],
+						 (unsigned long long)idxs[i]);
+					ck_assert_mem_eq(got, want, sizeof(got));
+				}
+}
+END_TEST
+
 /* Names no run makes: users' objects, RBD's, near misses of each form. */
 START_TEST(other_names_do_not)
 {
@@ -92,6 +113,7 @@ int main(void)
 	TCase *tc = tcase_create("parse");
 	tcase_add_test(tc, made_names_parse);
 	tcase_add_test(tc, other_names_do_not);
+	tcase_add_test(tc, names_as_printf);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

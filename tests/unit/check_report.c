@@ -17,6 +17,8 @@ static const char *out_path;
 static void fill(struct cb_result *r)
 {
 	unit_result_init(r, "unit-profile");
+	snprintf(r->client_debug, sizeof(r->client_debug), "quiet");
+	snprintf(r->debug_kept, sizeof(r->debug_kept), "ms=1/1 rados=0/5");
 	for (int k = 0; k < 2; k++) {
 		struct cb_phase_result *p = cb_result_add_phase(r);
 		ck_assert_ptr_nonnull(p);
@@ -59,6 +61,12 @@ START_TEST(json_record)
 	ck_assert_ptr_nonnull(j);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "schema")), "cephbench-result/1");
 	ck_assert_str_eq(json_string_value(json_object_get(j, "started")), "2023-11-14T22:13:20Z");
+	json_t *client = json_object_get(j, "client");
+	ck_assert_str_eq(json_string_value(json_object_get(client, "debug")), "quiet");
+	json_t *kept = json_object_get(client, "debug_kept");
+	ck_assert_uint_eq(json_object_size(kept), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(kept, "ms")), "1/1");
+	ck_assert_str_eq(json_string_value(json_object_get(kept, "rados")), "0/5");
 	json_t *phases = json_object_get(j, "phases");
 	ck_assert_uint_eq(json_array_size(phases), 2);
 	for (size_t k = 0; k < 2; k++) {
