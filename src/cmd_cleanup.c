@@ -19,7 +19,9 @@ struct kinds {
 	size_t n;
 };
 
-static void kinds_gather(struct kinds *ks)
+/* -E2BIG when the layers name more kinds than fit: a kind left out would
+ * leave its layers' leftovers uncleaned without a word. */
+static int kinds_gather(struct kinds *ks)
 {
 	ks->n = 0;
 	for (int i = 0; cb_engines[i]; i++) {
@@ -29,9 +31,13 @@ static void kinds_gather(struct kinds *ks)
 			continue;
 		while (j < ks->n && ks->k[j] != k)
 			j++;
-		if (j == ks->n && ks->n < MAX_KINDS)
-			ks->k[ks->n++] = k;
+		if (j < ks->n)
+			continue;
+		if (ks->n == MAX_KINDS)
+			return -E2BIG;
+		ks->k[ks->n++] = k;
 	}
+	return 0;
 }
 
 static const char cleanup_about[] =
@@ -143,7 +149,10 @@ int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 	bool all = false, any = false;
 	int opt;
 
-	kinds_gather(&ks);
+	if (kinds_gather(&ks) < 0)
+		return cb_err_usage(e, "internal error: more than %d kinds of cleanup target",
+				    MAX_KINDS),
+		       CB_EXIT_USAGE;
 	memcpy(longopts, fixed, sizeof(fixed));
 	for (size_t j = 0; j < ks.n; j++) {
 		const struct cb_target_kind *k = ks.k[j];
