@@ -340,7 +340,6 @@ const struct cb_engine cb_engine_cephfs = {
     .ops = cfs_ops,
     .options = cfs_options,
     .target = &cfs_target_fs,
-    .target_noun = "file system",
     .removes = "files and directories",
     .options_size = sizeof(struct cfs_opts),
     .synchronous = true,

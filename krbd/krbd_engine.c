@@ -362,6 +362,7 @@ const struct cb_engine cb_engine_krbd = {
     .ops = cb_blk_ops,
     .options = krbd_options,
     .target = &cb_target_pool,
+    .describe_names_target = true,
     .removes = "images",
     .options_size = sizeof(struct krbd_opts),
     .max_clients = 1024,

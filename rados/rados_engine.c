@@ -387,7 +387,6 @@ const struct cb_engine cb_engine_rados = {
     .options = rados_options,
     .target = &cb_target_pool,
     .removes = "objects",
-    .target_noun = "pool",
     .options_size = sizeof(struct rados_opts),
     .max_clients = 1024,
     .default_block_size = CB_RADOS_DEFAULT_BS,

@@ -341,7 +341,6 @@ const struct cb_engine cb_engine_rbd = {
     .ops = cb_blk_ops,
     .options = rbd_options,
     .target = &cb_target_pool,
-    .target_noun = "pool",
     .removes = "images",
     .options_size = sizeof(struct rbd_opts),
     .max_clients = 1024,

@@ -187,9 +187,9 @@ struct cb_engine {
 	 * block_size they read in the size it was written with, which only
 	 * setup learns, so their wl.block_size stays 0. NULL: none. */
 	const char *const *bs_as_written;
-	/* What a phase's target (ph->out->target) is, for messages: "pool"; NULL
-	 * when describe() names the device an op went to already. */
-	const char *target_noun;
+	/* describe() names the device an op went to (krbd), so a failure's
+	 * message need not name the phase's target as well. */
+	bool describe_names_target;
 	/* Cross-key checks at profile load, before anything connects. Returns 0 or
 	 * -EINVAL with a reason in why. May be NULL. */
 	int (*check)(const struct cb_workload *wl, const void *lopts, char *why, size_t n);

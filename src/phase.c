@@ -427,8 +427,8 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 	/* The target too: a full pool or a sick file system is what the
 	 * operator has to fix, not the one op named after it. */
 	char where[192] = "";
-	if (l->eng->target_noun && l->ph->out->target[0])
-		snprintf(where, sizeof(where), "%s '%.127s': ", l->eng->target_noun,
+	if (l->eng->target && !l->eng->describe_names_target && l->ph->out->target[0])
+		snprintf(where, sizeof(where), "%s '%.127s': ", l->eng->target->noun,
 			 l->ph->out->target);
 	if (l->res->failed)
 		return cb_err_cluster(
