@@ -19,7 +19,6 @@
 #include "units.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +101,7 @@ static size_t noop_steps(const struct cb_workload *wl, const void *lopts, struct
 struct noop_state {
 	const struct noop_opts *o;
 	bool write;
+	bool instant; /* no delay, no server, inline: an op completes in submit */
 	uint64_t block_size;
 	uint64_t submitted;   /* ops so far: fail_every counts them */
 	uint64_t server_free; /* ns: when the single server takes the next op */
@@ -122,13 +122,16 @@ static int noop_setup(struct cb_phase *ph, void **state)
 	s->rng = 0x9e3779b97f4a7c15ULL * (ph->client + 1);
 	/* rows name what they ran against; result readers want a name there */
 	snprintf(ph->out->target, sizeof(ph->out->target), "noop");
-	/* a queue only when ops wait: the default path is submit alone */
-	if (o->delay_ns || o->capacity || o->completion == COMPLETION_THREAD) {
+	s->instant = !o->delay_ns && !o->capacity && o->completion != COMPLETION_THREAD;
+	/* a queue only when ops wait outside submit: the default path is submit
+	 * alone, and a synchronous op waits in submit */
+	if (!s->instant && !o->synchronous) {
 		int r =
 		    noop_queue_init(&s->q, ph->wl->concurrency, o->completion == COMPLETION_THREAD);
 		if (r < 0)
 			return cb_err_cluster(ph->err, r, "noop: cannot start: %s", strerror(-r));
 	}
+	ph->out->callbacks = o->completion == COMPLETION_THREAD;
 	return 0;
 }
 
@@ -160,7 +163,7 @@ static int noop_submit(void *state, struct cb_op *op)
 	/* a read "returns" its length: the runner counts a short one as failed */
 	int64_t result =
 	    o->fail_every && s->submitted % o->fail_every == 0 ? -EIO : (int64_t)op->len;
-	if (!s->q.ops) {
+	if (s->instant) {
 		cb_op_done(op, result);
 		return 0;
 	}

@@ -70,8 +70,6 @@ static void *deliver(void *arg)
 		pthread_mutex_unlock(&q->mu);
 		cb_op_done(e.op, e.result);
 		pthread_mutex_lock(&q->mu);
-		q->delivered++;
-		pthread_cond_broadcast(&q->done);
 	}
 	pthread_mutex_unlock(&q->mu);
 	return NULL;
@@ -80,27 +78,26 @@ static void *deliver(void *arg)
 int noop_queue_init(struct noop_queue *q, size_t cap, bool threaded)
 {
 	pthread_condattr_t ca;
-	*q = (struct noop_queue){.cap = cap, .threaded = threaded};
+	*q = (struct noop_queue){0};
 	q->ops = calloc(cap ? cap : 1, sizeof(*q->ops));
 	if (!q->ops)
 		return -ENOMEM;
 	if (!threaded)
 		return 0;
-	/* due times are monotonic; so are the waits */
+	/* due times are monotonic; so is the wait */
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->work, &ca);
-	pthread_cond_init(&q->done, &ca);
 	pthread_condattr_destroy(&ca);
 	int r = pthread_create(&q->tid, NULL, deliver, q);
 	if (r != 0) {
-		q->threaded = false;
-		pthread_cond_destroy(&q->done);
 		pthread_cond_destroy(&q->work);
 		pthread_mutex_destroy(&q->mu);
 		return -r;
 	}
+	/* only now: release joins the thread and destroys the lock */
+	q->threaded = true;
 	return 0;
 }
 
@@ -117,7 +114,7 @@ void noop_queue_push(struct noop_queue *q, struct cb_op *op, uint64_t due, int64
 	pthread_mutex_unlock(&q->mu);
 }
 
-static int reap_inline(struct noop_queue *q, unsigned min, int timeout_ms)
+int noop_queue_reap(struct noop_queue *q, unsigned min, int timeout_ms)
 {
 	uint64_t now = cb_now_ns();
 	if (min > 0 && q->n && q->ops[0].due > now) {
@@ -134,20 +131,6 @@ static int reap_inline(struct noop_queue *q, unsigned min, int timeout_ms)
 	return k;
 }
 
-int noop_queue_reap(struct noop_queue *q, unsigned min, int timeout_ms)
-{
-	if (!q->threaded)
-		return reap_inline(q, min, timeout_ms);
-	struct timespec ts = abs_ts(cb_now_ns() + (uint64_t)timeout_ms * 1000000ULL);
-	pthread_mutex_lock(&q->mu);
-	while (min > 0 && q->delivered == q->seen &&
-	       pthread_cond_timedwait(&q->done, &q->mu, &ts) != ETIMEDOUT)
-		;
-	q->seen = q->delivered;
-	pthread_mutex_unlock(&q->mu);
-	return 0;
-}
-
 void noop_queue_release(struct noop_queue *q)
 {
 	if (q->threaded) {
@@ -156,7 +139,6 @@ void noop_queue_release(struct noop_queue *q)
 		pthread_cond_signal(&q->work);
 		pthread_mutex_unlock(&q->mu);
 		pthread_join(q->tid, NULL);
-		pthread_cond_destroy(&q->done);
 		pthread_cond_destroy(&q->work);
 		pthread_mutex_destroy(&q->mu);
 		q->threaded = false;

@@ -19,14 +19,12 @@ struct noop_entry {
 
 struct noop_queue {
 	struct noop_entry *ops; /* NULL: no queue, ops complete in submit */
-	size_t n, cap;
-	bool threaded;
-	/* with a thread: mu guards the heap and the counters */
+	size_t n;
+	bool threaded; /* its thread runs: release joins it */
+	/* with a thread: mu guards the heap and stop */
 	pthread_t tid;
 	pthread_mutex_t mu;
 	pthread_cond_t work; /* the thread waits for an op or its due time */
-	pthread_cond_t done; /* poll waits for the thread to deliver one */
-	uint64_t delivered, seen;
 	bool stop;
 };
 
@@ -36,9 +34,10 @@ int noop_queue_init(struct noop_queue *q, size_t cap, bool threaded);
 /* Queue op to complete with result at due. The runner never has more than
  * cap ops in flight, so there is always room. */
 void noop_queue_push(struct noop_queue *q, struct cb_op *op, uint64_t due, int64_t result);
-/* The runner's poll: inline, complete the ops due, sleeping until one is
- * when none is and min > 0; threaded, wait until the thread delivered one.
- * Waits at most timeout_ms. Returns how many were delivered (inline) or 0. */
+/* The runner's poll, inline completion only: complete the ops due,
+ * sleeping until one is when none is and min > 0, at most timeout_ms.
+ * Returns how many were completed. (Threaded, the thread completes them and
+ * the runner waits on its completion queue, as for librados.) */
 int noop_queue_reap(struct noop_queue *q, unsigned min, int timeout_ms);
 /* Stop the thread (no op may be queued) and free the heap; safe on a
  * zeroed or released queue. */

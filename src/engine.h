@@ -60,6 +60,10 @@ struct cb_phase_out {
 	char target[256]; /* what the phase ran against, e.g. the pool (hints name it) */
 	bool created;	  /* the run made something cleanup must remove */
 	bool kept;	  /* ... or something it keeps on purpose (reuse) */
+	/* This phase's completions come by callback from a thread of the
+	 * engine's even though the engine has a poll (noop's completion:
+	 * thread): the runner waits on its completion queue, as for librados. */
+	bool callbacks;
 	/* What setup took over (removed) or reuses of an earlier run of the
 	 * same name, as a sentence; run.c prints it on stderr. */
 	char note[512];

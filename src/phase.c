@@ -368,7 +368,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 		uint64_t timeout = wake > now ? wake - now : 0;
 		bool sig = false;
 		struct cb_op *done;
-		if (l->eng->poll && l->inflight) {
+		if (l->eng->poll && !l->ph->out->callbacks && l->inflight) {
 			int r = l->eng->poll(l->st, 1, (int)(timeout / 1000000ULL) + 1);
 			if (r < 0 && r != -EINTR && ret == 0) {
 				ret = cb_err_cluster(l->ph->err, r, "reaping completions: %s",
