@@ -85,12 +85,16 @@ static void merged_synthetic(struct cb_phase_result *p, struct cb_hist *all)
 /* The phase's row as the runner makes it: NCLIENTS noop clients run by
  * cb_run_phase and merged by it. Each client starts OPS ops, every 7th of
  * which fails, with a delay so every latency is above zero. */
-#define OPS 7000
+#define OPS	   7000
+#define CB_STR1(x) #x
+#define CB_STR(x)  CB_STR1(x)
 static void merged(struct cb_phase_result *p)
 {
-	static const char yaml[] = "workloads:\n"
-				   "  - {name: w, layer: noop, op: write, ops: 7000, clients: 4,\n"
-				   "     fail_every: 7, max_errors: 100000, delay: 10us}\n";
+	static const char yaml[] =
+	    "workloads:\n"
+	    "  - {name: w, layer: noop, op: write, ops: " CB_STR(OPS) ", clients: " CB_STR(
+		NCLIENTS) ",\n"
+			  "     fail_every: 7, max_errors: 100000, delay: 10us}\n";
 	struct cb_profile *prof = NULL;
 	struct cb_err e = {0};
 	ck_assert_msg(
@@ -131,6 +135,33 @@ START_TEST(percentiles_of_all_samples)
 				  cb_hist_percentile(all, pcts[i]));
 	ck_assert(fabs(cb_hist_mean(p.hist) - cb_hist_mean(all)) <= 1e-6 * cb_hist_mean(all));
 	ck_assert(fabs(cb_hist_stddev(p.hist) - cb_hist_stddev(all)) <= 1e-6 * cb_hist_stddev(all));
+	cb_hist_free(all);
+	cb_phase_release(&p);
+}
+END_TEST
+
+/* Seconds by the clients' own clocks: synthetic clients of 3 to 6 s, so
+ * the merged samples span several seconds (noop clients end in one). */
+START_TEST(samples_of_long_clients)
+{
+	struct cb_phase_result p;
+	struct cb_hist *all = cb_hist_new();
+	ck_assert_ptr_nonnull(all);
+	merged_synthetic(&p, all);
+	uint64_t sops = 0;
+	ck_assert_uint_eq(p.nsamples, 3 + NCLIENTS - 1);
+	for (size_t i = 0; i < p.nsamples; i++)
+		sops += p.samples[i].ops;
+	ck_assert_uint_eq(sops, p.ops);
+	/* second 0 holds every client's first second */
+	uint64_t first = 0;
+	for (unsigned k = 0; k < NCLIENTS; k++) {
+		uint64_t n = 20000 + 7919 * k, in0 = 0;
+		for (uint64_t i = 0; i < n; i++)
+			in0 += i * (3 + k) / n == 0;
+		first += in0;
+	}
+	ck_assert_uint_eq(p.samples[0].ops, first);
 	cb_hist_free(all);
 	cb_phase_release(&p);
 }
@@ -254,6 +285,7 @@ int main(int argc, char **argv)
 	Suite *s = suite_create("clients");
 	TCase *tc = tcase_create("merge");
 	tcase_add_test(tc, percentiles_of_all_samples);
+	tcase_add_test(tc, samples_of_long_clients);
 	tcase_add_test(tc, counts_samples_and_rows);
 	tcase_add_test(tc, iterations_add_rows);
 	tcase_add_test(tc, json_rows);
