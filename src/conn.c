@@ -27,7 +27,7 @@ struct cb_conn {
 	char version[64];
 	/* the debug levels the conf, CEPH_ARGS or the cluster set, kept
 	 * ("ms=1/1 rados=0/5"); the rest are 0/0 unless o.ceph_debug */
-	char debug_kept[256];
+	char debug_kept[CB_DEBUG_KEPT_MAX];
 };
 
 rados_t cb_conn_rados(struct cb_conn *c)
@@ -99,10 +99,10 @@ static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, 
 			    struct cb_debug_defaults *dd)
 {
 	const char *env = getenv("CEPH_ARGS");
-	char buf[4096], *save = NULL;
-	if (!env)
+	char *buf, *save = NULL;
+	/* whole: a --debug word it missed would be quieted against the user */
+	if (!env || !(buf = strdup(env)))
 		return;
-	snprintf(buf, sizeof(buf), "%s", env);
 	for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
 		char *val = strchr(t, '=');
 		if (val && strncmp(t, "--", 2) == 0)
@@ -122,6 +122,7 @@ static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, 
 		else
 			snprintf(id, idlen, "%s", val);
 	}
+	free(buf);
 }
 
 /* Create, configure and connect one session as o says; mon_ops: this one
@@ -155,8 +156,10 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool prob
 	r = rados_create2(&rados, "ceph", name, 0);
 	if (r < 0)
 		return cb_err_usage(e, "cannot create a client named '%s': %s", name, strerror(-r));
-	if (!o->ceph_debug)
+	if (!o->ceph_debug) {
 		cb_debug_defaults_read(rados, &dd);
+		cb_conf_each_key(conf, cb_debug_conf_key, &dd);
+	}
 	r = rados_conf_read_file(rados, conf);
 	if (r < 0) {
 		cb_err_usage(e, "cannot read ceph conf '%s': %s", conf, strerror(-r));
@@ -259,7 +262,7 @@ int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn *
 /* The session for monitor commands, opened on first use. */
 static int ctl_session(struct cb_conn *c, struct cb_err *e)
 {
-	char kept[256];
+	char kept[CB_DEBUG_KEPT_MAX];
 	return c->ctl ? 0 : session_open(&c->o, true, false, &c->ctl, kept, sizeof(kept), e);
 }
 

@@ -179,34 +179,44 @@ int cb_conn_probe_files(const char *name, const char *conf, const char *keyring,
 		       : 0;
 }
 
-/* A conf key as Ceph reads it: ' ' and '-' are '_', case does not matter. */
-static bool key_is(const char *line, const char *key)
+void cb_conf_each_key(const char *conf, void (*fn)(const char *key, void *arg), void *arg)
 {
-	while (*line == ' ' || *line == '\t')
-		line++;
-	for (; *key; line++, key++) {
-		char c = (*line == ' ' || *line == '-') ? '_' : (char)tolower((unsigned char)*line);
-		if (c != *key)
-			return false;
+	char *buf, key[128];
+	size_t len;
+	struct cb_err ignored = {0};
+	if (!conf[0] ||
+	    cb_infile_read(conf, "ceph conf file", CB_CEPHFILE_MAX_BYTES, &buf, &len, &ignored) < 0)
+		return;
+	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		l += strspn(l, " \t");
+		const char *eq = strchr(l, '=');
+		size_t n = eq ? (size_t)(eq - l) : 0;
+		while (n && (l[n - 1] == ' ' || l[n - 1] == '\t'))
+			n--;
+		if (!n || n >= sizeof(key) || strchr("[#;", *l))
+			continue;
+		/* as Ceph reads a key: ' ' and '-' are '_', case does not matter */
+		for (size_t k = 0; k < n; k++)
+			key[k] =
+			    (l[k] == ' ' || l[k] == '-') ? '_' : (char)tolower((unsigned char)l[k]);
+		key[n] = '\0';
+		fn(key, arg);
 	}
-	line += strspn(line, " \t");
-	return *line == '=';
+	free(buf);
+}
+
+static void names_monitors(const char *key, void *found)
+{
+	if (!strcmp(key, "mon_addr") || !strcmp(key, "mon_dns_srv_name"))
+		*(bool *)found = true;
 }
 
 /* Whether the conf text names monitors some way librados reads besides
  * mon_host: a mon_addr (in a [mon.X] section), or mon_dns_srv_name. */
 static bool conf_names_monitors(const char *conf)
 {
-	char *buf;
-	size_t len;
-	struct cb_err ignored = {0};
-	if (!conf[0] ||
-	    cb_infile_read(conf, "ceph conf file", CB_CEPHFILE_MAX_BYTES, &buf, &len, &ignored) < 0)
-		return false;
 	bool found = false;
-	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l && !found;
-	     l = strtok_r(NULL, "\n", &save))
-		found = key_is(l, "mon_addr") || key_is(l, "mon_dns_srv_name");
-	free(buf);
+	cb_conf_each_key(conf, names_monitors, &found);
 	return found;
 }

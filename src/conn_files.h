@@ -22,6 +22,11 @@ enum cb_conf_source { CB_CONF_FLAG, CB_CONF_CEPH_ARGS, CB_CONF_ENV, CB_CONF_DEFA
 int cb_conf_resolve(const char *list, enum cb_conf_source src, char *used, size_t n,
 		    struct cb_err *e);
 
+/* Each key the conf file sets (in any section) to fn, as Ceph reads a key:
+ * lower case, ' ' and '-' as '_' ("debug_rados"); none when the file cannot
+ * be read (librados says why). */
+void cb_conf_each_key(const char *conf, void (*fn)(const char *key, void *arg), void *arg);
+
 /* What librados would read after conf (cb_conf_resolve's choice), CEPH_ARGS
  * and keyring (--keyring, or NULL) for client name (env_keyring: CEPH_ARGS
  * names one), checked on a throwaway

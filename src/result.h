@@ -86,7 +86,7 @@ struct cb_result {
 	/* the client's debug levels: "quiet" (0/0 but debug_kept) or
 	 * "library" (--ceph-debug-defaults); debug_kept as cb_conn_debug_kept */
 	char client_debug[16];
-	char debug_kept[256];
+	char debug_kept[2640]; /* CB_DEBUG_KEPT_MAX (conn_debug.h) */
 	char host[256];
 	time_t started;
 	struct cb_phase_result *phases;

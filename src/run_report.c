@@ -1,5 +1,6 @@
 /* The end of a run's measuring, rank 0's: the record as JSON, judged by
  * the thresholds and the history, printed, and written to --json. */
+#include "conn_debug.h"
 #include "expect.h"
 #include "outfile.h"
 #include "report.h"
@@ -9,6 +10,9 @@
 #include <malloc.h>
 #include <stdio.h>
 #include <unistd.h>
+
+_Static_assert(sizeof(((struct cb_result *)0)->debug_kept) == CB_DEBUG_KEPT_MAX,
+	       "the result holds every kept level");
 
 static int render_json(FILE *f, const void *rec)
 {

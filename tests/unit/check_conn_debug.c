@@ -1,11 +1,13 @@
 /* Quiet Ceph clients (src/conn_debug.c) on a librados handle that never
  * connects: a level nobody set goes to 0/0, one set is kept and listed. */
 #include "conn_debug.h"
+#include "conn_files.h"
 
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static rados_t handle(struct cb_debug_defaults *d, const char *const *env_words)
 {
@@ -74,6 +76,29 @@ START_TEST(ceph_args_levels_are_kept)
 }
 END_TEST
 
+/* a conf line, even at the default level (a user's 0/5 for crash dumps):
+ * kept; a comment sets nothing */
+START_TEST(conf_levels_are_kept)
+{
+	char path[] = "/tmp/check_conn_debug.XXXXXX", kept[256];
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("[client]\n  Debug Rados = 0/5\n# debug ms = 1/1\n", f);
+	fclose(f);
+	struct cb_debug_defaults d;
+	rados_t r = handle(&d, NULL);
+	cb_conf_each_key(path, cb_debug_conf_key, &d);
+	ck_assert_int_eq(rados_conf_read_file(r, path), 0);
+	unlink(path);
+	ck_assert_int_eq(cb_debug_quiet(r, &d, kept, sizeof(kept)), 0);
+	ck_assert_str_eq(kept, "rados=0/5");
+	level(r, "debug_rados", "0/5");
+	level(r, "debug_ms", "0/0");
+	rados_shutdown(r);
+}
+END_TEST
+
 /* a list that does not fit keeps whole entries only */
 START_TEST(kept_list_cut_whole)
 {
@@ -97,6 +122,7 @@ int main(void)
 	tcase_add_test(tc, unset_levels_go_quiet);
 	tcase_add_test(tc, set_levels_are_kept);
 	tcase_add_test(tc, ceph_args_levels_are_kept);
+	tcase_add_test(tc, conf_levels_are_kept);
 	tcase_add_test(tc, kept_list_cut_whole);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
