@@ -77,7 +77,8 @@ static int noop_check(const struct cb_workload *wl, const void *lopts, char *why
 	return 0;
 }
 
-/* One op in flight per client, as the runner does for a synchronous layer. */
+/* One op in flight per client, as the plan gives a synchronous layer
+ * (settle_defaults): here the workload, not the table, chooses it. */
 static void noop_resolve(struct cb_workload *wl, const void *lopts)
 {
 	const struct noop_opts *o = lopts;

@@ -29,8 +29,10 @@ struct cb_workload {
 	char *layer;
 	char *op;
 	/* Bytes per op, the layer's default when none is given (settled when
-	 * the plan is built); 0 only for an op that reads in the size its data
-	 * was written with (engine->bs_as_written), which setup finds. */
+	 * the plan is built, then by the layer's resolve: a CephFS tree's is
+	 * the larger of its byte keys); 0 for an op that reads in the size its
+	 * data was written with (engine->bs_as_written), which setup finds, and
+	 * for a tree that moves no data. */
 	uint64_t block_size;
 	uint64_t concurrency; /* ops in flight per client; 1 on a synchronous engine */
 	uint64_t duration_ns; /* 0: no time limit */
