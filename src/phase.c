@@ -103,16 +103,32 @@ struct sync {
 	/* Over ranks the start line is every rank's: the clients wait there
 	 * until the main thread, once the ranks agree, opens the gate. */
 	bool gated, gate_open;
+	/* Telemetry's marks (cb_runner_opts.mark): START when the last client
+	 * arrives or the gate opens, END when the last loop ended; the clients
+	 * wait for END before their teardown. */
+	const struct cb_runner_opts *ro;
+	bool started;
+	unsigned ended;
 	atomic_bool interrupted; /* a client read the signal */
 	atomic_bool failed;	 /* the clients together passed max_errors */
 	atomic_uint_fast64_t errors;
 };
+
+/* Under sy->mu. */
+static void mark_start(struct sync *sy)
+{
+	sy->started = true;
+	if (sy->ro->mark)
+		sy->ro->mark(sy->ro->mark_arg, CB_MARK_START);
+}
 
 static void sync_arrive(struct sync *sy, bool setup_failed, unsigned count)
 {
 	pthread_mutex_lock(&sy->mu);
 	sy->setup_failed |= setup_failed;
 	sy->arrived += count;
+	if (sy->arrived >= sy->n && !sy->gated && !sy->setup_failed && !sy->started)
+		mark_start(sy);
 	if (sy->arrived >= sy->n)
 		pthread_cond_broadcast(&sy->cv);
 	pthread_mutex_unlock(&sy->mu);
@@ -159,6 +175,8 @@ static void sync_open_gate(struct sync *sy, bool failed)
 	pthread_mutex_lock(&sy->mu);
 	sy->gate_open = true;
 	sy->setup_failed |= failed;
+	if (!sy->setup_failed && !sy->started)
+		mark_start(sy);
 	pthread_cond_broadcast(&sy->cv);
 	pthread_mutex_unlock(&sy->mu);
 }
@@ -168,6 +186,23 @@ static bool sync_start(struct sync *sy, bool setup_failed)
 {
 	sync_arrive(sy, setup_failed, 1);
 	return sync_wait(sy, false);
+}
+
+/* count clients are past their loop (or never ran one, or never started);
+ * with wait, wait until every client is, so the END mark sees no op of this phase in flight and
+ * none of its teardown's. */
+static void sync_end(struct sync *sy, unsigned count, bool wait)
+{
+	pthread_mutex_lock(&sy->mu);
+	sy->ended += count;
+	if (sy->ended >= sy->n) {
+		if (sy->started && sy->ro->mark)
+			sy->ro->mark(sy->ro->mark_arg, CB_MARK_END);
+		pthread_cond_broadcast(&sy->cv);
+	}
+	while (wait && sy->ended < sy->n)
+		pthread_cond_wait(&sy->cv, &sy->mu);
+	pthread_mutex_unlock(&sy->mu);
 }
 
 struct loop {
@@ -181,6 +216,7 @@ struct loop {
 	struct cb_op **free_slots;
 	size_t nfree;
 	uint64_t t0, ramp_end;
+	bool window_pending; /* this client marks the window's start */
 	uint64_t inflight, started, finished;
 	uint64_t last_end;
 	uint64_t all_lat_sum, last_lat;
@@ -321,6 +357,11 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 
 	for (;;) {
 		uint64_t now = cb_now_ns();
+		if (l->window_pending && now >= l->ramp_end) {
+			l->window_pending = false;
+			if (ro->mark)
+				ro->mark(ro->mark_arg, CB_MARK_WINDOW);
+		}
 		if (now >= end)
 			stopping = true;
 		while (!stopping && l->nfree > 0) {
@@ -442,7 +483,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 /* One client's phase: setup, the start line, the loop, teardown. */
 static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 		      const struct cb_runner_opts *ro, struct cb_cq *cq, struct sync *sy,
-		      struct cb_phase_result *res)
+		      bool first, struct cb_phase_result *res)
 {
 	const struct cb_workload *wl = ph->wl;
 	uint64_t depth = wl->concurrency, bs;
@@ -451,6 +492,7 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 
 	if (sy && ph->client != 0 && !sync_wait(sy, true)) {
 		sync_start(sy, true); /* client 0 failed and says why */
+		sync_end(sy, 1, true);
 		return -ECANCELED;
 	}
 	r = eng->setup(ph, &l.st);
@@ -490,9 +532,14 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 	if (cro.progress)
 		cb_report_progress_header(cro.progress, ph, eng->name, bs, depth);
 	res->ran = true;
+	if (!sy && ro->mark)
+		ro->mark(ro->mark_arg, CB_MARK_START);
+	l.window_pending = first;
 	l.t0 = cb_now_ns();
 	l.ramp_end = l.t0 + wl->ramp_ns;
 	r = run_loop(&l, &cro);
+	if (!sy && ro->mark)
+		ro->mark(ro->mark_arg, CB_MARK_END);
 	res->elapsed_ns = l.last_end > l.ramp_end ? l.last_end - l.ramp_end : 0;
 	/* Samples beyond the last completion are the slack of the doubling array. */
 	if (res->nsamples && l.last_end > l.ramp_end)
@@ -502,6 +549,8 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 free_slots:
 	slots_free(&l, depth);
 teardown:
+	if (sy)
+		sync_end(sy, 1, true);
 	tr = eng->teardown(ph, l.st);
 	if (r == 0 && tr < 0)
 		r = tr;
@@ -525,7 +574,8 @@ struct client {
 static void *client_main(void *arg)
 {
 	struct client *c = arg;
-	c->r = run_client(&c->ph, c->eng, c->ro, c->ro->cqs[c->local], c->sy, &c->res);
+	c->r =
+	    run_client(&c->ph, c->eng, c->ro, c->ro->cqs[c->local], c->sy, c->local == 0, &c->res);
 	return NULL;
 }
 
@@ -597,11 +647,11 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 				      ro->ncqs);
 	if (n == 1 && nranks == 1) {
 		ph->client = 0;
-		return run_client(ph, eng, ro, ro->cqs[0], NULL, res);
+		return run_client(ph, eng, ro, ro->cqs[0], NULL, true, res);
 	}
 
 	struct client *c = calloc(n, sizeof(*c));
-	struct sync sy = {.n = n, .gated = nranks > 1};
+	struct sync sy = {.n = n, .gated = nranks > 1, .ro = ro};
 	if (!c)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	pthread_mutex_init(&sy.mu, NULL);
@@ -633,6 +683,7 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 		if (k == 0)
 			sync_first_done(&sy, true);
 		sync_arrive(&sy, true, 1);
+		sync_end(&sy, 1, false); /* never starts */
 	}
 	if (nranks > 1)
 		start_ranks(ro->ranks, &sy);

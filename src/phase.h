@@ -12,12 +12,22 @@
 
 struct cb_ranks;
 
+/* The moments of a phase telemetry measures between (telemetry.h): every
+ * client set up and none started; the measured window opens (client 0's
+ * ramp ends); every client's loop ended, before any teardown. START comes
+ * before the others; a phase cut during its ramp has no WINDOW; END comes
+ * after START whatever happened. Marks come from one thread at a time. */
+enum cb_mark { CB_MARK_START, CB_MARK_WINDOW, CB_MARK_END };
+
 struct cb_runner_opts {
 	int sigfd;	    /* signalfd for the stop signals, or -1 */
 	FILE *progress;	    /* per-second lines go here; NULL: none */
 	struct cb_cq **cqs; /* one per client, from cb_cq_new */
 	size_t ncqs;
 	struct cb_ranks *ranks; /* a run over MPI: every phase is every rank's; NULL: none */
+	/* Called at the phase's marks, never per op; NULL: none. */
+	void (*mark)(void *arg, enum cb_mark m);
+	void *mark_arg;
 };
 
 /* The completion queue ops report to. A library thread may still be inside

@@ -36,6 +36,15 @@ static const struct cb_option cluster_options[] = {
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
+/* The run-wide switches, top-level keys of their own. */
+static const struct cb_option run_options[] = {
+    {"telemetry", CB_OPT_BOOL, offsetof(struct cb_profile, telemetry), "on", 0, 0, NULL,
+     "the cluster's side of telemetry: pre-flight state, OSD and MDS counters per phase"},
+    {"host_stats", CB_OPT_BOOL, offsetof(struct cb_profile, host_stats), "true", 0, 0, NULL,
+     "the host's CPU, memory, network and disks, once a second beside each phase"},
+    {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
+};
+
 /* True when key already appears in map before pair pr: YAML forbids
  * duplicate keys, libyaml does not check. */
 static bool dup_key(struct loader *l, yaml_node_t *map, yaml_node_pair_t *pr, const char *key)
@@ -215,7 +224,8 @@ static void loader_free(struct loader *l)
 
 static int load_top(struct loader *l, yaml_node_t *root)
 {
-	static const char *const top_keys[] = {"name", "cluster", "defaults", "workloads", NULL};
+	static const char *const top_keys[] = {"name",	    "cluster",	  "defaults", "workloads",
+					       "telemetry", "host_stats", NULL};
 	yaml_node_t *defaults = NULL, *wls = NULL;
 	char w[300], why[512];
 	int r;
@@ -266,11 +276,19 @@ static int load_top(struct loader *l, yaml_node_t *root)
 				return r;
 		} else if (strcmp(key, "workloads") == 0) {
 			wls = v;
+		} else if (cb_opt_find(run_options, key)) {
+			pf_where_node(l, v, w, sizeof(w));
+			if (!pf_node_scalar(v))
+				return cb_err_usage(l->e, "%s: %s must be a single value", w, key);
+			if (cb_opt_parse(cb_opt_find(run_options, key), l->p, pf_node_scalar(v),
+					 why, sizeof(why)) < 0)
+				return cb_err_usage(l->e, "%s: %s: %s", w, key, why);
 		} else {
 			char h[128];
 			return cb_err_usage(l->e, "%s: unknown key '%s'%s", w, key,
 					    pf_hint(cb_closest(key, top_keys),
-						    "expected name, cluster, defaults, workloads",
+						    "expected name, cluster, defaults, workloads, "
+						    "telemetry, host_stats",
 						    h, sizeof(h)));
 		}
 	}
@@ -358,8 +376,10 @@ int cb_profile_parse(const char *path, const char *buf, size_t len, char *const 
 	if (memchr(buf, '\0', len))
 		return cb_err_usage(e, "%s: not a text file (NUL byte inside)", path);
 	l.p = calloc(1, sizeof(*l.p));
-	if (!l.p)
+	if (!l.p || cb_opts_defaults(run_options, l.p) < 0) {
+		free(l.p);
 		return cb_err_usage(e, "out of memory");
+	}
 	sha256_hex(buf, len, overrides, noverrides, l.p->sha256);
 	if ((r = pf_parse_overrides(&l, overrides, noverrides)) < 0 ||
 	    (r = check_depth(path, buf, len, e)) < 0)
@@ -426,6 +446,10 @@ int cb_profile_adhoc(const char *name, char *const *kv, const char *const *origi
 	int r = 0;
 
 	l.p = calloc(1, sizeof(*l.p));
+	if (l.p && cb_opts_defaults(run_options, l.p) < 0) {
+		free(l.p);
+		l.p = NULL;
+	}
 	if (!l.p || !copies) {
 		r = cb_err_usage(e, "out of memory");
 		goto out;

@@ -6,6 +6,7 @@
 
 #include "engine.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,8 @@ struct cb_profile {
 	char *name;
 	char *conf, *client, *keyring; /* cluster: section; NULL when absent */
 	uint64_t timeout_ns;	       /* cluster.timeout; 0 when absent */
+	bool telemetry;		       /* telemetry: the cluster's side (telemetry.h) */
+	bool host_stats;	       /* host_stats: the host's per-second series */
 	char sha256[65];	       /* of the file's bytes (or of the ad-hoc flags) */
 	struct cb_plan_item *items;
 	size_t n;

@@ -5,6 +5,7 @@
 #include "expect.h"
 #include "report.h"
 #include "result_load.h"
+#include "telemetry.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -164,6 +165,7 @@ static json_t *phase_json(const struct cb_phase_result *p)
 					      st.min, "iops_mean", st.mean, "iops_stddev",
 					      st.stddev, "iops", rates));
 	}
+	cb_tm_json(p, o);
 	return o;
 }
 
@@ -240,6 +242,11 @@ json_t *cb_result_json(const struct cb_result *r)
 		json_object_set_new(root, "layers", cb_bottleneck_json(r));
 	if (root && r->client_debug[0])
 		json_object_set_new(root, "client", client_json(r));
+	json_t *notes = cb_tm_notes_json(r->tm);
+	if (root && notes)
+		json_object_set_new(root, "telemetry_notes", notes);
+	else
+		json_decref(notes);
 	return root;
 }
 

@@ -2,6 +2,7 @@
  * table row per phase at the end. Latencies in milliseconds. */
 #include "expect.h"
 #include "report.h"
+#include "telemetry.h"
 #include "units.h"
 
 #include <math.h>
@@ -113,6 +114,8 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 			p->name, p->nranks, (double)f->elapsed_ns / 1e9, f->rank, f->host,
 			(double)l->elapsed_ns / 1e9, l->rank, l->host);
 	}
+	for (size_t i = 0; i < r->nphases; i++)
+		cb_tm_text(&r->phases[i], out);
 	for (size_t i = 0; i < r->nskipped; i++)
 		fprintf(out, "%s: skipped (optional): %s\n", r->skipped[i].workload,
 			r->skipped[i].reason);

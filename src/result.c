@@ -1,5 +1,6 @@
 /* Result record ownership and the figures derived from it. */
 #include "result.h"
+#include "telemetry.h"
 #include "engine.h"
 
 #include <errno.h>
@@ -37,6 +38,7 @@ void cb_phase_release(struct cb_phase_result *p)
 	free(p->iter_rates);
 	free(p->ranks);
 	free(p->per_client);
+	cb_phase_tm_free(p->tm);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -19,6 +19,8 @@ struct cb_sample {
 };
 
 struct cb_workload;
+struct cb_phase_tm;
+struct cb_tm;
 
 /* One rank's own figures of a phase, in a run over MPI (see ranks.h). */
 struct cb_rank_figures {
@@ -70,6 +72,8 @@ struct cb_phase_result {
 	 * (cb_phase_merge_client adds one); NULL with one client. */
 	struct cb_client_row *per_client;
 	size_t nper_client;
+	/* What telemetry saw of it (telemetry.h), owned; NULL: none. */
+	struct cb_phase_tm *tm;
 };
 
 /* A workload not run because this host lacks its layer (optional: true). */
@@ -94,6 +98,8 @@ struct cb_result {
 	struct cb_skip *skipped;
 	size_t nskipped;
 	bool interrupted;
+	/* The run's telemetry, borrowed (its notes); NULL in a loaded record. */
+	const struct cb_tm *tm;
 };
 
 /* Record that workload was skipped, and why. 0 or -ENOMEM. */

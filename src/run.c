@@ -5,6 +5,7 @@
 #include "lock.h"
 #include "outfile.h"
 #include "run_priv.h"
+#include "telemetry.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -118,6 +119,19 @@ static int run_open(struct run *rn, struct cb_err *e)
 	return r < 0 ? r : start_result(rn, e);
 }
 
+/* Telemetry, once the run holds the cluster: the cluster's side on rank 0
+ * only (the cluster is one), the host's and the client's on every rank. */
+static int run_telemetry(struct run *rn, struct cb_err *e)
+{
+	struct cb_tm_opts to = {.host = rn->p->host_stats,
+				.cluster = rn->p->telemetry && rn->root,
+				.quiet = rn->o->quiet || !rn->root};
+	if (cb_tm_open(&to, rn->conn, &rn->tm) < 0)
+		return cb_err_usage(e, "out of memory");
+	rn->res.tm = rn->tm;
+	return 0;
+}
+
 /* After the phases: the sessions ended, their memory given back (or the
  * record and the cleanup would add to it: a long run's peak RSS came after
  * its phases), and the ranks agreed on whether the run was cut and on what
@@ -142,11 +156,13 @@ static void run_settle(struct run *rn)
  * does (its error was said there). */
 static int run_close(struct run *rn, struct cb_err *e)
 {
+	cb_tm_close(rn->tm);	 /* before its connection */
 	cb_conn_close(rn->conn); /* joins librados' threads: no cb_op_done after this */
 	cb_lock_release(rn->lock);
 	for (size_t k = 0; rn->cqs && k < rn->ncqs; k++)
 		cb_cq_free(rn->cqs[k]);
 	free(rn->cqs);
+	rn->res.tm = NULL;
 	cb_result_release(&rn->res);
 	free(rn->left);
 	free(rn->wls);
@@ -167,6 +183,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 	int r = run_init(&rn, p, o, e);
 	if (r == 0)
 		r = run_open(&rn, e);
+	if (r == 0)
+		r = run_telemetry(&rn, e);
 	if (r == 0) {
 		r = cb_run_rounds(&rn, e);
 		rn.interrupted |= r == -EINTR;

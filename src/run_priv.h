@@ -44,6 +44,7 @@ struct run {
 	struct cb_conn *conn; /* NULL when no layer needs the cluster */
 	int lock;
 	struct cb_health *health;
+	struct cb_tm *tm; /* telemetry; NULL until the run is open */
 	struct cb_out *json;
 	struct cb_cq **cqs; /* one completion queue per client of the widest workload */
 	size_t ncqs;

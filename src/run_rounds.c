@@ -1,6 +1,7 @@
 /* The workloads of a run, round after round: each workload's steps as
  * phases, their rows in the result, its clients' sessions across rounds. */
 #include "run_priv.h"
+#include "telemetry.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -38,7 +39,12 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 		w.ramp_ns = w.ops = w.bytes = 0;
 		w.duration_ns = st->duration_ns;
 	}
-	int r = cb_run_phase(&ph, it->engine, &rn->ro, pr);
+	struct cb_runner_opts ro = rn->ro;
+	struct cb_tm_phase tp;
+	if (cb_tm_phase_begin(rn->tm, &ph, it->engine, &tp, &ro) < 0)
+		return cb_err_usage(e, "out of memory");
+	int r = cb_run_phase(&ph, it->engine, &ro, pr);
+	pr->tm = cb_tm_phase_end(&tp);
 	rn->left[i].created |= out.created;
 	rn->left[i].kept |= out.kept;
 	/* a namesake's leftovers removed, or old data read: never silently */
@@ -91,6 +97,10 @@ void cb_run_end_workloads(struct run *rn)
  * marks the row cut or failed. 0 or -ENOMEM. */
 static int merge_row(struct cb_phase_result *row, struct cb_phase_result *pr)
 {
+	int r = cb_tm_merge(&row->tm, pr->tm);
+	pr->tm = NULL;
+	if (r < 0)
+		return r;
 	if (pr->ran)
 		return cb_phase_merge_iteration(row, pr) < 0 ? -ENOMEM : 0;
 	row->interrupted |= pr->interrupted;

@@ -1,0 +1,19 @@
+/* Telemetry's client part (telemetry.h): what the benchmark itself cost over the measured window:
+ * CPU, context switches, peak RSS, per thread. */
+#ifndef CB_TM_CLIENT_H
+#define CB_TM_CLIENT_H
+
+#include "telemetry.h"
+
+/* At each of the phase's marks; *x is made at the first one it needs. */
+void cb_tm_client_mark(struct cb_tm_client **x, enum cb_mark m, const struct cb_tm_phase *tp);
+/* dst += src, a later run of the same step. 0 or -ENOMEM. */
+int cb_tm_client_merge(struct cb_tm_client *dst, const struct cb_tm_client *src);
+/* Its keys into the phase's JSON object; x NULL: it measured nothing. */
+void cb_tm_client_json(const struct cb_tm_client *x, const struct cb_phase_result *pr,
+		       json_t *phase);
+/* Its lines under the phase's row in the text report; x NULL: none. */
+void cb_tm_client_text(const struct cb_tm_client *x, const struct cb_phase_result *pr, FILE *out);
+void cb_tm_client_free(struct cb_tm_client *x);
+
+#endif

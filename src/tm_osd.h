@@ -1,0 +1,23 @@
+/* Telemetry's osd part (telemetry.h): the OSDs' (and MDS's) perf counters before and after each
+ * phase: the cluster's count of ops, bytes and latencies, and the slow OSD. */
+#ifndef CB_TM_OSD_H
+#define CB_TM_OSD_H
+
+#include "telemetry.h"
+
+/* At each of the phase's marks; *x is made at the first one it needs. */
+void cb_tm_osd_mark(struct cb_tm_osd **x, enum cb_mark m, const struct cb_tm_phase *tp);
+/* dst += src, a later run of the same step. 0 or -ENOMEM. */
+int cb_tm_osd_merge(struct cb_tm_osd *dst, const struct cb_tm_osd *src);
+/* Its keys into the phase's JSON object; x NULL: it measured nothing. */
+void cb_tm_osd_json(const struct cb_tm_osd *x, const struct cb_phase_result *pr, json_t *phase);
+/* Its lines under the phase's row in the text report; x NULL: none. */
+void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr, FILE *out);
+void cb_tm_osd_free(struct cb_tm_osd *x);
+
+/* What lives across the run's phases (tm->osd). 0 or -ENOMEM; a refused
+ * command is a note. */
+int cb_tm_osd_open(struct cb_tm *tm);
+void cb_tm_osd_close(struct cb_tm *tm);
+
+#endif
