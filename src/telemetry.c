@@ -141,6 +141,17 @@ int cb_tm_merge(struct cb_phase_tm **dst, struct cb_phase_tm *src)
 	return r;
 }
 
+json_t *cb_tm_json_section(json_t *phase, const char *name)
+{
+	json_t *t = json_object_get(phase, "telemetry");
+	if (!t && json_object_set_new(phase, "telemetry", t = json_object()) < 0)
+		return NULL;
+	json_t *s = json_object_get(t, name);
+	if (!s && json_object_set_new(t, name, s = json_object()) < 0)
+		return NULL;
+	return s;
+}
+
 void cb_tm_json(const struct cb_phase_result *pr, json_t *phase)
 {
 	const struct cb_phase_tm *t = pr->tm;

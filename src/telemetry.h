@@ -84,6 +84,10 @@ struct cb_phase_tm *cb_tm_phase_end(struct cb_tm_phase *tp);
  * consumed). 0 or -ENOMEM. */
 int cb_tm_merge(struct cb_phase_tm **dst, struct cb_phase_tm *src);
 
+/* The object phase.telemetry.name, made when missing (a part's section:
+ * "client", "host", "cluster"); NULL on ENOMEM. Borrowed. */
+json_t *cb_tm_json_section(json_t *phase, const char *name);
+
 /* The row's telemetry into its JSON object (phase), each part's keys. */
 void cb_tm_json(const struct cb_phase_result *pr, json_t *phase);
 /* ... and its lines under the text table. */
