@@ -19,6 +19,7 @@ int cb_tm_open(const struct cb_tm_opts *o, struct cb_conn *conn, struct cb_tm **
 	if (!tm)
 		return -ENOMEM;
 	tm->o = *o;
+	pthread_mutex_init(&tm->notes_mu, NULL);
 	tm->o.cluster = o->cluster && conn;
 	tm->conn = tm->o.cluster ? conn : NULL;
 	int r = tm->o.cluster ? cb_tm_state_open(tm) : 0;
@@ -40,6 +41,7 @@ void cb_tm_close(struct cb_tm *tm)
 		cb_tm_osd_close(tm);
 		cb_tm_state_close(tm);
 	}
+	pthread_mutex_destroy(&tm->notes_mu);
 	free(tm);
 }
 
@@ -50,12 +52,14 @@ void cb_tm_note(struct cb_tm *tm, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s, sizeof(s), fmt, ap);
 	va_end(ap);
-	for (size_t i = 0; i < tm->nnotes; i++)
-		if (strcmp(tm->notes[i], s) == 0)
-			return;
-	if (tm->nnotes < CB_TM_MAX_NOTES)
+	pthread_mutex_lock(&tm->notes_mu);
+	bool seen = false;
+	for (size_t i = 0; i < tm->nnotes && !seen; i++)
+		seen = strcmp(tm->notes[i], s) == 0;
+	if (!seen && tm->nnotes < CB_TM_MAX_NOTES)
 		memcpy(tm->notes[tm->nnotes++], s, sizeof(s));
-	if (!tm->o.quiet)
+	pthread_mutex_unlock(&tm->notes_mu);
+	if (!seen && !tm->o.quiet)
 		fprintf(stderr, "telemetry: %s\n", s);
 }
 

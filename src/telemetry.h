@@ -11,6 +11,7 @@
 #include "phase.h"
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -38,7 +39,9 @@ struct cb_tm {
 	struct cb_conn *conn; /* NULL: no cluster (o.cluster false) */
 	struct cb_tm_state_run *state;
 	struct cb_tm_osd_run *osd;
-	/* What could not be measured, a sentence each, said once */
+	/* What could not be measured, a sentence each, said once; under
+	 * notes_mu (a part's sampler thread notes beside the marks) */
+	pthread_mutex_t notes_mu;
 	char notes[CB_TM_MAX_NOTES][256];
 	size_t nnotes;
 };
@@ -49,9 +52,7 @@ int cb_tm_open(const struct cb_tm_opts *o, struct cb_conn *conn, struct cb_tm **
 void cb_tm_close(struct cb_tm *tm);
 
 /* Say once (on stderr unless quiet) that a part could not be measured;
- * the same sentence again is not repeated. Thread-safe enough for the marks
- * (one thread at a time) and the samplers' own threads: they note through
- * their part's lock. */
+ * the same sentence again is not repeated. Any thread. */
 void cb_tm_note(struct cb_tm *tm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* What telemetry saw of a row (cb_phase_result.tm), a pointer per part,
