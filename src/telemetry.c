@@ -67,9 +67,12 @@ json_t *cb_tm_notes_json(const struct cb_tm *tm)
 {
 	if (!tm || !tm->nnotes)
 		return NULL;
+	pthread_mutex_t *mu = (pthread_mutex_t *)&tm->notes_mu;
 	json_t *a = json_array();
+	pthread_mutex_lock(mu);
 	for (size_t i = 0; a && i < tm->nnotes; i++)
 		json_array_append_new(a, json_string(tm->notes[i]));
+	pthread_mutex_unlock(mu);
 	return a;
 }
 
