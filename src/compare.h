@@ -37,7 +37,7 @@ struct cb_cmp_file {
 	size_t n;
 };
 
-/* Read a cephbench-result/1 file and check it (cb_result_check, as
+/* Read a cephbench-result/2 (or /1) file and check it (cb_result_check, as
  * history --add does). 0, or -errno with e set (exit 2) naming the file and
  * the culprit. */
 int cb_cmp_load(const char *path, struct cb_cmp_file *f, struct cb_err *e);

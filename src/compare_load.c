@@ -1,4 +1,4 @@
-/* Reading cephbench-result/1 files for `cephbench compare`: checked by
+/* Reading cephbench-result/2 (and /1) files for `cephbench compare`: checked by
  * cb_result_check (as history --add checks them), then the figures a
  * comparison uses taken out. */
 #include "compare.h"

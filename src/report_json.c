@@ -1,4 +1,4 @@
-/* JSON rendering of the result record (schema "cephbench-result/1",
+/* JSON rendering of the result record (schema "cephbench-result/2",
  * docs/result.schema.json). The histogram is written sparsely as
  * [bucket index, count] pairs with its layout, so results can be merged. */
 #include "engine.h"

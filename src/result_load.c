@@ -25,7 +25,7 @@ int cb_result_load(const char *path, json_t **out, struct cb_err *e)
 	if (!schema)
 		r = cb_err_usage(e, "%s: not a cephbench result (no 'schema'; expected %s)", path,
 				 CB_RESULT_SCHEMA);
-	else if (strcmp(schema, CB_RESULT_SCHEMA) != 0)
+	else if (strcmp(schema, CB_RESULT_SCHEMA) != 0 && strcmp(schema, CB_RESULT_SCHEMA_V1) != 0)
 		r = cb_err_usage(e, "%s: not a cephbench result (schema '%s'; expected %s)", path,
 				 schema, CB_RESULT_SCHEMA);
 	else if (!json_is_array(json_object_get(root, "phases")))

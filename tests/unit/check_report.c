@@ -59,7 +59,7 @@ START_TEST(json_record)
 
 	json_t *j = json_load_file(out_path, 0, NULL);
 	ck_assert_ptr_nonnull(j);
-	ck_assert_str_eq(json_string_value(json_object_get(j, "schema")), "cephbench-result/1");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "schema")), "cephbench-result/2");
 	ck_assert_str_eq(json_string_value(json_object_get(j, "started")), "2023-11-14T22:13:20Z");
 	json_t *client = json_object_get(j, "client");
 	ck_assert_str_eq(json_string_value(json_object_get(client, "debug")), "quiet");

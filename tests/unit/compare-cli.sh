@@ -146,7 +146,7 @@ bad() {
 }
 bad "$d/missing.json: cannot open result file: No such file or directory$" "$d/base.json" "$d/missing.json"
 bad "$d/not.json: not JSON (line 1 column " "$d/base.json" "$d/not.json"
-bad "$d/wrong-schema.json: not a cephbench result (schema 'x'; expected cephbench-result/1)$" \
+bad "$d/wrong-schema.json: not a cephbench result (schema 'x'; expected cephbench-result/2)$" \
 	"$d/base.json" "$d/wrong-schema.json"
 bad "give two result files or more" "$d/base.json"
 bad "--by 'pool': $d/base.json has no matrix rows" --by pool "$d/base.json"
