@@ -19,6 +19,10 @@
  * of a core, the client was using what the host could give it. */
 #define BOUND_IDLE_PCT	 10.0
 #define BOUND_THREAD_PCT 90.0
+/* ... over at least this much: a shorter window's clock ticks (100 a
+ * second) make no share worth a verdict. */
+#define BOUND_MIN_TICKS	   100
+#define BOUND_MIN_WINDOW_S 0.5
 
 /* Threads of one name (digits stripped: librados' msgr-worker-0..2 are one). */
 struct tm_group {
@@ -217,7 +221,7 @@ bool cb_tm_client_bound(const struct cb_phase_tm *t, char *why, size_t n)
 		c = x->cpu;
 		have = true;
 	}
-	if (have && c.total > 0) {
+	if (have && c.total >= BOUND_MIN_TICKS) {
 		/* iowait is idle time too: the CPU was there to take */
 		double left =
 		    (double)(c.v[TM_CPU_IDLE] + c.v[TM_CPU_IOWAIT]) / (double)c.total * 100;
@@ -230,7 +234,7 @@ bool cb_tm_client_bound(const struct cb_phase_tm *t, char *why, size_t n)
 	for (size_t i = 0; i < x->ngroups; i++)
 		if (!busy || x->groups[i].core_pct > busy->core_pct)
 			busy = &x->groups[i];
-	if (busy && busy->core_pct >= BOUND_THREAD_PCT) {
+	if (busy && busy->core_pct >= BOUND_THREAD_PCT && x->window_s >= BOUND_MIN_WINDOW_S) {
 		snprintf(why, n, "thread %s at %.0f %% of a core", busy->name, busy->core_pct);
 		return true;
 	}
