@@ -164,21 +164,36 @@ START_TEST(host_sample_per_second)
 }
 END_TEST
 
-/* Processes spinning on every core beside a run whose own thread mostly
- * sleeps: the host has no CPU left, the row is client-bound for it, and a
- * failed expectation says so. */
-START_TEST(cpu_hog_is_client_bound)
+/* A process spinning on each core; how many into *n. */
+static void hogs_start(pid_t *hogs, long *n)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	pid_t hogs[64];
-	long nhogs = ncpu < 1 ? 1 : ncpu > 64 ? 64 : ncpu;
-	for (long i = 0; i < nhogs; i++) {
+	*n = ncpu < 1 ? 1 : ncpu > 64 ? 64 : ncpu;
+	for (long i = 0; i < *n; i++) {
 		hogs[i] = fork();
 		ck_assert_int_ge(hogs[i], 0);
 		if (hogs[i] == 0)
 			for (volatile unsigned long x = 0;; x++)
 				;
 	}
+}
+
+static void hogs_stop(const pid_t *hogs, long n)
+{
+	for (long i = 0; i < n; i++) {
+		kill(hogs[i], SIGKILL);
+		waitpid(hogs[i], NULL, 0);
+	}
+}
+
+/* Processes spinning on every core beside a run whose own thread mostly
+ * sleeps: the host has no CPU left, the row is client-bound for it, and a
+ * failed expectation says so. */
+START_TEST(cpu_hog_is_client_bound)
+{
+	pid_t hogs[64];
+	long nhogs;
+	hogs_start(hogs, &nhogs);
 	json_t *r;
 	static char text[1 << 16];
 	int rc = run_yaml("name: u\n"
@@ -186,10 +201,7 @@ START_TEST(cpu_hog_is_client_bound)
 			  "  - {name: a, layer: noop, op: write, duration: 2s, delay: 2ms,\n"
 			  "     concurrency: 1, expect: {min_iops: 100000000}}\n",
 			  &r, text, sizeof(text), NULL);
-	for (long i = 0; i < nhogs; i++) {
-		kill(hogs[i], SIGKILL);
-		waitpid(hogs[i], NULL, 0);
-	}
+	hogs_stop(hogs, nhogs);
 	ck_assert_int_eq(rc, CB_EXIT_FAILED);
 	json_t *ph = phase(r, 0), *h = section(ph, "host"), *c = section(ph, "client");
 	json_t *cpu = json_object_get(h, "cpu");
@@ -205,19 +217,27 @@ START_TEST(cpu_hog_is_client_bound)
 }
 END_TEST
 
-/* host_stats: false: no host section; the client's is still there. */
+/* host_stats: false: no host section; the client's is still there, and
+ * tells a host with no CPU left from its own /proc/stat reads. */
 START_TEST(host_stats_off)
 {
 	json_t *r;
-	ck_assert_int_eq(
-	    run_yaml("name: u\n"
-		     "host_stats: false\n"
-		     "workloads:\n"
-		     "  - {name: a, layer: noop, op: write, duration: 1s, delay: 1ms}\n",
-		     &r, NULL, 0, NULL),
-	    CB_EXIT_OK);
+	pid_t hogs[64];
+	long nhogs;
+	hogs_start(hogs, &nhogs);
+	int rc = run_yaml("name: u\n"
+			  "host_stats: false\n"
+			  "workloads:\n"
+			  "  - {name: a, layer: noop, op: write, duration: 1500ms, delay: 1ms}\n",
+			  &r, NULL, 0, NULL);
+	hogs_stop(hogs, nhogs);
+	ck_assert_int_eq(rc, CB_EXIT_OK);
 	ck_assert_ptr_null(section(phase(r, 0), "host"));
-	ck_assert_ptr_nonnull(section(phase(r, 0), "client"));
+	json_t *c = section(phase(r, 0), "client");
+	ck_assert_ptr_nonnull(c);
+	ck_assert(json_is_true(json_object_get(c, "bound")));
+	const char *why = json_string_value(json_object_get(c, "bound_reason"));
+	ck_assert_msg(why && strstr(why, "host CPU idle"), "bound for: %s", why ? why : "nothing");
 	json_decref(r);
 }
 END_TEST
