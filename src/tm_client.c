@@ -316,6 +316,8 @@ void cb_tm_client_text(const struct cb_tm_client *x, const struct cb_phase_resul
 	const struct tm_group *top[3] = {NULL, NULL, NULL};
 	for (size_t i = 0; i < x->ngroups; i++) {
 		const struct tm_group *g = &x->groups[i];
+		if (g->cpu_s <= 0)
+			continue; /* idle threads say nothing here; the JSON lists them */
 		for (int k = 0; k < 3; k++)
 			if (!top[k] || g->cpu_s > top[k]->cpu_s) {
 				memmove(&top[k + 1], &top[k], (size_t)(2 - k) * sizeof(top[0]));
