@@ -357,6 +357,16 @@ static void krbd_release(void *session)
 	krbd_session_close(session);
 }
 
+/* The session's devices, for the host's disk figures (telemetry). */
+static size_t krbd_block_devices(const void *session, const char **paths, size_t max)
+{
+	const struct krbd_session *ss = session;
+	size_t n = 0;
+	for (unsigned i = 0; ss && i < ss->ndev && n < max; i++)
+		paths[n++] = ss->dev[i].path;
+	return n;
+}
+
 const struct cb_engine cb_engine_krbd = {
     .name = "krbd",
     .ops = cb_blk_ops,
@@ -378,4 +388,5 @@ const struct cb_engine cb_engine_krbd = {
     .teardown = krbd_teardown,
     .release = krbd_release,
     .cleanup = krbd_cleanup,
+    .block_devices = krbd_block_devices,
 };

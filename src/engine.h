@@ -240,6 +240,11 @@ struct cb_engine {
 	 * for a layer that makes nothing (noop; target and removes NULL
 	 * too): `cephbench cleanup` and a run's cleanup skip it. */
 	int (*cleanup)(struct cb_cleanup_req *req);
+	/* The block devices a client's session (a ph->session slot) runs on
+	 * (krbd's), for the host's disk figures beside the phase: up to max
+	 * paths into paths, borrowed from the session; how many. Called at
+	 * telemetry's marks, between setup and teardown. NULL: none. */
+	size_t (*block_devices)(const void *session, const char **paths, size_t max);
 };
 
 /* Whether op reads in the size its data was written with when it is given

@@ -3,6 +3,7 @@
  * rows' own, printed as the table and the phases' JSON print them. */
 #include "bottleneck.h"
 #include "report.h"
+#include "tm_client.h"
 #include "units.h"
 
 #include <stdint.h>
@@ -51,10 +52,11 @@ static void group_text(FILE *out, const struct cb_result *r, const struct cb_lay
 		fprintf(out, "  %-6s %-*s %7s %10.1f %9.3f %9.3f |", cb_layer_names[l], nw, p->name,
 			qd, w->iops, ms((int64_t)w->p50_ns), ms((int64_t)w->p99_ns));
 		if (w->has_base)
-			fprintf(out, " %-6s %+6.1f %% %+9.3f %+9.3f\n", cb_layer_names[w->base],
+			fprintf(out, " %-6s %+6.1f %% %+9.3f %+9.3f", cb_layer_names[w->base],
 				-w->iops_lost_pct, ms(w->p50_added_ns), ms(w->p99_added_ns));
-		else
-			fputc('\n', out);
+		char why[128];
+		fputs(cb_tm_client_bound(p->tm, why, sizeof(why)) ? " (client-bound)\n" : "\n",
+		      out);
 	}
 	if (g->depth_differs)
 		fprintf(out,
@@ -102,6 +104,11 @@ static json_t *group_json(const struct cb_result *r, const struct cb_layer_group
 			      cb_layer_names[l], "phase", p->name, "op", p->op, "clients",
 			      (json_int_t)p->clients, "concurrency", (json_int_t)p->concurrency,
 			      "iops", w->iops, "p50_us", us(w->p50_ns), "p99_us", us(w->p99_ns));
+		char why[128];
+		if (o)
+			json_object_set_new(
+			    o, "client_bound",
+			    json_boolean(cb_tm_client_bound(p->tm, why, sizeof(why))));
 		if (o && w->has_base) {
 			const struct cb_layer_row *u = &g->row[w->base];
 			json_object_set_new(o, "base", json_string(cb_layer_names[w->base]));

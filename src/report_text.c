@@ -3,6 +3,7 @@
 #include "expect.h"
 #include "report.h"
 #include "telemetry.h"
+#include "tm_client.h"
 #include "units.h"
 
 #include <math.h>
@@ -158,10 +159,15 @@ void cb_report_verdicts(FILE *out, const struct cb_result *r, bool only_failed)
 				continue;
 			snprintf(bound, sizeof(bound), "%s %s", min ? ">=" : "<=",
 				 cb_expect_format(v[k].metric, v[k].expected, x, sizeof(x)));
-			fprintf(out, "%-*s %-17s %16s %18s %12s  %s%s\n", (int)w, p->name, v[k].key,
+			char why[128];
+			fprintf(out, "%-*s %-17s %16s %18s %12s  %s%s%s\n", (int)w, p->name,
+				v[k].key,
 				cb_expect_format(v[k].metric, v[k].measured, m, sizeof(m)), bound,
 				margin_text(&v[k], g, sizeof(g)), v[k].pass ? "PASS" : "FAIL",
-				p->failed ? " (the phase failed)" : "");
+				p->failed ? " (the phase failed)" : "",
+				!v[k].pass && cb_tm_client_bound(p->tm, why, sizeof(why))
+				    ? " (client-bound)"
+				    : "");
 		}
 	}
 }

@@ -16,4 +16,11 @@ void cb_tm_client_json(const struct cb_tm_client *x, const struct cb_phase_resul
 void cb_tm_client_text(const struct cb_tm_client *x, const struct cb_phase_result *pr, FILE *out);
 void cb_tm_client_free(struct cb_tm_client *x);
 
+/* Whether a row's figures are the client's limit, not the cluster's: over
+ * its window the host had under 10 % of its CPU left (idle + iowait; the
+ * host part's figures, else the client part's own /proc/stat reads), or one
+ * thread of the client ran at 90 % of a core or more. The reason, a phrase,
+ * into why. t may be NULL (false). */
+bool cb_tm_client_bound(const struct cb_phase_tm *t, char *why, size_t n);
+
 #endif

@@ -15,4 +15,9 @@ void cb_tm_host_json(const struct cb_tm_host *x, const struct cb_phase_result *p
 void cb_tm_host_text(const struct cb_tm_host *x, const struct cb_phase_result *pr, FILE *out);
 void cb_tm_host_free(struct cb_tm_host *x);
 
+struct tm_cpu;
+/* The host's CPU ticks over the row's window(s) (tm_proc.h) into *c; false
+ * when x is NULL or measured none. */
+bool cb_tm_host_cpu(const struct cb_tm_host *x, struct tm_cpu *c);
+
 #endif

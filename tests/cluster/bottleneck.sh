@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # profiles/bottleneck.yaml on the sandbox: the layer breakdown lists every
 # layer that ran (rados, rbd, cephfs) in both groups, with the figures of
-# their rows in the table and in the JSON, and the costs computed from them.
+# their rows in the table and in the JSON, and the costs computed from them;
+# a row is marked client-bound where its phase's telemetry says so.
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 
@@ -96,6 +97,12 @@ for line in section:
     if len(f) > 6 and f[1] in phases and f[0] == phases[f[1]]["layer"]:
         # layer phase qd IOPS p50 p99 |
         assert (f[3], f[4], f[5]) == table[f[1]], f"{f[1]}: breakdown {f[3:6]} vs table {table[f[1]]}"
+        # client-bound as its phase's telemetry says, in the JSON and the text
+        bound = phases[f[1]]["telemetry"]["client"]["bound"]
+        row = next(r for g in groups for r in g["rows"] if r["phase"] == f[1])
+        assert row["client_bound"] == bound, f"{f[1]}: client_bound {row['client_bound']}, telemetry {bound}"
+        assert line.endswith(" (client-bound)") == bound, f"{f[1]}: bound {bound}: {line}"
+        assert (f"{f[1]}: client-bound: " in "\n".join(text)) == bound, f"{f[1]}: bound {bound}, its line"
         shown += 1
 assert shown == 6, f"{shown} layer rows in the text breakdown"
 PY
