@@ -4,6 +4,7 @@
  * devices and files given with device:, which are only read unless
  * --allow-destructive (krbd_dev.c has the safety rules). */
 #include "blk_check.h"
+#include "context.h"
 #include "krbd_priv.h"
 #include "options.h"
 #include "blk_image.h"
@@ -357,6 +358,15 @@ static void krbd_release(void *session)
 	krbd_session_close(session);
 }
 
+/* The pool of the images the run mapped; a device: row's target is a
+ * local path, not a pool. */
+static void krbd_context(struct cb_context_req *req)
+{
+	const struct krbd_opts *o = req->lopts;
+	if (!o->device)
+		cb_ctx_use_pool(req, o->pool);
+}
+
 const struct cb_engine cb_engine_krbd = {
     .name = "krbd",
     .ops = cb_blk_ops,
@@ -378,4 +388,5 @@ const struct cb_engine cb_engine_krbd = {
     .teardown = krbd_teardown,
     .release = krbd_release,
     .cleanup = krbd_cleanup,
+    .context = krbd_context,
 };

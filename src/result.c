@@ -3,6 +3,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ void cb_phase_release(struct cb_phase_result *p)
 	free(p->iter_rates);
 	free(p->ranks);
 	free(p->per_client);
+	json_decref(p->uses);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -233,5 +235,6 @@ void cb_result_release(struct cb_result *r)
 	free(r->skipped);
 	free(r->run_name);
 	free(r->profile_name);
+	json_decref(r->context);
 	memset(r, 0, sizeof(*r));
 }

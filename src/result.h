@@ -19,6 +19,8 @@ struct cb_sample {
 };
 
 struct cb_workload;
+struct cb_engine;
+struct json_t;
 
 /* One rank's own figures of a phase, in a run over MPI (see ranks.h). */
 struct cb_rank_figures {
@@ -42,6 +44,13 @@ struct cb_phase_result {
 	 * results built elsewhere, and on a workload's main step. */
 	const struct cb_workload *wl;
 	const char *step;
+	/* The workload's layer and its options, borrowed likewise (the
+	 * record's params); NULL where wl is. */
+	const struct cb_engine *engine;
+	const void *lopts;
+	/* What it ran on, by name into the record's context (context.c):
+	 * {"pools": [...], "image": ..., "filesystem": ...}; owned, or NULL. */
+	struct json_t *uses;
 	char *layer;
 	char *op;
 	char target[128];
@@ -94,6 +103,8 @@ struct cb_result {
 	struct cb_skip *skipped;
 	size_t nskipped;
 	bool interrupted;
+	/* The cluster the run ran on (context.c), owned; NULL without one. */
+	struct json_t *context;
 };
 
 /* Record that workload was skipped, and why. 0 or -ENOMEM. */

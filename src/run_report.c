@@ -1,6 +1,7 @@
 /* The end of a run's measuring, rank 0's: the record as JSON, judged by
  * the thresholds and the history, printed, and written to --json. */
 #include "conn_debug.h"
+#include "context.h"
 #include "expect.h"
 #include "outfile.h"
 #include "report.h"
@@ -62,6 +63,10 @@ void cb_run_report(struct run *rn, struct cb_err *e)
 		snprintf(res->debug_kept, sizeof(res->debug_kept), "%s",
 			 cb_conn_debug_kept(rn->conn));
 	}
+	/* after the phases, before the cleanup: the run's images are there */
+	if (rn->conn && res->nphases &&
+	    cb_context_record(rn->conn, res, rn->name, rn->o->quiet) < 0)
+		fprintf(stderr, "cephbench: out of memory: the record has no context\n");
 	/* the record annotated with the regression verdicts before anything
 	 * prints or stores it */
 	json_t *rec = res->nphases ? cb_result_json(res) : NULL;
