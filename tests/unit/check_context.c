@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *out_path;
 
@@ -278,6 +279,38 @@ START_TEST(compare_names_differences)
 }
 END_TEST
 
+/* A refused part is said once, however many rows or pools meet it, and
+ * not at all under --quiet. */
+START_TEST(one_note_per_part)
+{
+	char path[] = "/tmp/check_context.XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
+	struct cb_ctx x = {0};
+	for (int i = 0; i < 3; i++) {
+		cb_ctx_note(&x, "pools and OSDs (osd dump)", "Permission denied");
+		cb_ctx_note(&x, "file systems (fs get)", "Permission denied");
+	}
+	cb_ctx_note(&x, "pools", "a part whose name another's begins with");
+	struct cb_ctx q = {.quiet = true};
+	cb_ctx_note(&q, "daemon versions", "Permission denied");
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	char buf[1024] = "";
+	ck_assert_int_ge(pread(fd, buf, sizeof(buf) - 1, 0), 0);
+	close(fd);
+	unlink(path);
+	ck_assert_str_eq(buf,
+			 "context: pools and OSDs (osd dump) not recorded: Permission denied\n"
+			 "context: file systems (fs get) not recorded: Permission denied\n"
+			 "context: pools not recorded: a part whose name another's begins with\n");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	out_path = argc > 1 ? argv[1] : "context-sample.json";
@@ -287,6 +320,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, pool_from_osd_dump);
 	tcase_add_test(tc, params_in_record);
 	tcase_add_test(tc, compare_names_differences);
+	tcase_add_test(tc, one_note_per_part);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
