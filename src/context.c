@@ -28,13 +28,21 @@ int cb_ctx_mon(struct cb_ctx *x, const char *part, json_t *cmd, json_t **out)
 	*out = NULL;
 	char *text = NULL;
 	int r = -ENOMEM;
+	if (x->unreachable) { /* said once, by the command that found it */
+		json_decref(cmd);
+		return -ETIMEDOUT;
+	}
 	if (cmd && json_object_set_new(cmd, "format", json_string("json")) == 0 &&
 	    (text = json_dumps(cmd, JSON_COMPACT)))
 		r = cb_conn_mon_json(x->conn, text, out, why, sizeof(why));
 	free(text);
 	json_decref(cmd);
+	/* refused (caps), or not a command this Ceph has: only this part */
+	if (r < 0 && r != -EACCES && r != -EPERM && r != -EINVAL && r != -ENOENT && r != -EBADMSG &&
+	    r != -ENOMEM)
+		x->unreachable = true;
 	if (r < 0)
-		cb_ctx_note(x, part, why);
+		cb_ctx_note(x, x->unreachable ? "the cluster's context" : part, why);
 	return r;
 }
 

@@ -20,6 +20,9 @@ struct cb_ctx {
 	json_t *osd_dump; /* `osd dump`, asked once; NULL when refused */
 	json_t *rules;	  /* `osd crush rule dump`, likewise */
 	bool dump_tried, rules_tried;
+	/* a command timed out or the monitor session failed: the rest are not
+	 * asked (each would wait out the timeout again) */
+	bool unreachable;
 	bool quiet;	 /* no notes */
 	char noted[512]; /* the parts already noted, '\n'-separated */
 };
