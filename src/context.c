@@ -97,7 +97,10 @@ static json_t *versions(struct cb_ctx *x)
 			/* "ceph version 16.2.15 (hash) pacific (stable)" */
 			if (sscanf(text, "ceph version %63s", ver) != 1)
 				snprintf(ver, sizeof(ver), "%s", text);
-			json_object_set(short_by, ver, n);
+			/* two builds of one version: one count */
+			json_int_t had = json_integer_value(json_object_get(short_by, ver));
+			json_object_set_new(short_by, ver,
+					    json_integer(had + json_integer_value(n)));
 		}
 		if (by)
 			json_object_set_new(out, kinds[k], short_by);
