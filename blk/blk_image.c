@@ -3,6 +3,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <rbd/librbd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,15 @@ static const struct {
     {RBD_FEATURE_NAME_DATA_POOL, RBD_FEATURE_DATA_POOL},
 };
 #define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
+
+json_t *cb_blk_feature_names(uint64_t mask)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < NFEATURES; i++)
+		if (mask & feature_names[i].bit)
+			json_array_append_new(a, json_string(feature_names[i].name));
+	return a;
+}
 
 int cb_blk_features(const char *list, uint64_t *mask, char *why, size_t n)
 {

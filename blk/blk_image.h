@@ -12,6 +12,10 @@
  * why (naming the unknown feature, with a did-you-mean). */
 int cb_blk_features(const char *list, uint64_t *mask, char *why, size_t n);
 
+/* The names of the features in mask, in the table's order, as a JSON
+ * array (the record's context); NULL on ENOMEM. */
+struct json_t *cb_blk_feature_names(uint64_t mask);
+
 /* An image metadata value, NUL-terminated in val; -ENOENT when the key is
  * absent. */
 int cb_blk_meta_get(rbd_image_t img, const char *key, char *val, size_t n);

@@ -354,4 +354,5 @@ const struct cb_engine cb_engine_cephfs = {
     .teardown = cfs_teardown,
     .release = cfs_release,
     .cleanup = cfs_cleanup,
+    .context = cfs_context,
 };

@@ -61,6 +61,9 @@ extern const char *const cfs_phase_names[CFS_NSTEPS + 1];
 
 /* Parse `phases:` ("all" or a comma list) into a mask of 1 << step, with
  * the checks that keep a tree removable; 0 or -EINVAL with why. */
+/* The row's file system in the record's context (cephfs_context.c). */
+void cfs_context(struct cb_context_req *req);
+
 int cfs_phase_mask(const struct cfs_opts *o, unsigned *mask, char *why, size_t n);
 
 /* mdtest's tree: node 0 is the root, node m's children are m*branch+1 ..

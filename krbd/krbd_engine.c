@@ -4,6 +4,7 @@
  * devices and files given with device:, which are only read unless
  * --allow-destructive (krbd_dev.c has the safety rules). */
 #include "blk_check.h"
+#include "context.h"
 #include "krbd_priv.h"
 #include "options.h"
 #include "blk_image.h"
@@ -367,6 +368,15 @@ static size_t krbd_block_devices(const void *session, const char **paths, size_t
 	return n;
 }
 
+/* The pool of the images the run mapped; a device: row's target is a
+ * local path, not a pool. */
+static void krbd_context(struct cb_context_req *req)
+{
+	const struct krbd_opts *o = req->lopts;
+	if (!o->device)
+		cb_ctx_use_pool(req, o->pool);
+}
+
 const struct cb_engine cb_engine_krbd = {
     .name = "krbd",
     .ops = cb_blk_ops,
@@ -389,4 +399,5 @@ const struct cb_engine cb_engine_krbd = {
     .release = krbd_release,
     .cleanup = krbd_cleanup,
     .block_devices = krbd_block_devices,
+    .context = krbd_context,
 };

@@ -354,4 +354,5 @@ const struct cb_engine cb_engine_rbd = {
     .teardown = rbd_teardown,
     .release = rbd_release,
     .cleanup = rbd_cleanup,
+    .context = cb_rbd_context,
 };

@@ -101,6 +101,9 @@ int cb_rbd_remove(struct cb_conn *conn, rados_ioctx_t io, const char *run, uint6
 		  struct cb_err *e);
 
 /* I/O path. */
+/* The row's image in the record's context (rbd_context.c). */
+void cb_rbd_context(struct cb_context_req *req);
+
 int cb_rbd_submit(void *state, struct cb_op *op);
 void cb_rbd_describe(void *state, const struct cb_op *op, char *buf, size_t n);
 

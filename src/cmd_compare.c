@@ -20,7 +20,10 @@ static const char compare_help[] =
     "differ only in KEY, each against its group's first row. For IOPS, bandwidth\n"
     "and mean latency it tells whether the change is real with Welch's t-test\n"
     "(on per-repeat rates when both sides ran 2+ repeats, else on per-second\n"
-    "samples); the p99 change is shown without a test. See docs/compare.md.\n"
+    "samples); the p99 change is shown without a test. Each block names what\n"
+    "differed besides the figures: parameters (concurrency: 16 (A: 4)), the\n"
+    "pools, image and file system used, the clusters' OSDs and versions.\n"
+    "See docs/compare.md.\n"
     "\n"
     "      --confidence PCT    confidence level of the intervals (default 95)\n"
     "      --fail-if-worse PCT exit 1 when IOPS or bandwidth is lower, or mean\n"
@@ -88,11 +91,18 @@ static int file_sets(struct compare_state *st, const struct cb_cmp_opts *o, stru
 		}
 		s->label_a = "A";
 		s->label_b = lb;
+		if (cb_cmp_context_diffs(json_object_get(a->root, "context"),
+					 json_object_get(b->root, "context"), &s->cdiffs,
+					 &s->ncdiffs) < 0) {
+			cb_cmp_match_free(&m);
+			return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "out of memory");
+		}
 		s->file_a = a->path;
 		s->file_b = b->path;
 		for (size_t i = 0; i < m.npairs; i++)
 			if (cb_cmp_phases(&a->ph[m.pair_a[i]], &b->ph[m.pair_b[i]], o->confidence,
-					  &s->c[s->n++]) < 0) {
+					  &s->c[s->n]) < 0 ||
+			    cb_cmp_diffs(&s->c[s->n++], NULL) < 0) {
 				cb_cmp_match_free(&m);
 				return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "out of memory");
 			}
@@ -163,7 +173,9 @@ static int by_sets(struct compare_state *st, const struct cb_cmp_opts *o, struct
 			s->label_b = lb;
 			s->file_a = s->file_b = f->path;
 			s->title = title;
-			if (cb_cmp_phases(base, p, o->confidence, &s->c[s->n++]) < 0)
+			/* the rows differ in the key by design: not said again */
+			if (cb_cmp_phases(base, p, o->confidence, &s->c[s->n]) < 0 ||
+			    cb_cmp_diffs(&s->c[s->n++], o->by) < 0)
 				goto nomem;
 		}
 	}
@@ -179,6 +191,9 @@ nomem:
 static void state_free(struct compare_state *st)
 {
 	for (size_t i = 0; i < st->nsets; i++) {
+		for (size_t k = 0; st->sets[i].c && k < st->sets[i].n; k++)
+			free(st->sets[i].c[k].diffs);
+		free(st->sets[i].cdiffs);
 		free(st->sets[i].c);
 		free(st->sets[i].only_a);
 		free(st->sets[i].only_b);

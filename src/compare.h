@@ -16,6 +16,9 @@
  * JSON tree. */
 struct cb_cmp_phase {
 	const char *name;
+	/* what shaped the figures, NULL in older records: the row's params,
+	 * what it ran on ("uses") and its file's "context" */
+	const json_t *params, *uses, *context;
 	const char *workload, *step; /* matrix rows; NULL when absent */
 	const json_t *matrix;	     /* varied key -> value string; NULL when absent */
 	double iops, bw, lat_mean_us, lat_p99_us;
@@ -63,8 +66,21 @@ struct cb_cmp_metric {
 	int verdict;			/* +1 B significantly better, -1 worse, 0 neither */
 };
 
+/* A difference beside the figures: a parameter (kind "params"), a property
+ * of a target the rows used ("pool", "image", "filesystem", a_name and
+ * b_name its names in A and B), or of the cluster ("cluster": versions,
+ * OSDs). Everything points into the files' trees; a or b NULL: absent. */
+struct cb_cmp_diff {
+	const char *kind;
+	const char *a_name, *b_name;
+	const char *key;
+	const json_t *a, *b;
+};
+
 struct cb_cmp {
 	const struct cb_cmp_phase *a, *b;
+	struct cb_cmp_diff *diffs; /* cb_cmp_diffs; owned, freed with free() */
+	size_t ndiffs;
 	bool repeats;	 /* IOPS and bandwidth tested on per-repeat rates */
 	size_t n_a, n_b; /* values behind the IOPS test */
 	/* false when either phase was interrupted or failed: its figures are
@@ -77,6 +93,16 @@ struct cb_cmp {
 /* 0, or -ENOMEM. */
 int cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, double confidence,
 		  struct cb_cmp *c);
+
+/* compare_diff.c: c's differences of params (but skip, the --by key, or
+ * NULL) and of the targets both rows used, into c->diffs. 0 or -ENOMEM. */
+int cb_cmp_diffs(struct cb_cmp *c, const char *skip);
+/* The cluster's differences (versions, OSDs) of two files' contexts (NULL
+ * in older records: none) into *out (the caller frees it). 0 or -ENOMEM. */
+int cb_cmp_context_diffs(const json_t *a, const json_t *b, struct cb_cmp_diff **out, size_t *n);
+/* A difference's value as text: "3", "erasure", "layering,exclusive-lock",
+ * "k=2 m=1"; "none" when absent. Returns buf. */
+const char *cb_cmp_value_text(const json_t *v, char *buf, size_t n);
 
 /* The first tested metric of c whose whole CI is worse than pct % (IOPS or
  * bandwidth: upper bound below -pct; mean latency: lower bound above +pct),
@@ -115,6 +141,8 @@ void cb_cmp_groups_free(struct cb_cmp_groups *gs);
  * "pool=ssd", title the group: "w [block_size=4K]"). */
 struct cb_cmp_set {
 	const char *label_a, *label_b, *file_a, *file_b, *title;
+	struct cb_cmp_diff *cdiffs; /* the cluster's (files only), owned */
+	size_t ncdiffs;
 	struct cb_cmp *c; /* matched phases */
 	size_t n;
 	const char **only_a, **only_b; /* unmatched phase names */

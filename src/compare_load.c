@@ -57,6 +57,8 @@ static int load_phase(const json_t *o, struct cb_cmp_phase *p)
 	p->workload = json_string_value(json_object_get(o, "workload"));
 	p->step = json_string_value(json_object_get(o, "step"));
 	p->matrix = json_object_get(o, "matrix");
+	p->params = json_object_get(o, "params");
+	p->uses = json_object_get(o, "uses");
 	const json_t *lat = json_object_get(o, "latency_us");
 	p->iops = num(o, "iops");
 	p->bw = num(o, "bw_bytes_per_s");
@@ -91,6 +93,7 @@ int cb_cmp_load(const char *path, struct cb_cmp_file *f, struct cb_err *e)
 	const json_t *o;
 	json_array_foreach(phases, i, o)
 	{
+		f->ph[f->n].context = json_object_get(f->root, "context");
 		if (load_phase(o, &f->ph[f->n++]) < 0)
 			return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "%s: out of memory", path);
 	}

@@ -75,6 +75,57 @@ static void print_partial(FILE *out, const char *label, const struct cb_cmp_phas
 		fprintf(out, "  note: %s's phase was interrupted (partial figures)\n", l);
 }
 
+/* How a difference's target is named: "pool bench", "OSDs". */
+static const char *target_noun(const struct cb_cmp_diff *d)
+{
+	if (strcmp(d->kind, "cluster") == 0)
+		return strcmp(d->a_name, "osds") == 0 ? "OSDs" : "Ceph versions";
+	return strcmp(d->kind, "filesystem") == 0 ? "file system" : d->kind;
+}
+
+/* A parameter a line each ("concurrency: 16 (A: 4)"); a target's
+ * properties on one line ("B's pool bench: size 2 (A: 3), pg_num 8 (A:
+ * 16)"), its name in A beside it when that differs. */
+static void print_diffs(FILE *out, const char *la, const char *lb, const struct cb_cmp_diff *d,
+			size_t n)
+{
+	char va[256], vb[256], ea[256], eb[256], k[128];
+	for (size_t i = 0; i < n;) {
+		const struct cb_cmp_diff *t = &d[i];
+		cb_esc_str(t->key, k, sizeof(k));
+		if (strcmp(t->kind, "params") == 0) {
+			fprintf(
+			    out, "  differs: %s: %s (%s: %s)\n", k,
+			    cb_esc_str(cb_cmp_value_text(t->b, vb, sizeof(vb)), eb, sizeof(eb)), la,
+			    cb_esc_str(cb_cmp_value_text(t->a, va, sizeof(va)), ea, sizeof(ea)));
+			i++;
+			continue;
+		}
+		bool named = strcmp(t->kind, "cluster") != 0;
+		fprintf(out, "  differs: %s's %s", lb, target_noun(t));
+		if (named) {
+			fprintf(out, " %s", cb_esc_str(t->b_name, eb, sizeof(eb)));
+			if (strcmp(t->a_name, t->b_name) != 0)
+				fprintf(out, " (%s: %s)", la,
+					cb_esc_str(t->a_name, ea, sizeof(ea)));
+		}
+		fputc(':', out);
+		size_t j = i;
+		for (; j < n && strcmp(d[j].kind, t->kind) == 0 &&
+		       strcmp(d[j].a_name, t->a_name) == 0 && strcmp(d[j].b_name, t->b_name) == 0;
+		     j++) {
+			cb_esc_str(d[j].key, k, sizeof(k));
+			fprintf(
+			    out, "%s %s %s (%s: %s)", j > i ? "," : "", k,
+			    cb_esc_str(cb_cmp_value_text(d[j].b, vb, sizeof(vb)), eb, sizeof(eb)),
+			    la,
+			    cb_esc_str(cb_cmp_value_text(d[j].a, va, sizeof(va)), ea, sizeof(ea)));
+		}
+		i = j;
+		fputc('\n', out);
+	}
+}
+
 static void print_pair(FILE *out, const struct cb_cmp_set *s, const struct cb_cmp *c,
 		       const struct cb_cmp_opts *o)
 {
@@ -108,6 +159,7 @@ static void print_pair(FILE *out, const struct cb_cmp_set *s, const struct cb_cm
 		fprintf(out,
 			"  op errors: %s %" JSON_INTEGER_FORMAT ", %s %" JSON_INTEGER_FORMAT "\n",
 			la, c->a->errors, lb, c->b->errors);
+	print_diffs(out, la, lb, c->diffs, c->ndiffs);
 	print_partial(out, s->label_a, c->a);
 	print_partial(out, s->label_b, c->b);
 	if (!c->judged && !isnan(o->fail_pct))
@@ -134,6 +186,10 @@ void cb_cmp_print_text(FILE *out, const struct cb_cmp_doc *d, const struct cb_cm
 				else
 					cb_esc_fputs(out, parts[i], 0);
 			fprintf(out, " (%g %% confidence)\n", 100 * o->confidence);
+			char la[64], lb[64];
+			print_diffs(out, cb_esc_str(s[k].label_a, la, sizeof(la)),
+				    cb_esc_str(s[k].label_b, lb, sizeof(lb)), s[k].cdiffs,
+				    s[k].ncdiffs);
 		}
 		for (size_t i = 0; i < s[k].n; i++)
 			print_pair(out, &s[k], &s[k].c[i], o);
@@ -180,6 +236,24 @@ static json_t *metric_json(const struct cb_cmp_set *s, int i, const struct cb_cm
 	return j;
 }
 
+/* [{"kind": "params", "key": "concurrency", "a": 4, "b": 16}, {"kind":
+ * "pool", "a_name": "rep", "b_name": "ec", "key": "type", ...}] */
+static json_t *diffs_json(const struct cb_cmp_diff *d, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < n; i++) {
+		json_t *j =
+		    json_pack("{s:s, s:s, s:O, s:O}", "kind", d[i].kind, "key", d[i].key, "a",
+			      d[i].a ? d[i].a : json_null(), "b", d[i].b ? d[i].b : json_null());
+		if (j && d[i].a_name && strcmp(d[i].kind, "params") != 0) {
+			json_object_set_new(j, "a_name", json_string(d[i].a_name));
+			json_object_set_new(j, "b_name", json_string(d[i].b_name));
+		}
+		json_array_append_new(a, j);
+	}
+	return a;
+}
+
 static json_t *pair_json(const struct cb_cmp_set *s, const struct cb_cmp *c,
 			 const struct cb_cmp_opts *o)
 {
@@ -191,6 +265,8 @@ static json_t *pair_json(const struct cb_cmp_set *s, const struct cb_cmp *c,
 	    "b_interrupted", c->b->interrupted, "b_failed", c->b->failed, "judged", c->judged);
 	for (int i = 0; j && i < CB_CMP_NMETRICS; i++)
 		json_object_set_new(j, cb_cmp_metrics[i].key, metric_json(s, i, &c->m[i], o));
+	if (j)
+		json_object_set_new(j, "differences", diffs_json(c->diffs, c->ndiffs));
 	return j;
 }
 
@@ -203,8 +279,9 @@ json_t *cb_cmp_json(const struct cb_cmp_doc *d, const struct cb_cmp_opts *o)
 		for (size_t i = 0; phases && i < s[k].n; i++)
 			json_array_append_new(phases, pair_json(&s[k], &s[k].c[i], o));
 		json_array_append_new(
-		    sets, json_pack("{s:{s:s, s:s}, s:{s:s, s:s}, s:o, s:o, s:o, s:o}", "a",
-				    "label", s[k].label_a, "file", s[k].file_a, "b", "label",
+		    sets, json_pack("{s:o, s:{s:s, s:s}, s:{s:s, s:s}, s:o, s:o, s:o, s:o}",
+				    "context_differences", diffs_json(s[k].cdiffs, s[k].ncdiffs),
+				    "a", "label", s[k].label_a, "file", s[k].file_a, "b", "label",
 				    s[k].label_b, "file", s[k].file_b, "group",
 				    s[k].title ? json_string(s[k].title) : json_null(), "phases",
 				    phases, "only_a", names_json(s[k].only_a, s[k].n_only_a),

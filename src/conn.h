@@ -8,6 +8,7 @@
 
 #include <rados/librados.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct cb_cluster_opts {
@@ -50,6 +51,12 @@ const char *cb_conn_debug_kept(const struct cb_conn *c);
 /* The monitors' version, "16.2.15" or "unknown"; asked on first call,
  * through the session for monitor commands. */
 const char *cb_conn_version(struct cb_conn *c);
+
+/* A monitor command (JSON text, "format": "json") through the session for
+ * monitor commands; its reply parsed into *out (the caller's). 0, or
+ * -errno with the reason (the monitors' status text) in why. */
+struct json_t;
+int cb_conn_mon_json(struct cb_conn *c, const char *cmd, struct json_t **out, char *why, size_t n);
 
 /* Blocklist a client address for secs seconds (through the session for
  * monitor commands). 0, or -errno with e set. */

@@ -157,6 +157,21 @@ struct cb_step {
 
 #define CB_MAX_STEPS 16
 
+struct cb_ctx;
+struct json_t;
+
+/* What a layer's context hook describes: one report row's workload and
+ * target, after the phases (context.c; helpers in context.h). */
+struct cb_context_req {
+	struct cb_ctx *ctx; /* cb_ctx_mon, cb_ctx_section, cb_ctx_use_pool */
+	struct cb_conn *conn;
+	const struct cb_workload *wl;
+	const void *lopts;
+	const char *run_name;
+	const char *target;  /* the row's target (ph->out->target) */
+	struct json_t *uses; /* the row's "uses": "image", "filesystem" set here */
+};
+
 /* The fill step's suffix and op ("<workload>.prefill"): it only prepares
  * data, so a repeat skips it and thresholds do not judge it. */
 #define CB_STEP_PREFILL "prefill"
@@ -245,6 +260,12 @@ struct cb_engine {
 	 * paths into paths, borrowed from the session; how many. Called at
 	 * telemetry's marks, between setup and teardown. NULL: none. */
 	size_t (*block_devices)(const void *session, const char **paths, size_t max);
+	/* Describe what a row ran on for the record's context (an image's
+	 * features and striping, a file system's ranks and pools), after the
+	 * phases and before the cleanup; never fails: a command refused is
+	 * one note and that part null. NULL: a layer of cb_target_pool has
+	 * its target described as a pool, any other nothing. */
+	void (*context)(struct cb_context_req *req);
 };
 
 /* Whether op reads in the size its data was written with when it is given

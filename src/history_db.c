@@ -61,6 +61,15 @@ static const char schema_v1[] =
     " PRIMARY KEY (run_id, seq));"
     "CREATE INDEX phases_by_name ON phases(name);";
 
+/* Version 2 adds each run's context and its phases' params and uses
+ * (docs/result.md#context), as the record holds them: JSON text. A
+ * version 1 history gains the table at its next store (migrate). */
+static const char schema_v2_add[] =
+    "CREATE TABLE run_context ("
+    " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+    " context TEXT,"
+    " phases TEXT NOT NULL);";
+
 static int db_err(struct cb_hdb *h, const char *doing, struct cb_err *e)
 {
 	return cb_err_usage(e, "%s: %s: %s", h->what, doing, sqlite3_errmsg(h->db));
@@ -87,7 +96,7 @@ static char *schema_text(sqlite3 *db)
 	static const char sql[] =
 	    "SELECT group_concat(x, char(10)) FROM (SELECT type || ' ' || name || ' ' ||"
 	    " tbl_name || ' ' || coalesce(sql, '') AS x FROM sqlite_master"
-	    " WHERE tbl_name IN ('runs', 'phases') ORDER BY type, name)";
+	    " WHERE tbl_name IN ('runs', 'phases', 'run_context') ORDER BY type, name)";
 	sqlite3_stmt *st;
 	char *out = NULL;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -104,12 +113,13 @@ static char *schema_text(sqlite3 *db)
  * database of its own in memory): a history whose phases table was
  * replaced, or given a trigger, would take the run's figures only to fail
  * after the run. 0, or -EINVAL with e set. */
-static int check_schema(struct cb_hdb *h, const char *schema, struct cb_err *e)
+static int check_schema(struct cb_hdb *h, long long version, struct cb_err *e)
 {
 	sqlite3 *ref = NULL;
 	char *want = NULL, *got = schema_text(h->db);
 	if (sqlite3_open(":memory:", &ref) == SQLITE_OK &&
-	    sqlite3_exec(ref, schema, NULL, NULL, NULL) == SQLITE_OK)
+	    sqlite3_exec(ref, schema_v1, NULL, NULL, NULL) == SQLITE_OK &&
+	    (version < 2 || sqlite3_exec(ref, schema_v2_add, NULL, NULL, NULL) == SQLITE_OK))
 		want = schema_text(ref);
 	sqlite3_close(ref);
 	int r = 0;
@@ -155,7 +165,7 @@ static int check_kind(struct cb_hdb *h, struct cb_err *e)
 				 "use a newer cephbench",
 				 h->what, ver, CB_HDB_VERSION);
 	else
-		r = check_schema(h, schema_v1, e);
+		r = check_schema(h, ver, e);
 	if (own)
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	return r;
@@ -168,8 +178,23 @@ static int create_schema(struct cb_hdb *h, struct cb_err *e)
 	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d;",
 		 CB_HDB_APP_ID, CB_HDB_VERSION);
 	if (sqlite3_exec(h->db, schema_v1, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(h->db, schema_v2_add, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return db_err(h, "cannot create the history", e);
+	return 0;
+}
+
+/* An older history brought to this version, inside the caller's write
+ * transaction (looked at under its lock: another run may have done it). */
+static int migrate(struct cb_hdb *h, struct cb_err *e)
+{
+	char sql[64];
+	if (query_int(h->db, "PRAGMA user_version") >= CB_HDB_VERSION)
+		return 0;
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d;", CB_HDB_VERSION);
+	if (sqlite3_exec(h->db, schema_v2_add, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_err(h, "cannot bring the history to this version", e);
 	return 0;
 }
 
@@ -272,8 +297,12 @@ int cb_hdb_begin(struct cb_hdb *h, struct cb_err *e)
 	}
 	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return db_err(h, "cannot write", e);
-	if (!h->fresh)
-		return 0;
+	if (!h->fresh) {
+		int m = migrate(h, e);
+		if (m < 0)
+			cb_hdb_rollback(h);
+		return m;
+	}
 	/* Looked at again under the write lock: another first run may have
 	 * made the schema since open (or something else the file). Made in
 	 * this transaction, the schema is there exactly when the run is. */
@@ -474,6 +503,43 @@ static int stored_already(struct cb_hdb *h, const json_t *rec)
 	return r == 0 && rc != SQLITE_DONE ? -EIO : r;
 }
 
+/* The record's context and each phase's params and uses, as JSON text
+ * (an older record's: NULL and empty objects). 0, -ENOMEM or -EIO. */
+static int store_context(struct cb_hdb *h, sqlite3_int64 run, const json_t *rec)
+{
+	const json_t *phases = json_object_get(rec, "phases"), *p;
+	json_t *each = json_array();
+	size_t i;
+	json_array_foreach(phases, i, p)
+	{
+		json_t *o = json_object();
+		const json_t *params = json_object_get(p, "params"),
+			     *uses = json_object_get(p, "uses");
+		if (o && params)
+			json_object_set(o, "params", (json_t *)params);
+		if (o && uses)
+			json_object_set(o, "uses", (json_t *)uses);
+		json_array_append_new(each, o);
+	}
+	const json_t *ctx = json_object_get(rec, "context");
+	char *ph = each ? json_dumps(each, JSON_COMPACT) : NULL;
+	char *cx = ctx ? json_dumps(ctx, JSON_COMPACT) : NULL;
+	json_decref(each);
+	sqlite3_stmt *st = NULL;
+	int r = !ph || (ctx && !cx) ? -ENOMEM : -EIO;
+	if (r == -EIO && sqlite3_prepare_v2(h->db, "INSERT INTO run_context VALUES (?,?,?)", -1,
+					    &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, run);
+		sqlite3_bind_text(st, 2, cx, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, ph, -1, SQLITE_STATIC);
+		r = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	}
+	sqlite3_finalize(st);
+	free(ph);
+	free(cx);
+	return r;
+}
+
 int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 {
 	static const char run_sql[] =
@@ -516,6 +582,8 @@ int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 	r = 0;
 	for (size_t i = 0; i < json_array_size(phases) && r == 0; i++)
 		r = store_phase(ps, run, (int)i, json_array_get(phases, i));
+	if (r == 0)
+		r = store_context(h, run, rec);
 out:
 	if (r == -ENOMEM)
 		cb_err_usage(e, "out of memory");

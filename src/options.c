@@ -5,6 +5,7 @@
 #include "units.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,69 @@ void cb_opts_free(const struct cb_option *tab, void *obj)
 		free(*p);
 		*p = NULL;
 	}
+}
+
+/* A user's text as a JSON string; jansson refuses what is not UTF-8, so
+ * such bytes become '?': the record shows the value, near enough. */
+static json_t *utf8_json(const char *s)
+{
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	char *t = strdup(s);
+	if (!t)
+		return NULL;
+	for (char *c = t; *c; c++)
+		if ((unsigned char)*c >= 0x80)
+			*c = '?';
+	j = json_string(t);
+	free(t);
+	return j;
+}
+
+json_t *cb_opt_json(const struct cb_option *o, const void *obj)
+{
+	const char *field = (const char *)obj + o->off;
+	switch (o->type) {
+	case CB_OPT_SIZE:
+	case CB_OPT_UINT: {
+		/* JSON integers are signed: an unbounded count given past 2^63 is cut */
+		uint64_t v = *(const uint64_t *)field;
+		return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
+	}
+	case CB_OPT_DURATION:
+		return json_real((double)*(const uint64_t *)field / 1e9);
+	case CB_OPT_BOOL:
+		return json_boolean(*(const bool *)field);
+	case CB_OPT_ENUM: {
+		int i = *(const int *)field, n = 0;
+		while (o->choices[n])
+			n++;
+		return i >= 0 && i < n ? json_string(o->choices[i]) : json_null();
+	}
+	case CB_OPT_STR:
+	case CB_OPT_NAME:
+	case CB_OPT_CEPH:
+	case CB_OPT_IMAGE:
+	case CB_OPT_PATH: {
+		const char *s = *(char *const *)field;
+		return s ? utf8_json(s) : json_null();
+	}
+	}
+	return json_null();
+}
+
+int cb_opts_json(const struct cb_option *tab, const void *obj, json_t *into,
+		 const char *const *skip)
+{
+	for (; tab && tab->name; tab++) {
+		bool skipped = false;
+		for (size_t i = 0; skip && skip[i] && !skipped; i++)
+			skipped = strcmp(skip[i], tab->name) == 0;
+		if (!skipped && json_object_set_new(into, tab->name, cb_opt_json(tab, obj)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 unsigned cb_edit_distance(const char *a, const char *b)

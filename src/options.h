@@ -44,6 +44,18 @@ int cb_opts_defaults(const struct cb_option *tab, void *obj);
 /* Free the strings a table's entries own in obj. */
 void cb_opts_free(const struct cb_option *tab, void *obj);
 
+struct json_t;
+
+/* The value of o in obj as JSON, for a record's "params": a size in bytes,
+ * a duration in seconds, a number, a bool, an enum's choice, a string (null
+ * when unset). New reference, NULL on ENOMEM. */
+struct json_t *cb_opt_json(const struct cb_option *o, const void *obj);
+
+/* Every entry of tab but those named in skip (NULL-terminated, or NULL)
+ * set into the JSON object into by name (cb_opt_json). 0 or -ENOMEM. */
+int cb_opts_json(const struct cb_option *tab, const void *obj, struct json_t *into,
+		 const char *const *skip);
+
 /* Closest name to `name` among the given NULL-terminated list of tables, or
  * NULL when nothing is close enough to be a likely typo. */
 const char *cb_opt_suggest(const struct cb_option *const *tabs, const char *name);

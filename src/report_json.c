@@ -3,6 +3,7 @@
  * [bucket index, count] pairs with its layout, so results can be merged. */
 #include "engine.h"
 #include "expect.h"
+#include "profile.h"
 #include "report.h"
 #include "result_load.h"
 #include "telemetry.h"
@@ -68,6 +69,27 @@ static void origin_json(json_t *o, const struct cb_phase_result *p)
 	for (size_t i = 0; i < w->nmatrix; i++)
 		json_object_set_new(m, w->matrix[i].key, json_string(w->matrix[i].val));
 	json_object_set_new(o, "matrix", m);
+}
+
+/* Every parameter that shapes the row's figures, from the typed option
+ * tables (the common keys as settled, then the layer's), so compare can
+ * name what differed; op and block_size are the row's own (a step's). */
+static void params_json(json_t *o, const struct cb_phase_result *p)
+{
+	static const char *const common_skip[] = {"name", "layer", "optional", NULL};
+	if (!p->wl)
+		return;
+	json_t *j = json_object();
+	if (!j || cb_opts_json(cb_workload_options, p->wl, j, common_skip) < 0 ||
+	    (p->engine && p->lopts && cb_opts_json(p->engine->options, p->lopts, j, NULL) < 0)) {
+		json_decref(j);
+		return;
+	}
+	json_object_set_new(j, "op", json_string(p->op));
+	json_object_set_new(j, "block_size", json_integer((json_int_t)p->block_size));
+	json_object_set_new(j, "concurrency", json_integer((json_int_t)p->concurrency));
+	json_object_set_new(j, "clients", json_integer((json_int_t)p->clients));
+	json_object_set_new(o, "params", j);
 }
 
 /* Latencies in microseconds, like latency_us; margin null when the
@@ -143,6 +165,9 @@ static json_t *phase_json(const struct cb_phase_result *p)
 	json_object_set_new(o, "write_ops", json_integer((json_int_t)p->write_ops));
 	json_object_set_new(o, "write_bytes", json_integer((json_int_t)p->write_bytes));
 	origin_json(o, p);
+	params_json(o, p);
+	if (p->uses)
+		json_object_set(o, "uses", p->uses);
 	if (p->nper_client)
 		json_object_set_new(o, "per_client", per_client_json(p));
 	struct cb_verdict v[CB_EXPECT_NMETRICS];
@@ -247,6 +272,8 @@ json_t *cb_result_json(const struct cb_result *r)
 		json_object_set_new(root, "telemetry_notes", notes);
 	else
 		json_decref(notes);
+	if (root && r->context)
+		json_object_set(root, "context", r->context);
 	return root;
 }
 

@@ -4,6 +4,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ void cb_phase_release(struct cb_phase_result *p)
 	free(p->ranks);
 	free(p->per_client);
 	cb_phase_tm_free(p->tm);
+	json_decref(p->uses);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -235,5 +237,6 @@ void cb_result_release(struct cb_result *r)
 	free(r->skipped);
 	free(r->run_name);
 	free(r->profile_name);
+	json_decref(r->context);
 	memset(r, 0, sizeof(*r));
 }

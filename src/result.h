@@ -21,6 +21,8 @@ struct cb_sample {
 struct cb_workload;
 struct cb_phase_tm;
 struct cb_tm;
+struct cb_engine;
+struct json_t;
 
 /* One rank's own figures of a phase, in a run over MPI (see ranks.h). */
 struct cb_rank_figures {
@@ -44,6 +46,13 @@ struct cb_phase_result {
 	 * results built elsewhere, and on a workload's main step. */
 	const struct cb_workload *wl;
 	const char *step;
+	/* The workload's layer and its options, borrowed likewise (the
+	 * record's params); NULL where wl is. */
+	const struct cb_engine *engine;
+	const void *lopts;
+	/* What it ran on, by name into the record's context (context.c):
+	 * {"pools": [...], "image": ..., "filesystem": ...}; owned, or NULL. */
+	struct json_t *uses;
 	char *layer;
 	char *op;
 	char target[128];
@@ -100,6 +109,8 @@ struct cb_result {
 	bool interrupted;
 	/* The run's telemetry, borrowed (its notes); NULL in a loaded record. */
 	const struct cb_tm *tm;
+	/* The cluster the run ran on (context.c), owned; NULL without one. */
+	struct json_t *context;
 };
 
 /* Record that workload was skipped, and why. 0 or -ENOMEM. */

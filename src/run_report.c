@@ -1,6 +1,7 @@
 /* The end of a run's measuring, rank 0's: the record as JSON, judged by
  * the thresholds and the history, printed, and written to --json. */
 #include "conn_debug.h"
+#include "context.h"
 #include "expect.h"
 #include "outfile.h"
 #include "report.h"
@@ -9,6 +10,7 @@
 #include <jansson.h>
 #include <malloc.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 _Static_assert(sizeof(((struct cb_result *)0)->debug_kept) == CB_DEBUG_KEPT_MAX,
@@ -62,6 +64,14 @@ void cb_run_report(struct run *rn, struct cb_err *e)
 		snprintf(res->debug_kept, sizeof(res->debug_kept), "%s",
 			 cb_conn_debug_kept(rn->conn));
 	}
+	/* after the phases, before the cleanup: the run's images are there.
+	 * Not when the monitors did not answer for the version just now (each
+	 * command would wait out the timeout again); no notes beside a failed
+	 * run's one error line. */
+	if (rn->conn && res->nphases && strcmp(res->ceph_version, "unknown") != 0 &&
+	    cb_context_record(rn->conn, res, rn->name, rn->o->quiet || cb_err_isset(e)) < 0 &&
+	    !rn->o->quiet)
+		fprintf(stderr, "context: not recorded: out of memory\n");
 	/* the record annotated with the regression verdicts before anything
 	 * prints or stores it */
 	json_t *rec = res->nphases ? cb_result_json(res) : NULL;

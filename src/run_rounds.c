@@ -131,6 +131,8 @@ static int wl_round(struct run *rn, size_t i, struct wl_run *w, unsigned round, 
 				     pr, e);
 			pr->wl = &it->wl;
 			pr->step = w->steps[s].suffix;
+			pr->engine = it->engine;
+			pr->lopts = it->lopts;
 			if (first && pr->ran)
 				w->row[s] = rn->res.nphases - 1;
 			else if (first)

@@ -537,6 +537,67 @@ START_TEST(history_refuses_other_files)
 }
 END_TEST
 
+/* One integer from an SQL query on the file at path. */
+static long long sql_int(const char *path, const char *sql)
+{
+	sqlite3 *s;
+	sqlite3_stmt *st;
+	long long v = -1;
+	ck_assert_int_eq(sqlite3_open(path, &s), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(s, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	return v;
+}
+
+/* A version 1 history (no run_context) is still read, and its next store
+ * brings it to version 2 with the run's context and params kept. */
+START_TEST(history_migrates_v1)
+{
+	char p[256];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	sqlite3 *s;
+	path_in_dir(p, sizeof(p), "v1.db");
+	store_one(p, "2026-01-01T00:00:00Z");
+	ck_assert_int_eq(sqlite3_open(p, &s), SQLITE_OK);
+	ck_assert_int_eq(
+	    sqlite3_exec(s, "DROP TABLE run_context; PRAGMA user_version = 1", NULL, NULL, NULL),
+	    SQLITE_OK);
+	sqlite3_close(s);
+	ck_assert_int_eq(cb_hdb_open(p, false, "v1.db", &db, &e), 0);
+	cb_hdb_close(db);
+	ck_assert_int_eq(sql_int(p, "PRAGMA user_version"), 1);
+
+	json_t *ph = phase("w", "bench", 1000, 4e6, 900);
+	json_object_set_new(ph, "params",
+			    json_pack("{s:i, s:s}", "concurrency", 16, "op", "write"));
+	json_object_set_new(ph, "uses", json_pack("{s:[s]}", "pools", "bench"));
+	json_t *rec = record("2026-01-02T00:00:00Z", false, ph);
+	json_object_set_new(rec, "context",
+			    json_pack("{s:{s:{s:i}}}", "pools", "bench", "size", 3));
+	ck_assert_int_eq(cb_hdb_open(p, true, "--history v1.db", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_begin(db, &e), 0);
+	ck_assert_int_eq(cb_hdb_store(db, rec, &e), 0);
+	ck_assert_int_eq(cb_hdb_commit(db, &e), 0);
+	cb_hdb_close(db);
+	json_decref(rec);
+	ck_assert_int_eq(sql_int(p, "PRAGMA user_version"), CB_HDB_VERSION);
+	ck_assert_int_eq(sql_int(p, "SELECT count(*) FROM runs"), 2);
+	ck_assert_int_eq(sql_int(p, "SELECT json_extract(context, '$.pools.bench.size') FROM "
+				    "run_context"),
+			 3);
+	ck_assert_int_eq(sql_int(p, "SELECT json_extract(phases, '$[0].params.concurrency') FROM "
+				    "run_context"),
+			 16);
+	/* and it opens as a history of this version */
+	ck_assert_int_eq(cb_hdb_open(p, true, "--history v1.db", &db, &e), 0);
+	cb_hdb_close(db);
+}
+END_TEST
+
 START_TEST(flags)
 {
 	struct cb_health_opts o = {0};
@@ -587,6 +648,7 @@ int main(void)
 	tcase_add_test(tc, history_refuses_a_run_twice);
 	tcase_add_test(tc, history_workload_filter);
 	tcase_add_test(tc, history_refuses_other_files);
+	tcase_add_test(tc, history_migrates_v1);
 	tcase_add_test(tc, flags);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

@@ -67,5 +67,23 @@ rc=$?
 grep -q '"interrupted": true' "$T/sig.json" || fail "sig: the record is not marked interrupted"
 grep -q 'interrupted: partial' "$T/sig.out" || fail "sig: the report does not say partial"
 
+# params: a row merged from repeats keeps them (the layer's as settled);
+# with no cluster there is no context, and no row names a target in it
+run params 0 'name: params
+workloads:
+  - {name: a, layer: noop, op: read, ops: 200, repeat: 2, concurrency: 3, delay: 1ms, completion: thread}' \
+	--format json
+/usr/bin/python3 - "$T/params.out" <<'EOF' || fail "params: the row's params"
+import json, sys
+r = json.load(open(sys.argv[1]))
+(p,) = r["phases"]
+assert p["iterations"]["count"] == 2, p.get("iterations")
+want = {"op": "read", "concurrency": 3, "repeat": 2, "ops": 200, "delay": 0.001,
+        "completion": "thread", "synchronous": False, "capacity": 0, "ramp": 0.0}
+assert all(p["params"][k] == v for k, v in want.items()), p["params"]
+assert "name" not in p["params"] and "layer" not in p["params"], p["params"]
+assert "context" not in r and "uses" not in p, r.get("context")
+EOF
+
 [ "$fails" = 0 ] || exit 1
 echo "noop-cli: all passed"
