@@ -266,27 +266,44 @@ static int ctl_session(struct cb_conn *c, struct cb_err *e)
 	return c->ctl ? 0 : session_open(&c->o, true, false, &c->ctl, kept, sizeof(kept), e);
 }
 
+int cb_conn_mon_json(struct cb_conn *c, const char *cmd, json_t **out, char *why, size_t n)
+{
+	const char *cmds[] = {cmd};
+	char *buf = NULL, *outs = NULL;
+	size_t len = 0, outslen = 0;
+	struct cb_err e = {0};
+	*out = NULL;
+	int r = ctl_session(c, &e);
+	if (r < 0) {
+		snprintf(why, n, "%s", e.msg);
+		return r;
+	}
+	r = rados_mon_command(c->ctl, cmds, 1, "", 0, &buf, &len, &outs, &outslen);
+	if (r < 0)
+		snprintf(why, n, "%s%s%.*s", strerror(-r), outslen ? ": " : "", (int)outslen,
+			 outs ? outs : "");
+	else if (!(*out = json_loadb(buf ? buf : "", len, 0, NULL)))
+		r = -EBADMSG, snprintf(why, n, "the reply is not JSON");
+	rados_buffer_free(buf);
+	rados_buffer_free(outs);
+	return r;
+}
+
 /* The monitors' own version, so a report says what the cluster runs, not
  * what the client library is. */
 static void fetch_version(struct cb_conn *c)
 {
-	const char *cmd[] = {"{\"prefix\": \"version\", \"format\": \"json\"}"};
-	char *out = NULL, *outs = NULL;
-	size_t outlen = 0, outslen = 0;
-
-	struct cb_err ignored = {0};
+	json_t *j = NULL;
+	char why[256];
 	snprintf(c->version, sizeof(c->version), "unknown");
-	if (ctl_session(c, &ignored) == 0 &&
-	    rados_mon_command(c->ctl, cmd, 1, "", 0, &out, &outlen, &outs, &outslen) == 0 && out) {
-		json_t *j = json_loadb(out, outlen, 0, NULL);
+	if (cb_conn_mon_json(c, "{\"prefix\": \"version\", \"format\": \"json\"}", &j, why,
+			     sizeof(why)) == 0) {
 		const char *v = json_string_value(json_object_get(j, "version"));
 		/* "ceph version 16.2.15 (hash) pacific (stable)" */
 		if (v && sscanf(v, "ceph version %63s", c->version) != 1)
 			snprintf(c->version, sizeof(c->version), "%s", v);
-		json_decref(j);
 	}
-	rados_buffer_free(out);
-	rados_buffer_free(outs);
+	json_decref(j);
 }
 
 const char *cb_conn_version(struct cb_conn *c)
@@ -305,6 +322,31 @@ int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct
 	if (r < 0)
 		return cb_err_cluster(e, r, "blocklisting %s: %s", addr, strerror(-r));
 	return 0;
+}
+
+int cb_conn_osd_json(struct cb_conn *c, int osd, const char *cmd, json_t **out, char *why, size_t n)
+{
+	const char *cmds[] = {cmd};
+	char *buf = NULL, *outs = NULL;
+	size_t len = 0, outslen = 0;
+	struct cb_err e = {0};
+	*out = NULL;
+	/* the session for commands: an OSD command is not a monitor op, but
+	 * it keeps the I/O session's timers as they were */
+	int r = ctl_session(c, &e);
+	if (r < 0) {
+		snprintf(why, n, "%s", e.msg);
+		return r;
+	}
+	r = rados_osd_command(c->ctl, osd, cmds, 1, "", 0, &buf, &len, &outs, &outslen);
+	if (r < 0)
+		snprintf(why, n, "%s%s%.*s", strerror(-r), outslen ? ": " : "", (int)outslen,
+			 outs ? outs : "");
+	else if (!(*out = json_loadb(buf ? buf : "", len, 0, NULL)))
+		r = -EBADMSG, snprintf(why, n, "the reply is not JSON");
+	rados_buffer_free(buf);
+	rados_buffer_free(outs);
+	return r;
 }
 
 void cb_conn_close(struct cb_conn *c)

@@ -8,6 +8,7 @@
 
 #include <rados/librados.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct cb_cluster_opts {
@@ -51,9 +52,21 @@ const char *cb_conn_debug_kept(const struct cb_conn *c);
  * through the session for monitor commands. */
 const char *cb_conn_version(struct cb_conn *c);
 
+/* A monitor command (JSON text, "format": "json") through the session for
+ * monitor commands; its reply parsed into *out (the caller's). 0, or
+ * -errno with the reason (the monitors' status text) in why. */
+struct json_t;
+int cb_conn_mon_json(struct cb_conn *c, const char *cmd, struct json_t **out, char *why, size_t n);
+
 /* Blocklist a client address for secs seconds (through the session for
  * monitor commands). 0, or -errno with e set. */
 int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct cb_err *e);
+
+/* A command to OSD osd (JSON text) through the session for monitor
+ * commands; its JSON reply into *out (the caller's). 0, or -errno with the
+ * reason (the OSD's status text) in why. */
+int cb_conn_osd_json(struct cb_conn *c, int osd, const char *cmd, struct json_t **out, char *why,
+		     size_t n);
 
 /* Open an I/O context on pool in namespace ns (NULL: default). A missing pool
  * is a cluster error naming the pool. Caller destroys the ioctx. */

@@ -15,6 +15,11 @@ void cb_tm_osd_json(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr, FILE *out);
 void cb_tm_osd_free(struct cb_tm_osd *x);
 
+/* How many slow OSDs row pr had (tm_slow.h's finder over its counters), or
+ * -1 when they were not measured: a pure function of the row, for
+ * expect's slow_osds. */
+int cb_tm_osd_slow_count(const struct cb_phase_result *pr);
+
 /* What lives across the run's phases (tm->osd). 0 or -ENOMEM; a refused
  * command is a note. */
 int cb_tm_osd_open(struct cb_tm *tm);
