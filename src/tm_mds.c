@@ -135,7 +135,7 @@ json_t *cb_tm_mds_json(const struct cb_tm_mds *x)
 						: json_null());
 }
 
-void cb_tm_mds_text(const struct cb_tm_mds *x, const char *name, FILE *out)
+void cb_tm_mds_text(const struct cb_tm_mds *x, const char *name, uint64_t mine, FILE *out)
 {
 	const struct cb_mds_perf *d = &x->d;
 	fprintf(out, "%s: MDS counted %llu requests (%llu from clients), %llu replies", name,
@@ -143,6 +143,8 @@ void cb_tm_mds_text(const struct cb_tm_mds *x, const char *name, FILE *out)
 		(unsigned long long)d->reply);
 	if (d->reply_latency.count)
 		fprintf(out, ", reply mean %.2f ms", cb_perf_lat_ms(&d->reply_latency));
+	if (mine)
+		fprintf(out, "; cephbench %llu ops", (unsigned long long)mine);
 	fputc('\n', out);
 }
 

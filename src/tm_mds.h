@@ -7,6 +7,7 @@
 #include "telemetry.h"
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct cb_tm_mds_run;
@@ -22,7 +23,9 @@ void cb_tm_mds_mark(struct cb_tm *tm, struct cb_tm_mds_run *run, struct cb_tm_md
 /* *dst += src; src NULL: nothing; *dst NULL: a copy of src. 0 or -ENOMEM. */
 int cb_tm_mds_merge(struct cb_tm_mds **dst, const struct cb_tm_mds *src);
 json_t *cb_tm_mds_json(const struct cb_tm_mds *x);
-void cb_tm_mds_text(const struct cb_tm_mds *x, const char *name, FILE *out);
+/* Its line under row name; mine: cephbench's ops beside it (a metadata
+ * phase's, each one MDS request), 0 none. */
+void cb_tm_mds_text(const struct cb_tm_mds *x, const char *name, uint64_t mine, FILE *out);
 void cb_tm_mds_free(struct cb_tm_mds *x);
 
 #endif

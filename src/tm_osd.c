@@ -405,7 +405,8 @@ void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 				  : grouped(pr->all_ops, c, sizeof(c)),
 			    s.compared,
 			    s.agree ? "agree within 1 %" : "they differ by more than 1 %");
-		if (s.lat.count && pr->all_ops) {
+		/* a metadata phase's OSD ops are the MDS's own, not the client's */
+		if (s.compared && s.lat.count && pr->all_ops) {
 			double cl = cb_perf_lat_ms(&s.lat), me = client_mean_us(pr) / 1e3;
 			fprintf(out,
 				"%s: cluster mean %.2f ms, client mean %.2f ms: %.2f ms client, "
@@ -424,7 +425,22 @@ void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 		free(sl);
 	}
 	if (x->mds)
-		cb_tm_mds_text(x->mds, name, out);
+		cb_tm_mds_text(x->mds, name, pr->all_bytes ? 0 : pr->all_ops, out);
+}
+
+struct cb_tm_osd *cb_tm_osd_from(const int *ids, const struct cb_osd_perf *d, size_t n)
+{
+	struct cb_tm_osd *x = calloc(1, sizeof(*x));
+	if (!x || !(x->rows = calloc(n ? n : 1, sizeof(*x->rows)))) {
+		free(x);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		x->rows[i] = (struct osd_row){.osd = ids[i], .d = d[i]};
+		snprintf(x->rows[i].host, sizeof(x->rows[i].host), "unknown");
+	}
+	x->n = n;
+	return x;
 }
 
 void cb_tm_osd_free(struct cb_tm_osd *x)

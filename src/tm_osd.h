@@ -20,6 +20,11 @@ void cb_tm_osd_free(struct cb_tm_osd *x);
  * expect's slow_osds. */
 int cb_tm_osd_slow_count(const struct cb_phase_result *pr);
 
+/* A row's osd part made from per-OSD deltas over a phase (ids[i]'s d[i],
+ * host "unknown"), as the marks would make it: for tests. NULL on ENOMEM. */
+struct cb_osd_perf;
+struct cb_tm_osd *cb_tm_osd_from(const int *ids, const struct cb_osd_perf *d, size_t n);
+
 /* What lives across the run's phases (tm->osd). 0 or -ENOMEM; a refused
  * command is a note. */
 int cb_tm_osd_open(struct cb_tm *tm);
