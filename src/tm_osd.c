@@ -516,11 +516,11 @@ int cb_tm_osd_open(struct cb_tm *tm)
 		struct cb_osd_perf p;
 		char why[256];
 		if (perf_dump(tm, run->osds[0].id, &p, why, sizeof(why)) < 0) {
-			cb_tm_note(
-			    tm,
-			    "cannot read the OSDs' perf counters (osd.%d perf dump: %s): the "
-			    "cluster's count of ops and the slow OSD are left out",
-			    run->osds[0].id, why);
+			cb_tm_note(tm,
+				   "cannot read the OSDs' perf counters (osd.%d perf dump: %s; it "
+				   "needs osd 'allow *'): the "
+				   "cluster's count of ops and the slow OSD are left out",
+				   run->osds[0].id, why);
 			run->off = true;
 		}
 	}
