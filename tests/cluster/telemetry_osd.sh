@@ -16,7 +16,7 @@ name: agree
 defaults: { concurrency: 8, ramp: 500ms }
 workloads:
   - { name: rw, layer: rados, pool: $POOL, op: write, block_size: 4K, duration: 1500ms }
-  - { name: bw, layer: rbd, pool: $RBD_POOL, op: randwrite, block_size: 4K, image_size: 64M, duration: 1500ms }
+  - { name: bw, layer: rbd, pool: $RBD_POOL, op: randwrite, block_size: 4K, image_size: 16M, duration: 1500ms }
   - { name: fw, layer: cephfs, fs: $FS, op: write, block_size: 64K, duration: 1500ms }
 YAML
 )
