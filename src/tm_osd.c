@@ -226,62 +226,47 @@ struct slow_osd {
  * primaries' write latency (w and rw) is all there is. */
 static int find_slow(const struct cb_tm_osd *x, struct slow_osd **out)
 {
-	struct cb_slow_in *in = calloc(x->n ? x->n : 1, sizeof(*in));
-	struct cb_slow *got = calloc(x->n ? x->n : 1, sizeof(*got));
-	struct slow_osd *res = calloc(x->n ? x->n : 1, sizeof(*res));
-	uint64_t reads = 0, writes = 0;
-	int n = 0;
-	if (!in || !got || !res) {
-		n = -ENOMEM;
+	size_t m = x->n ? x->n : 1;
+	struct cb_slow_in *in = calloc(m, sizeof(*in));
+	struct cb_slow *got = calloc(m, sizeof(*got));
+	struct slow_osd *res = calloc(m, sizeof(*res));
+	uint64_t reads = 0, writes = 0, subops = 0;
+	int n = -ENOMEM;
+	*out = NULL;
+	if (!in || !got || !res)
 		goto out;
-	}
 	for (size_t i = 0; i < x->n; i++) {
-		reads += x->rows[i].d.op_r;
-		writes += x->rows[i].d.op_w + x->rows[i].d.op_rw;
+		const struct cb_osd_perf *d = &x->rows[i].d;
+		reads += d->op_r;
+		writes += d->op_w + d->op_rw;
+		if (d->lat[CB_OSD_LAT_SUBOP_W].count >= CB_SLOW_MIN_OPS)
+			subops += d->lat[CB_OSD_LAT_SUBOP_W].count;
 	}
-	uint64_t subops = 0;
-	for (size_t i = 0; i < x->n; i++)
-		if (x->rows[i].d.lat[CB_OSD_LAT_SUBOP_W].count >= CB_SLOW_MIN_OPS)
-			subops += x->rows[i].d.lat[CB_OSD_LAT_SUBOP_W].count;
+	enum { READ, WRITE, REPLICA } k = writes < reads ? READ : subops ? REPLICA : WRITE;
 	static const char *const kinds[] = {"read", "write", "replica write"};
-	int kind = writes < reads ? 0 : subops ? 2 : 1;
-	for (int k = kind; k == kind; k++) {
-		for (size_t i = 0; i < x->n; i++) {
-			const struct cb_osd_perf *d = &x->rows[i].d;
-			struct cb_perf_lat l = k == 0	? d->lat[CB_OSD_LAT_R]
-					       : k == 1 ? cb_perf_lat_sum(&d->lat[CB_OSD_LAT_W],
-									  &d->lat[CB_OSD_LAT_RW])
-							: d->lat[CB_OSD_LAT_SUBOP_W];
-			in[i] = (struct cb_slow_in){x->rows[i].osd, l.count, cb_perf_lat_ms(&l)};
-		}
-		int f = cb_slow_find(in, x->n, got);
-		if (f < 0) {
-			n = f;
-			goto out;
-		}
-		/* an OSD slow both ways is named once, by its larger ratio */
-		for (int j = 0; j < f; j++) {
-			int at = 0;
-			while (at < n && res[at].s.osd != got[j].osd)
-				at++;
-			if (at < n && res[at].s.ratio >= got[j].ratio)
-				continue;
-			const char *host = "unknown";
-			for (size_t i = 0; i < x->n; i++)
-				if (x->rows[i].osd == got[j].osd)
-					host = x->rows[i].host;
-			res[at] = (struct slow_osd){got[j], kinds[k], host};
-			n += at == n;
-		}
+	for (size_t i = 0; i < x->n; i++) {
+		const struct cb_osd_perf *d = &x->rows[i].d;
+		struct cb_perf_lat l =
+		    k == READ	 ? d->lat[CB_OSD_LAT_R]
+		    : k == WRITE ? cb_perf_lat_sum(&d->lat[CB_OSD_LAT_W], &d->lat[CB_OSD_LAT_RW])
+				 : d->lat[CB_OSD_LAT_SUBOP_W];
+		in[i] = (struct cb_slow_in){x->rows[i].osd, l.count, cb_perf_lat_ms(&l)};
 	}
+	if ((n = cb_slow_find(in, x->n, got)) <= 0)
+		goto out;
+	for (int j = 0; j < n; j++) {
+		const char *host = "unknown";
+		for (size_t i = 0; i < x->n; i++)
+			if (x->rows[i].osd == got[j].osd)
+				host = x->rows[i].host;
+		res[j] = (struct slow_osd){got[j], kinds[k], host};
+	}
+	*out = res;
+	res = NULL;
 out:
 	free(in);
 	free(got);
-	if (n <= 0) {
-		free(res);
-		res = NULL;
-	}
-	*out = res;
+	free(res);
 	return n;
 }
 
@@ -416,7 +401,9 @@ void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 			    s.compared,
 			    s.agree ? "agree within 1 %" : "they differ by more than 1 %");
 		/* a metadata phase's OSD ops are the MDS's own, not the client's */
-		if (s.compared && s.lat.count && pr->all_ops) {
+		/* the means are of the same ops only when the counts agree: a
+		 * client cache's ops are not the OSDs' */
+		if (s.compared && s.agree && s.lat.count && pr->all_ops) {
 			double cl = cb_perf_lat_ms(&s.lat), me = client_mean_us(pr) / 1e3;
 			fprintf(out,
 				"%s: cluster mean %.2f ms, client mean %.2f ms: %.2f ms client, "

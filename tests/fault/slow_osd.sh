@@ -43,10 +43,13 @@ for p in json.load(open(sys.argv[1]))["phases"]:
 PY
 [ $? -eq 0 ] || fail "the JSON's slow_osds"
 
-# No delay: nobody is slow, run after run.
+# No delay: nobody is slow, run after run. At 4 in flight: on 3 OSDs of one
+# small host the one holding most primaries queues behind its own load,
+# and at 32 in flight it reached 2.3x its peers' replica latency with no
+# fault (a true finding about that OSD, not the one this test is after).
 p=$(profile quiet <<YAML
 name: quiet
-defaults: { pool: $POOL, concurrency: 8, ramp: 0s, expect: { slow_osds: 0 } }
+defaults: { pool: $POOL, concurrency: 4, ramp: 0s, expect: { slow_osds: 0 } }
 workloads:
   - { name: w, layer: rados, op: write, block_size: 4K, duration: 1s }
 YAML
