@@ -399,10 +399,15 @@ void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 			    bytes ? mib(pr->all_bytes, c, sizeof(c))
 				  : grouped(pr->all_ops, c, sizeof(c)),
 			    s.compared,
-			    s.agree ? "agree within 1 %" : "they differ by more than 1 %");
-		/* a metadata phase's OSD ops are the MDS's own, not the client's */
-		/* the means are of the same ops only when the counts agree: a
-		 * client cache's ops are not the OSDs' */
+			    s.agree ? "agree within 1 %"
+			    : pr->layer && strcmp(pr->layer, "cephfs") == 0
+				? "they differ by more than 1 %: a client cache's reads are not "
+				  "the "
+				  "OSDs', its writes reach them when it flushes"
+				: "they differ by more than 1 %");
+		/* the means are of the same ops only when the counts agree (a
+		 * client cache's ops are not the OSDs'; a metadata phase's OSD
+		 * ops are the MDS's own) */
 		if (s.compared && s.agree && s.lat.count && pr->all_ops) {
 			double cl = cb_perf_lat_ms(&s.lat), me = client_mean_us(pr) / 1e3;
 			fprintf(out,
