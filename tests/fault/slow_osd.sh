@@ -43,13 +43,15 @@ for p in json.load(open(sys.argv[1]))["phases"]:
 PY
 [ $? -eq 0 ] || fail "the JSON's slow_osds"
 
-# No delay: nobody is slow, run after run. At 4 in flight: on 3 OSDs of one
-# small host the one holding most primaries queues behind its own load,
-# and at 32 in flight it reached 2.3x its peers' replica latency with no
-# fault (a true finding about that OSD, not the one this test is after).
+# No delay: nobody is slow, run after run. One op in flight: this host
+# runs other sandboxes beside this one (CI: the cluster tests' beside the
+# fault tests'), and a stall of one OSD's process delays every op it has in
+# flight at once; at 4 in flight, with load 9 on 2 cores, one run in 10
+# named an OSD (replica writes 1.9 ms against its peers' 0.7: a real
+# second of that OSD's, but the host's doing, not the OSD's).
 p=$(profile quiet <<YAML
 name: quiet
-defaults: { pool: $POOL, concurrency: 4, ramp: 0s, expect: { slow_osds: 0 } }
+defaults: { pool: $POOL, concurrency: 1, ramp: 0s, expect: { slow_osds: 0 } }
 workloads:
   - { name: w, layer: rados, op: write, block_size: 4K, duration: 2s }
 YAML
