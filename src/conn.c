@@ -324,6 +324,31 @@ int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct
 	return 0;
 }
 
+int cb_conn_osd_json(struct cb_conn *c, int osd, const char *cmd, json_t **out, char *why, size_t n)
+{
+	const char *cmds[] = {cmd};
+	char *buf = NULL, *outs = NULL;
+	size_t len = 0, outslen = 0;
+	struct cb_err e = {0};
+	*out = NULL;
+	/* the session for commands: an OSD command is not a monitor op, but
+	 * it keeps the I/O session's timers as they were */
+	int r = ctl_session(c, &e);
+	if (r < 0) {
+		snprintf(why, n, "%s", e.msg);
+		return r;
+	}
+	r = rados_osd_command(c->ctl, osd, cmds, 1, "", 0, &buf, &len, &outs, &outslen);
+	if (r < 0)
+		snprintf(why, n, "%s%s%.*s", strerror(-r), outslen ? ": " : "", (int)outslen,
+			 outs ? outs : "");
+	else if (!(*out = json_loadb(buf ? buf : "", len, 0, NULL)))
+		r = -EBADMSG, snprintf(why, n, "the reply is not JSON");
+	rados_buffer_free(buf);
+	rados_buffer_free(outs);
+	return r;
+}
+
 void cb_conn_close(struct cb_conn *c)
 {
 	if (!c)

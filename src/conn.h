@@ -62,6 +62,12 @@ int cb_conn_mon_json(struct cb_conn *c, const char *cmd, struct json_t **out, ch
  * monitor commands). 0, or -errno with e set. */
 int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct cb_err *e);
 
+/* A command to OSD osd (JSON text) through the session for monitor
+ * commands; its JSON reply into *out (the caller's). 0, or -errno with the
+ * reason (the OSD's status text) in why. */
+int cb_conn_osd_json(struct cb_conn *c, int osd, const char *cmd, struct json_t **out, char *why,
+		     size_t n);
+
 /* Open an I/O context on pool in namespace ns (NULL: default). A missing pool
  * is a cluster error naming the pool. Caller destroys the ioctx. */
 int cb_conn_ioctx(struct cb_conn *c, const char *pool, const char *ns, rados_ioctx_t *io,

@@ -2,6 +2,7 @@
 #include "expect.h"
 #include "engine.h"
 #include "result.h"
+#include "tm_osd.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@ const struct cb_option cb_expect_options[] = {
      "highest acceptable 99.9th percentile latency"},
     {"max_errors", CB_OPT_UINT, X_OFF(CB_EXPECT_MAX_ERRORS), NULL, 0, 0, NULL,
      "most op errors acceptable"},
+    {"slow_osds", CB_OPT_UINT, X_OFF(CB_EXPECT_MAX_SLOW_OSDS), NULL, 0, 0, NULL,
+     "most slow OSDs acceptable (telemetry's finder; not measured fails)"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -46,6 +49,8 @@ static double measured(enum cb_expect_metric m, const struct cb_phase_result *p)
 		return (double)cb_hist_percentile(p->hist, 99);
 	case CB_EXPECT_MAX_P999:
 		return (double)cb_hist_percentile(p->hist, 99.9);
+	case CB_EXPECT_MAX_SLOW_OSDS:
+		return (double)cb_tm_osd_slow_count(p); /* -1: not measured */
 	case CB_EXPECT_MAX_ERRORS:
 	case CB_EXPECT_NMETRICS:
 		break;
@@ -66,11 +71,14 @@ size_t cb_expect_judge(const struct cb_expect *x, const struct cb_phase_result *
 		v->key = cb_expect_options[m].name;
 		v->measured = measured(v->metric, p);
 		v->expected = (double)x->v[m];
-		v->margin = v->expected > 0   ? v->measured / v->expected - 1
+		v->margin = v->measured < 0   ? 0
+			    : v->expected > 0 ? v->measured / v->expected - 1
 			    : v->measured > 0 ? INFINITY
 					      : 0;
-		v->pass =
-		    !p->failed && (min ? v->measured >= v->expected : v->measured <= v->expected);
+		/* a check asked for and not measured (the OSDs' counters
+		 * refused) is not a pass */
+		v->pass = !p->failed && v->measured >= 0 &&
+			  (min ? v->measured >= v->expected : v->measured <= v->expected);
 	}
 	return n;
 }
@@ -109,6 +117,12 @@ const char *cb_expect_format(enum cb_expect_metric m, double v, char *buf, size_
 	}
 	case CB_EXPECT_MAX_ERRORS:
 		snprintf(buf, n, "%.0f errors", v);
+		break;
+	case CB_EXPECT_MAX_SLOW_OSDS:
+		if (v < 0)
+			snprintf(buf, n, "not measured");
+		else
+			snprintf(buf, n, "%.0f slow OSDs", v);
 		break;
 	default: /* latencies in ns, in the unit that reads best */
 		if (v < 1e6)

@@ -22,7 +22,8 @@ struct cb_phase_result;
 struct cb_verdict {
 	enum cb_expect_metric metric;
 	const char *key; /* "min_iops" */
-	double measured; /* in the metric's unit: ops/s, bytes/s, ns, errors */
+	double measured; /* in the metric's unit: ops/s, bytes/s, ns, errors, OSDs;
+			    -1: not measured (slow_osds without the counters) */
 	double expected;
 	double margin; /* measured/expected - 1; +inf when expected is 0 */
 	bool pass;

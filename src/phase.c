@@ -279,6 +279,9 @@ static int account(struct loop *l, struct cb_op *op)
 		note_error(l, op, r);
 		return 0;
 	}
+	l->res->all_ops++;
+	l->res->all_bytes += op->len;
+	l->res->all_lat_ns += lat;
 	if (op->t_start < l->ramp_end)
 		return 0;
 	l->res->ops++;

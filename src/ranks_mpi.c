@@ -181,6 +181,7 @@ int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n)
 struct wire {
 	uint64_t ops, bytes, write_ops, write_bytes, errors, elapsed_ns, block_size, nsamples;
 	uint64_t nper_client;
+	uint64_t all_ops, all_bytes, all_lat_ns;
 	uint8_t ran, interrupted, failed, has_hist;
 	char target[128];
 	struct cb_hist hist;
@@ -198,6 +199,9 @@ static void to_wire(const struct cb_phase_result *res, struct wire *w)
 	w->block_size = res->block_size;
 	w->nsamples = res->nsamples;
 	w->nper_client = res->nper_client;
+	w->all_ops = res->all_ops;
+	w->all_bytes = res->all_bytes;
+	w->all_lat_ns = res->all_lat_ns;
 	w->ran = res->ran;
 	w->interrupted = res->interrupted;
 	w->failed = res->failed;
@@ -240,6 +244,9 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 		    .write_ops = all[k].write_ops,
 		    .write_bytes = all[k].write_bytes,
 		    .errors = all[k].errors,
+		    .all_ops = all[k].all_ops,
+		    .all_bytes = all[k].all_bytes,
+		    .all_lat_ns = all[k].all_lat_ns,
 		    .elapsed_ns = all[k].elapsed_ns,
 		    .hist = all[k].has_hist ? &h : NULL,
 		    .samples = (struct cb_sample *)s,

@@ -96,13 +96,15 @@ static void params_json(json_t *o, const struct cb_phase_result *p)
  * expected value is 0. */
 static json_t *verdict_json(const struct cb_verdict *v)
 {
-	static const char *const units[CB_EXPECT_NMETRICS] = {"ops/s", "bytes/s", "us",
-							      "us",    "us",	  "errors"};
+	static const char *const units[CB_EXPECT_NMETRICS] = {"ops/s", "bytes/s", "us",	 "us",
+							      "us",    "errors",  "osds"};
 	double k = !strcmp(units[v->metric], "us") ? 1e-3 : 1;
-	return json_pack("{s:s, s:s, s:f, s:f, s:o, s:b}", "threshold", v->key, "unit",
-			 units[v->metric], "measured", v->measured * k, "expected", v->expected * k,
-			 "margin_pct", isinf(v->margin) ? json_null() : json_real(v->margin * 100),
-			 "pass", v->pass);
+	bool none = v->measured < 0; /* not measured */
+	return json_pack(
+	    "{s:s, s:s, s:o, s:f, s:o, s:b}", "threshold", v->key, "unit", units[v->metric],
+	    "measured", none ? json_null() : json_real(v->measured * k), "expected",
+	    v->expected * k, "margin_pct",
+	    isinf(v->margin) || none ? json_null() : json_real(v->margin * 100), "pass", v->pass);
 }
 
 /* Over ranks: each rank's own figures under the aggregate, and when the

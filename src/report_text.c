@@ -127,7 +127,9 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 /* "above"/"below" the expected value by how much, for a verdict row. */
 static const char *margin_text(const struct cb_verdict *v, char *buf, size_t n)
 {
-	if (isinf(v->margin))
+	if (v->measured < 0)
+		snprintf(buf, n, "-"); /* not measured */
+	else if (isinf(v->margin))
 		snprintf(buf, n, "above 0");
 	else
 		snprintf(buf, n, "%+.1f %%", v->margin * 100);

@@ -65,6 +65,9 @@ static void merge_counts(struct cb_phase_result *dst, const struct cb_phase_resu
 	dst->write_ops += src->write_ops;
 	dst->write_bytes += src->write_bytes;
 	dst->errors += src->errors;
+	dst->all_ops += src->all_ops;
+	dst->all_bytes += src->all_bytes;
+	dst->all_lat_ns += src->all_lat_ns;
 	cb_hist_merge(dst->hist, src->hist);
 	dst->interrupted |= src->interrupted;
 	dst->failed |= src->failed;

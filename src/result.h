@@ -65,6 +65,9 @@ struct cb_phase_result {
 	uint64_t write_bytes;
 	uint64_t errors;
 	uint64_t elapsed_ns; /* end of ramp to the last measured completion */
+	/* Every successful op of the loop, its ramp's too, and their latency:
+	 * what the cluster saw between telemetry's START and END marks. */
+	uint64_t all_ops, all_bytes, all_lat_ns;
 	struct cb_hist *hist;
 	struct cb_sample *samples;
 	size_t nsamples;

@@ -14,11 +14,12 @@ enum cb_expect_metric {
 	CB_EXPECT_MAX_P99,
 	CB_EXPECT_MAX_P999,
 	CB_EXPECT_MAX_ERRORS,
+	CB_EXPECT_MAX_SLOW_OSDS, /* telemetry's slow OSD finder (tm_osd.h) */
 	CB_EXPECT_NMETRICS
 };
 
 struct cb_expect {
-	uint64_t v[CB_EXPECT_NMETRICS]; /* ops/s, bytes/s, ns, ns, ns, errors */
+	uint64_t v[CB_EXPECT_NMETRICS]; /* ops/s, bytes/s, ns, ns, ns, errors, OSDs */
 	unsigned set;			/* bit m: metric m was given */
 };
 

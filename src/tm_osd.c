@@ -1,53 +1,540 @@
-/* Telemetry's osd part: the OSDs' (and MDS's) perf counters before and after each phase: the
- * cluster's count of ops, bytes and latencies, and the slow OSD. */
+/* Telemetry's osd part: the OSDs' perf counters before and after each phase (the `osd`
+ * section of each up OSD's `perf dump`, through the session for commands): the cluster's
+ * count of ops and bytes beside cephbench's, its mean latency beside the client's, and the
+ * slow OSD (tm_slow.c). The MDS's counters are tm_mds.c's. */
 #include "tm_osd.h"
+#include "conn.h"
+#include "result.h"
+#include "tm_mds.h"
+#include "tm_osd_perf.h"
+#include "tm_slow.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-struct cb_tm_osd {
-	int unused;
+#define PERF_DUMP_CMD "{\"prefix\": \"perf dump\", \"logger\": \"osd\", \"format\": \"json\"}"
+/* Within this much of each other cephbench's and the cluster's counts agree. */
+#define AGREE_FRACTION 0.01
+
+struct osd_host {
+	int id;
+	char host[64];
 };
 
-void cb_tm_osd_mark(struct cb_tm_osd **x, enum cb_mark m, const struct cb_tm_phase *tp)
+/* The run's OSDs: those up when it started, with their hosts. */
+struct cb_tm_osd_run {
+	struct osd_host *osds;
+	size_t n;
+	bool off; /* their counters cannot be read: said once, left out */
+	struct cb_tm_mds_run *mds;
+};
+
+struct osd_row {
+	int osd;
+	char host[64];
+	struct cb_osd_perf d; /* over the phase */
+};
+
+struct cb_tm_osd {
+	struct osd_row *rows;
+	size_t n;
+	/* between START and END: each run OSD's first snapshot, if it had one */
+	struct cb_osd_perf *start;
+	bool *have;
+	struct cb_tm_mds *mds; /* NULL: not a CephFS phase, or not measured */
+};
+
+static int perf_dump(struct cb_tm *tm, int osd, struct cb_osd_perf *p, char *why, size_t n)
 {
-	(void)x;
-	(void)m;
-	(void)tp;
+	json_t *j = NULL;
+	int r = cb_conn_osd_json(tm->conn, osd, PERF_DUMP_CMD, &j, why, n);
+	if (r == 0 && (r = cb_osd_perf_parse(j, p)) < 0)
+		snprintf(why, n, "its osd section lacks a counter this part reads");
+	json_decref(j);
+	return r;
+}
+
+static void snapshot(struct cb_tm *tm, struct cb_osd_perf *p, bool *have)
+{
+	const struct cb_tm_osd_run *run = tm->osd;
+	for (size_t i = 0; i < run->n; i++) {
+		char why[256];
+		int id = run->osds[i].id;
+		if (perf_dump(tm, id, &p[i], why, sizeof(why)) == 0) {
+			have[i] = true;
+			continue;
+		}
+		have[i] = false;
+		/* an OSD gone down mid-run: tm_state says it; here it only
+		 * leaves the phases it missed */
+		cb_tm_note(tm,
+			   "osd.%d's perf counters could not be read (%s): left out of the phases "
+			   "it missed",
+			   id, why);
+	}
+}
+
+static void phase_end(struct cb_tm *tm, struct cb_tm_osd *x)
+{
+	const struct cb_tm_osd_run *run = tm->osd;
+	struct cb_osd_perf *end = calloc(run->n, sizeof(*end));
+	bool *have = calloc(run->n, sizeof(*have));
+	if (end && have && (x->rows = calloc(run->n, sizeof(*x->rows)))) {
+		snapshot(tm, end, have);
+		for (size_t i = 0; i < run->n; i++) {
+			struct osd_row *w = &x->rows[x->n];
+			/* a counter that went back: the OSD restarted */
+			if (!x->have[i] || !have[i] ||
+			    cb_osd_perf_delta(&x->start[i], &end[i], &w->d) < 0)
+				continue;
+			w->osd = run->osds[i].id;
+			snprintf(w->host, sizeof(w->host), "%s", run->osds[i].host);
+			x->n++;
+		}
+	}
+	free(end);
+	free(have);
+	free(x->start);
+	free(x->have);
+	x->start = NULL;
+	x->have = NULL;
+}
+
+void cb_tm_osd_mark(struct cb_tm_osd **xp, enum cb_mark m, const struct cb_tm_phase *tp)
+{
+	struct cb_tm *tm = tp->tm;
+	struct cb_tm_osd *x = *xp;
+	if (!tm->osd)
+		return;
+	bool cephfs = tp->eng && tp->eng->name && strcmp(tp->eng->name, "cephfs") == 0;
+	bool osds = !tm->osd->off && tm->osd->n;
+	if (m == CB_MARK_START && !x && (osds || cephfs)) {
+		if (!(x = calloc(1, sizeof(*x))))
+			return;
+		if (osds) {
+			x->start = calloc(tm->osd->n, sizeof(*x->start));
+			x->have = calloc(tm->osd->n, sizeof(*x->have));
+			if (!x->start || !x->have) {
+				cb_tm_osd_free(x);
+				return;
+			}
+			snapshot(tm, x->start, x->have);
+		}
+		*xp = x;
+	}
+	if (tm->osd->mds && cephfs) {
+		/* at START after the OSDs, at END before them: the MDS's
+		 * span is the inner one either way */
+		if (m == CB_MARK_END)
+			cb_tm_mds_mark(tm, tm->osd->mds, x ? &x->mds : NULL, m);
+		else if (m == CB_MARK_START && x)
+			cb_tm_mds_mark(tm, tm->osd->mds, &x->mds, m);
+	}
+	if (m == CB_MARK_END && x) {
+		if (x->start)
+			phase_end(tm, x);
+		if (x->n == 0 && !x->mds) {
+			cb_tm_osd_free(x);
+			*xp = NULL;
+		}
+	}
 }
 
 int cb_tm_osd_merge(struct cb_tm_osd *dst, const struct cb_tm_osd *src)
 {
-	(void)dst;
-	(void)src;
-	return 0;
+	for (size_t i = 0; i < src->n; i++) {
+		size_t k = 0;
+		while (k < dst->n && dst->rows[k].osd != src->rows[i].osd)
+			k++;
+		if (k == dst->n) {
+			struct osd_row *r = realloc(dst->rows, (dst->n + 1) * sizeof(*r));
+			if (!r)
+				return -ENOMEM;
+			dst->rows = r;
+			r[dst->n] = (struct osd_row){.osd = src->rows[i].osd};
+			memcpy(r[dst->n].host, src->rows[i].host, sizeof(r->host));
+			dst->n++;
+		}
+		cb_osd_perf_add(&dst->rows[k].d, &src->rows[i].d);
+	}
+	return cb_tm_mds_merge(&dst->mds, src->mds);
+}
+
+/* The phase's figures, computed from the row's deltas alone. */
+struct osd_sum {
+	uint64_t ops, bytes, reads, writes;
+	struct cb_perf_lat lat; /* every client op's */
+	uint64_t mine;		/* cephbench's count of what is compared */
+	uint64_t theirs;
+	const char *compared; /* "ops" or "bytes"; NULL: nothing to compare */
+	bool agree;
+	double diff; /* (theirs - mine) / mine */
+};
+
+/* CephFS and krbd go through a client cache or a block queue that merges
+ * and splits ops, so bytes are what both sides can count the same. */
+static bool compares_bytes(const struct cb_phase_result *pr)
+{
+	return pr->layer && (strcmp(pr->layer, "cephfs") == 0 || strcmp(pr->layer, "krbd") == 0);
+}
+
+static void summarize(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
+		      struct osd_sum *s)
+{
+	*s = (struct osd_sum){0};
+	for (size_t i = 0; i < x->n; i++) {
+		const struct cb_osd_perf *d = &x->rows[i].d;
+		s->ops += d->op;
+		s->bytes += d->in_bytes + d->out_bytes;
+		s->reads += d->op_r;
+		s->writes += d->op_w + d->op_rw;
+		s->lat = cb_perf_lat_sum(&s->lat, &d->lat[CB_OSD_LAT_OP]);
+	}
+	if (!x->n)
+		return;
+	bool bytes = compares_bytes(pr);
+	s->mine = bytes ? pr->all_bytes : pr->all_ops;
+	s->theirs = bytes ? s->bytes : s->ops;
+	/* a metadata phase moves no data: the MDS's counters tell it */
+	if (s->mine == 0 && bytes)
+		return;
+	s->compared = bytes ? "bytes" : "ops";
+	s->diff = s->mine ? ((double)s->theirs - (double)s->mine) / (double)s->mine
+			  : (s->theirs ? INFINITY : 0);
+	s->agree = fabs(s->diff) <= AGREE_FRACTION;
+}
+
+/* One slow OSD as the row names it. */
+struct slow_osd {
+	struct cb_slow s;
+	const char *op;
+	const char *host;
+};
+
+/* The row's slow OSDs into *out (the caller frees it); how many, or
+ * -ENOMEM. A read phase is judged on op_r_latency. A write phase is judged
+ * on the replicas' own write latency (subop_w_latency) when it had
+ * replicas: a primary's write latency holds its replicas', so one slow OSD
+ * raises every peer writing to it (measured: 10 ms of dispatch delay on
+ * osd.1 of 3 made the others' primary writes 13 and 79 ms against its 96),
+ * and on the sandbox a primary's few hundred writes drifted to 1.8x its
+ * peers' with no fault; a replica's latency is its own alone, and every OSD
+ * of a replicated pool is some PGs' replica. Without replicas (size 1) the
+ * primaries' write latency (w and rw) is all there is. */
+static int find_slow(const struct cb_tm_osd *x, struct slow_osd **out)
+{
+	size_t m = x->n ? x->n : 1;
+	struct cb_slow_in *in = calloc(m, sizeof(*in));
+	struct cb_slow *got = calloc(m, sizeof(*got));
+	struct slow_osd *res = calloc(m, sizeof(*res));
+	uint64_t reads = 0, writes = 0, subops = 0;
+	int n = -ENOMEM;
+	*out = NULL;
+	if (!in || !got || !res)
+		goto out;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct cb_osd_perf *d = &x->rows[i].d;
+		reads += d->op_r;
+		writes += d->op_w + d->op_rw;
+		if (d->lat[CB_OSD_LAT_SUBOP_W].count >= CB_SLOW_MIN_OPS)
+			subops += d->lat[CB_OSD_LAT_SUBOP_W].count;
+	}
+	enum { READ, WRITE, REPLICA } k = writes < reads ? READ : subops ? REPLICA : WRITE;
+	static const char *const kinds[] = {"read", "write", "replica write"};
+	for (size_t i = 0; i < x->n; i++) {
+		const struct cb_osd_perf *d = &x->rows[i].d;
+		struct cb_perf_lat l =
+		    k == READ	 ? d->lat[CB_OSD_LAT_R]
+		    : k == WRITE ? cb_perf_lat_sum(&d->lat[CB_OSD_LAT_W], &d->lat[CB_OSD_LAT_RW])
+				 : d->lat[CB_OSD_LAT_SUBOP_W];
+		in[i] = (struct cb_slow_in){x->rows[i].osd, l.count, cb_perf_lat_ms(&l)};
+	}
+	if ((n = cb_slow_find(in, x->n, got)) <= 0)
+		goto out;
+	for (int j = 0; j < n; j++) {
+		const char *host = "unknown";
+		for (size_t i = 0; i < x->n; i++)
+			if (x->rows[i].osd == got[j].osd)
+				host = x->rows[i].host;
+		res[j] = (struct slow_osd){got[j], kinds[k], host};
+	}
+	*out = res;
+	res = NULL;
+out:
+	free(in);
+	free(got);
+	free(res);
+	return n;
+}
+
+int cb_tm_osd_slow_count(const struct cb_phase_result *pr)
+{
+	const struct cb_tm_osd *x = pr->tm ? pr->tm->osd : NULL;
+	struct slow_osd *s = NULL;
+	if (!x || !x->n)
+		return -1;
+	int n = find_slow(x, &s);
+	free(s);
+	return n < 0 ? -1 : n;
+}
+
+static json_t *ms_or_null(const struct cb_perf_lat *l)
+{
+	return l->count ? json_real(cb_perf_lat_ms(l)) : json_null();
+}
+
+static json_t *osd_json(const struct osd_row *w)
+{
+	const struct cb_osd_perf *d = &w->d;
+	return json_pack(
+	    "{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, "
+	    "s:o}",
+	    "osd", w->osd, "host", w->host, "ops", (json_int_t)d->op, "read_ops",
+	    (json_int_t)d->op_r, "write_ops", (json_int_t)d->op_w, "rw_ops", (json_int_t)d->op_rw,
+	    "in_bytes", (json_int_t)d->in_bytes, "out_bytes", (json_int_t)d->out_bytes,
+	    "subop_w_ops", (json_int_t)d->lat[CB_OSD_LAT_SUBOP_W].count, "op_latency_ms",
+	    ms_or_null(&d->lat[CB_OSD_LAT_OP]), "op_r_latency_ms",
+	    ms_or_null(&d->lat[CB_OSD_LAT_R]), "op_w_latency_ms", ms_or_null(&d->lat[CB_OSD_LAT_W]),
+	    "op_rw_latency_ms", ms_or_null(&d->lat[CB_OSD_LAT_RW]), "op_w_process_latency_ms",
+	    ms_or_null(&d->lat[CB_OSD_LAT_W_PROCESS]), "op_before_queue_op_lat_ms",
+	    ms_or_null(&d->lat[CB_OSD_LAT_BEFORE_QUEUE]), "subop_w_latency_ms",
+	    ms_or_null(&d->lat[CB_OSD_LAT_SUBOP_W]));
+}
+
+static double client_mean_us(const struct cb_phase_result *pr)
+{
+	return pr->all_ops ? (double)pr->all_lat_ns / (double)pr->all_ops / 1e3 : -1;
 }
 
 void cb_tm_osd_json(const struct cb_tm_osd *x, const struct cb_phase_result *pr, json_t *phase)
 {
-	(void)x;
-	(void)pr;
-	(void)phase;
+	if (!x)
+		return;
+	json_t *c = cb_tm_json_section(phase, "cluster");
+	if (!c)
+		return;
+	if (x->mds)
+		json_object_set_new(c, "mds", cb_tm_mds_json(x->mds));
+	if (!x->n)
+		return;
+	struct osd_sum s;
+	summarize(x, pr, &s);
+	json_t *osds = json_array();
+	for (size_t i = 0; i < x->n; i++)
+		json_array_append_new(osds, osd_json(&x->rows[i]));
+	json_object_set_new(c, "osds", osds);
+	json_object_set_new(c, "ops", json_integer((json_int_t)s.ops));
+	json_object_set_new(c, "bytes", json_integer((json_int_t)s.bytes));
+	json_object_set_new(c, "client_ops", json_integer((json_int_t)pr->all_ops));
+	json_object_set_new(c, "client_bytes", json_integer((json_int_t)pr->all_bytes));
+	json_object_set_new(c, "compared", s.compared ? json_string(s.compared) : json_null());
+	json_object_set_new(c, "agree", s.compared ? json_boolean(s.agree) : json_null());
+	char note[160];
+	if (s.compared && !s.agree && isfinite(s.diff))
+		snprintf(note, sizeof(note), "the cluster counted %+.1f %% %s", s.diff * 100,
+			 s.compared);
+	else if (s.compared && !s.agree)
+		snprintf(note, sizeof(note), "cephbench counted no %s", s.compared);
+	json_object_set_new(c, "agree_note",
+			    s.compared && !s.agree ? json_string(note) : json_null());
+	json_object_set_new(c, "lat_mean_us",
+			    s.lat.count ? json_real(cb_perf_lat_ms(&s.lat) * 1e3) : json_null());
+	json_object_set_new(c, "client_lat_mean_us",
+			    pr->all_ops ? json_real(client_mean_us(pr)) : json_null());
+	struct slow_osd *sl = NULL;
+	int ns = find_slow(x, &sl);
+	json_t *a = json_array();
+	for (int i = 0; i < ns; i++)
+		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:f, s:f, s:f, s:i}", "osd",
+						   sl[i].s.osd, "host", sl[i].host, "op", sl[i].op,
+						   "mean_ms", sl[i].s.mean_ms, "median_ms",
+						   sl[i].s.median_ms, "ratio", sl[i].s.ratio,
+						   "peers", (int)sl[i].s.peers));
+	json_object_set_new(c, "slow_osds", ns < 0 ? json_null() : a);
+	if (ns < 0)
+		json_decref(a);
+	free(sl);
+}
+
+/* 40,112 */
+static const char *grouped(uint64_t v, char *buf, size_t n)
+{
+	char d[32];
+	int len = snprintf(d, sizeof(d), "%" PRIu64, v);
+	size_t o = 0;
+	for (int i = 0; i < len && o + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = d[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static const char *mib(uint64_t b, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.1f MiB", (double)b / (1024.0 * 1024.0));
+	return buf;
 }
 
 void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr, FILE *out)
 {
-	(void)x;
-	(void)pr;
-	(void)out;
+	if (!x)
+		return;
+	const char *name = pr->name ? pr->name : "phase";
+	if (x->n) {
+		struct osd_sum s;
+		char a[32], b[32], c[32];
+		summarize(x, pr, &s);
+		bool bytes = s.compared && strcmp(s.compared, "bytes") == 0;
+		if (s.compared)
+			fprintf(
+			    out,
+			    "%s: %scluster counted %s ops, %s; cephbench %s (%s compared: %s)\n",
+			    name, s.agree ? "" : "warning: ", grouped(s.ops, a, sizeof(a)),
+			    mib(s.bytes, b, sizeof(b)),
+			    bytes ? mib(pr->all_bytes, c, sizeof(c))
+				  : grouped(pr->all_ops, c, sizeof(c)),
+			    s.compared,
+			    s.agree ? "agree within 1 %"
+			    : pr->layer && strcmp(pr->layer, "cephfs") == 0
+				? "they differ by more than 1 %: a client cache's reads are not "
+				  "the "
+				  "OSDs', its writes reach them when it flushes"
+				: "they differ by more than 1 %");
+		/* the means are of the same ops only when the counts agree (a
+		 * client cache's ops are not the OSDs'; a metadata phase's OSD
+		 * ops are the MDS's own) */
+		if (s.compared && s.agree && s.lat.count && pr->all_ops) {
+			double cl = cb_perf_lat_ms(&s.lat), me = client_mean_us(pr) / 1e3;
+			fprintf(out,
+				"%s: cluster mean %.2f ms, client mean %.2f ms: %.2f ms client, "
+				"network and queueing\n",
+				name, cl, me, me - cl);
+		}
+		struct slow_osd *sl = NULL;
+		int ns = find_slow(x, &sl);
+		for (int i = 0; i < ns; i++)
+			fprintf(
+			    out,
+			    "%s: slow OSD: osd.%d %s %.1f ms mean, %.1fx the median of %u other "
+			    "OSD%s, host %s\n",
+			    name, sl[i].s.osd, sl[i].op, sl[i].s.mean_ms, sl[i].s.ratio,
+			    sl[i].s.peers, sl[i].s.peers == 1 ? "" : "s", sl[i].host);
+		free(sl);
+	}
+	if (x->mds)
+		cb_tm_mds_text(x->mds, name, pr->all_bytes ? 0 : pr->all_ops, out);
+}
+
+struct cb_tm_osd *cb_tm_osd_from(const int *ids, const struct cb_osd_perf *d, size_t n)
+{
+	struct cb_tm_osd *x = calloc(1, sizeof(*x));
+	if (!x || !(x->rows = calloc(n ? n : 1, sizeof(*x->rows)))) {
+		free(x);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		x->rows[i] = (struct osd_row){.osd = ids[i], .d = d[i]};
+		snprintf(x->rows[i].host, sizeof(x->rows[i].host), "unknown");
+	}
+	x->n = n;
+	return x;
 }
 
 void cb_tm_osd_free(struct cb_tm_osd *x)
 {
+	if (!x)
+		return;
+	free(x->rows);
+	free(x->start);
+	free(x->have);
+	cb_tm_mds_free(x->mds);
 	free(x);
+}
+
+/* The up OSDs from `osd dump`; their hosts from `osd metadata`. */
+static int list_osds(struct cb_tm *tm, struct cb_tm_osd_run *run)
+{
+	json_t *d = NULL, *md = NULL;
+	char why[256];
+	int r = cb_conn_mon_json(tm->conn, "{\"prefix\": \"osd dump\", \"format\": \"json\"}", &d,
+				 why, sizeof(why));
+	if (r < 0) {
+		cb_tm_note(tm, "cannot list the OSDs (osd dump: %s): their counters are left out",
+			   why);
+		run->off = true;
+		return r == -ENOMEM ? r : 0;
+	}
+	json_t *osds = json_object_get(d, "osds");
+	run->osds = calloc(json_array_size(osds) + 1, sizeof(*run->osds));
+	if (!run->osds) {
+		json_decref(d);
+		return -ENOMEM;
+	}
+	size_t i;
+	json_t *o;
+	json_array_foreach(osds, i, o)
+	{
+		if (json_integer_value(json_object_get(o, "up")) != 1)
+			continue;
+		struct osd_host *h = &run->osds[run->n++];
+		h->id = (int)json_integer_value(json_object_get(o, "osd"));
+		snprintf(h->host, sizeof(h->host), "unknown");
+	}
+	json_decref(d);
+	if (cb_conn_mon_json(tm->conn, "{\"prefix\": \"osd metadata\", \"format\": \"json\"}", &md,
+			     why, sizeof(why)) < 0) {
+		cb_tm_note(tm, "cannot read the OSDs' hosts (osd metadata: %s)", why);
+		return 0;
+	}
+	json_array_foreach(md, i, o)
+	{
+		int id = (int)json_integer_value(json_object_get(o, "id"));
+		const char *host = json_string_value(json_object_get(o, "hostname"));
+		for (size_t k = 0; host && k < run->n; k++)
+			if (run->osds[k].id == id)
+				snprintf(run->osds[k].host, sizeof(run->osds[k].host), "%s", host);
+	}
+	json_decref(md);
+	return 0;
 }
 
 int cb_tm_osd_open(struct cb_tm *tm)
 {
-	(void)tm;
-	return 0;
+	struct cb_tm_osd_run *run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	tm->osd = run;
+	int r = list_osds(tm, run);
+	if (r < 0)
+		return r;
+	/* one OSD asked now, so a client whose caps refuse the command is
+	 * one note before the phases, not one per phase */
+	if (!run->off && run->n) {
+		struct cb_osd_perf p;
+		char why[256];
+		if (perf_dump(tm, run->osds[0].id, &p, why, sizeof(why)) < 0) {
+			cb_tm_note(tm,
+				   "cannot read the OSDs' perf counters (osd.%d perf dump: %s; it "
+				   "needs osd 'allow *'): the "
+				   "cluster's count of ops and the slow OSD are left out",
+				   run->osds[0].id, why);
+			run->off = true;
+		}
+	}
+	return cb_tm_mds_open(tm, &run->mds);
 }
 
 void cb_tm_osd_close(struct cb_tm *tm)
 {
-	(void)tm;
+	if (!tm->osd)
+		return;
+	cb_tm_mds_close(tm->osd->mds);
+	free(tm->osd->osds);
+	free(tm->osd);
+	tm->osd = NULL;
 }

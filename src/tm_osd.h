@@ -15,6 +15,16 @@ void cb_tm_osd_json(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr, FILE *out);
 void cb_tm_osd_free(struct cb_tm_osd *x);
 
+/* How many slow OSDs row pr had (tm_slow.h's finder over its counters), or
+ * -1 when they were not measured: a pure function of the row, for
+ * expect's slow_osds. */
+int cb_tm_osd_slow_count(const struct cb_phase_result *pr);
+
+/* A row's osd part made from per-OSD deltas over a phase (ids[i]'s d[i],
+ * host "unknown"), as the marks would make it: for tests. NULL on ENOMEM. */
+struct cb_osd_perf;
+struct cb_tm_osd *cb_tm_osd_from(const int *ids, const struct cb_osd_perf *d, size_t n);
+
 /* What lives across the run's phases (tm->osd). 0 or -ENOMEM; a refused
  * command is a note. */
 int cb_tm_osd_open(struct cb_tm *tm);

@@ -11,6 +11,9 @@
 #include "profile.h"
 #include "report.h"
 #include "result.h"
+#include "telemetry.h"
+#include "tm_osd.h"
+#include "tm_osd_perf.h"
 
 #include <check.h>
 #include <jansson.h>
@@ -32,6 +35,7 @@ static const char *out_path;
 #define P999	1500
 #define MEAN	1005
 #define ERRORS	3
+#define SLOW	1 /* fill_phase's slow OSDs */
 #define IOPS	1000
 #define BW	(OPS * BS)
 #define SECOND	1000000000ULL
@@ -55,6 +59,21 @@ static void fill_phase(struct cb_phase_result *p, const char *name, const struct
 	p->errors = ERRORS;
 	for (int i = 0; i < OPS; i++)
 		cb_hist_record(p->hist, i < 990 ? P99 : P999);
+	/* the cluster's side: 3 OSDs, osd.1 writing at 10 ms, the others
+	 * at 1.2 and 1.4 ms: one slow OSD */
+	int ids[] = {0, 1, 2};
+	struct cb_osd_perf d[3] = {{0}};
+	const double ms[] = {1.2, 10, 1.4};
+	p->all_ops = OPS;
+	p->all_bytes = (uint64_t)OPS * BS;
+	for (int i = 0; i < 3; i++) {
+		d[i].op = d[i].op_w = i == 2 ? OPS - 2 * (OPS / 3) : OPS / 3;
+		d[i].in_bytes = d[i].op * BS;
+		d[i].lat[CB_OSD_LAT_W] = (struct cb_perf_lat){d[i].op_w, d[i].op_w * ms[i] / 1e3};
+		d[i].lat[CB_OSD_LAT_OP] = d[i].lat[CB_OSD_LAT_W];
+	}
+	ck_assert_ptr_nonnull(p->tm = calloc(1, sizeof(*p->tm)));
+	ck_assert_ptr_nonnull(p->tm->osd = cb_tm_osd_from(ids, d, 3));
 }
 
 static void phase_new(struct cb_phase_result *p, const struct cb_workload *wl)
@@ -103,6 +122,7 @@ static const struct {
     {CB_EXPECT_MAX_P99, "max_p99", P99, -1},
     {CB_EXPECT_MAX_P999, "max_p999", P999, -1},
     {CB_EXPECT_MAX_ERRORS, "max_errors", ERRORS, -1},
+    {CB_EXPECT_MAX_SLOW_OSDS, "slow_osds", SLOW, -1},
 };
 
 /* loop over limits[]: exactly at the limit passes, one unit beyond fails,
@@ -213,6 +233,30 @@ START_TEST(mark)
 END_TEST
 
 /* A row that ended on an error fails every threshold, however easy. */
+/* slow_osds on a row whose OSD counters were not read: a FAIL that says
+ * so, not a pass; the finder's count otherwise */
+START_TEST(slow_osds_not_measured)
+{
+	struct cb_phase_result p;
+	phase_new(&p, NULL);
+	struct cb_expect x = {.set = 0};
+	set(&x, CB_EXPECT_MAX_SLOW_OSDS, 0);
+	struct cb_verdict v = judge1(&x, &p);
+	ck_assert(!v.pass);
+	ck_assert_double_eq(v.measured, 1);
+	cb_phase_tm_free(p.tm);
+	p.tm = NULL;
+	v = judge1(&x, &p);
+	ck_assert(!v.pass);
+	ck_assert_double_eq(v.measured, -1);
+	char buf[48];
+	ck_assert_str_eq(cb_expect_format(v.metric, v.measured, buf, sizeof(buf)), "not measured");
+	set(&x, CB_EXPECT_MAX_SLOW_OSDS, 5);
+	ck_assert(!judge1(&x, &p).pass);
+	cb_phase_release(&p);
+}
+END_TEST
+
 START_TEST(failed_phase_fails_all)
 {
 	struct cb_phase_result p;
@@ -224,6 +268,7 @@ START_TEST(failed_phase_fails_all)
 	set(&x, CB_EXPECT_MAX_P99, 10 * SECOND);
 	set(&x, CB_EXPECT_MAX_P999, 10 * SECOND);
 	set(&x, CB_EXPECT_MAX_ERRORS, 1000000);
+	set(&x, CB_EXPECT_MAX_SLOW_OSDS, 3);
 	struct cb_verdict v[N_ALL];
 	ck_assert_uint_eq(cb_expect_judge(&x, &p, v), N_ALL);
 	for (size_t i = 0; i < N_ALL; i++)
@@ -605,6 +650,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, all_thresholds_in_order);
 	tcase_add_test(tc, mark);
 	tcase_add_test(tc, failed_phase_fails_all);
+	tcase_add_test(tc, slow_osds_not_measured);
 	tcase_add_test(tc, margins);
 	tcase_add_test(tc, expect_of);
 	tcase_add_test(tc, count);

@@ -1,0 +1,54 @@
+/* The slow OSD finder (tm_slow.h). */
+#include "tm_slow.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double cb_slow_median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int counts(const struct cb_slow_in *x)
+{
+	return x->ops >= CB_SLOW_MIN_OPS && x->mean_ms >= 0;
+}
+
+int cb_slow_find(const struct cb_slow_in *in, size_t n, struct cb_slow *out)
+{
+	double *peers = malloc((n ? n : 1) * sizeof(*peers));
+	int found = 0;
+	if (!peers)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (!counts(&in[i]) || in[i].mean_ms <= CB_SLOW_FLOOR_MS)
+			continue;
+		/* its peers' median, not one that holds itself: with three
+		 * OSDs a slow one would otherwise be half its own yardstick */
+		size_t np = 0;
+		for (size_t k = 0; k < n; k++)
+			if (k != i && counts(&in[k]))
+				peers[np++] = in[k].mean_ms;
+		if (np == 0)
+			continue;
+		double med = cb_slow_median(peers, np);
+		if (in[i].mean_ms <= CB_SLOW_RATIO * med)
+			continue;
+		out[found++] = (struct cb_slow){
+		    .osd = in[i].osd,
+		    .mean_ms = in[i].mean_ms,
+		    .median_ms = med,
+		    .ratio = med > 0 ? in[i].mean_ms / med : 0,
+		    .peers = (unsigned)np,
+		};
+	}
+	free(peers);
+	return found;
+}
