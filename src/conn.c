@@ -307,6 +307,29 @@ int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct
 	return 0;
 }
 
+int cb_conn_mon_command(struct cb_conn *c, const char *cmd, char **out, size_t *len)
+{
+	struct cb_err ignored = {0};
+	const char *cmds[] = {cmd};
+	char *buf = NULL, *outs = NULL;
+	size_t buflen = 0, outslen = 0;
+	*out = NULL;
+	*len = 0;
+	int r = ctl_session(c, &ignored);
+	if (r == 0)
+		r = rados_mon_command(c->ctl, cmds, 1, "", 0, &buf, &buflen, &outs, &outslen);
+	if (r == 0 && !(*out = malloc(buflen + 1)))
+		r = -ENOMEM;
+	if (r == 0) {
+		memcpy(*out, buf ? buf : "", buflen);
+		(*out)[buflen] = '\0';
+		*len = buflen;
+	}
+	rados_buffer_free(buf);
+	rados_buffer_free(outs);
+	return r;
+}
+
 void cb_conn_close(struct cb_conn *c)
 {
 	if (!c)

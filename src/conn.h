@@ -55,6 +55,11 @@ const char *cb_conn_version(struct cb_conn *c);
  * monitor commands). 0, or -errno with e set. */
 int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct cb_err *e);
 
+/* A monitor command (its JSON text), through the session for monitor
+ * commands (opened on first use: call it first from one thread). *out is
+ * the answer, NUL-terminated, the caller's (free). 0 or -errno. */
+int cb_conn_mon_command(struct cb_conn *c, const char *cmd, char **out, size_t *len);
+
 /* Open an I/O context on pool in namespace ns (NULL: default). A missing pool
  * is a cluster error naming the pool. Caller destroys the ioctx. */
 int cb_conn_ioctx(struct cb_conn *c, const char *pool, const char *ns, rados_ioctx_t *io,

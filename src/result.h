@@ -5,6 +5,7 @@
 
 #include "hist.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -100,6 +101,8 @@ struct cb_result {
 	bool interrupted;
 	/* The run's telemetry, borrowed (its notes); NULL in a loaded record. */
 	const struct cb_tm *tm;
+	/* The pre-flight gate's verdict (preflight.h), borrowed; NULL: none. */
+	const json_t *preflight;
 };
 
 /* Record that workload was skipped, and why. 0 or -ENOMEM. */
