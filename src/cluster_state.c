@@ -191,7 +191,7 @@ static bool background(const char *word)
 }
 
 /* The checks whose news the PG and OSD reasons already give. */
-static bool told_by_state(const char *name)
+bool cb_cstate_told_by_state(const char *name)
 {
 	static const char *const t[] = {"OSD_DOWN",    "OSD_HOST_DOWN",	  "OSD_ROOT_DOWN",
 					"PG_DEGRADED", "PG_AVAILABILITY", NULL};
@@ -256,7 +256,7 @@ bool cb_cstate_ready(const struct cb_cstate *st, enum cb_pf_require req, char *c
 			continue;
 		if (!ok && k->severity != CB_CS_ERR && !nearfull(k->name))
 			continue;
-		if (state_told && told_by_state(k->name))
+		if (state_told && cb_cstate_told_by_state(k->name))
 			continue;
 		reason(reasons, "%s %s (%s)", cb_cstate_health_name(k->severity), k->name, k->msg);
 	}

@@ -90,6 +90,10 @@ bool cb_cstate_ready(const struct cb_cstate *st, enum cb_pf_require req, char *c
 void cb_cstate_changes(const struct cb_cstate *from, const struct cb_cstate *to,
 		       void (*add)(void *arg, const char *key, const char *text), void *arg);
 
+/* Whether the health check name only repeats what the PG and OSD states
+ * say (OSD_DOWN, PG_DEGRADED ...). */
+bool cb_cstate_told_by_state(const char *name);
+
 /* The health status's name, "HEALTH_OK" ... */
 const char *cb_cstate_health_name(enum cb_cs_health h);
 
