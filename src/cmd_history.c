@@ -240,10 +240,11 @@ static void print_text(const json_t *rows)
 		figure(json_number_value(json_object_get(r, "bw_bytes_per_s")) / (1 << 20), 9, 2);
 		figure(json_number_value(json_object_get(l, "mean")) / 1000, 9, 3);
 		figure(json_number_value(json_object_get(l, "p99")) / 1000, 9, 3);
-		printf(" %7lld%s%s%s\n",
+		printf(" %7lld%s%s%s%s\n",
 		       (long long)json_integer_value(json_object_get(r, "errors")),
 		       json_is_true(json_object_get(r, "interrupted")) ? " interrupted" : "",
 		       json_is_true(json_object_get(r, "failed")) ? " failed" : "",
+		       json_is_true(json_object_get(r, "disturbed")) ? " disturbed" : "",
 		       strcmp(v, "regression") == 0 ? " REGRESSION" : "");
 	}
 }
@@ -277,7 +278,15 @@ static void print_csv(const json_t *rows)
 		printf("%s,", cols[k]);
 	for (size_t k = 0; k < nl; k++)
 		printf("lat_%s_us,", lat[k]);
-	printf("regression\n");
+	/* schema 2's figures after the older columns, so a reader of those
+	 * finds them where it did */
+	static const char *const tm[] = {"client_cpu_us_per_op", "cluster_lat_mean_us", "slow_osds",
+					 "disturbed"};
+	const size_t nt = sizeof(tm) / sizeof(tm[0]);
+	printf("regression");
+	for (size_t k = 0; k < nt; k++)
+		printf(",%s", tm[k]);
+	putchar('\n');
 	json_array_foreach(rows, i, r)
 	{
 		for (size_t k = 0; k < nc; k++)
@@ -285,8 +294,10 @@ static void print_csv(const json_t *rows)
 		for (size_t k = 0; k < nl; k++)
 			csv_field(json_object_get(json_object_get(r, "latency_us"), lat[k]), false);
 		json_t *v = json_string(verdict_of(r));
-		csv_field(v, true);
+		csv_field(v, false);
 		json_decref(v);
+		for (size_t k = 0; k < nt; k++)
+			csv_field(json_object_get(r, tm[k]), k + 1 == nt);
 	}
 }
 

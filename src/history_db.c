@@ -2,6 +2,7 @@
  * (names come from profiles and imported files). */
 #include "history_db.h"
 #include "outfile.h"
+#include "preflight.h"
 #include "result_check.h"
 #include "term_esc.h"
 #include "regression.h"
@@ -28,6 +29,7 @@ struct cb_hdb {
 	 * transaction makes it, so a run that fails before storing leaves no
 	 * file behind */
 	bool fresh;
+	int version;	 /* PRAGMA user_version as opened (1 or 2; 0: fresh) */
 	char what[1100]; /* "--history FILE" or "FILE", for messages */
 };
 
@@ -60,6 +62,19 @@ static const char schema_v1[] =
     " histogram TEXT NOT NULL, samples TEXT NOT NULL,"
     " PRIMARY KEY (run_id, seq));"
     "CREATE INDEX phases_by_name ON phases(name);";
+
+/* Version 2: what a run's telemetry adds that trends (docs/health.md), and
+ * the runs the pre-flight gate refused. Added to a version 1 history by
+ * its first store (cb_hdb_begin); a new history is made as schema_v1 and
+ * then this, so both have the same tables, column for column. */
+static const char migrate_v2[] =
+    "ALTER TABLE runs ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE runs ADD COLUMN skip_reason TEXT;"
+    "ALTER TABLE phases ADD COLUMN client_cpu_us_per_op REAL;"
+    "ALTER TABLE phases ADD COLUMN cluster_lat_mean_us REAL;"
+    "ALTER TABLE phases ADD COLUMN slow_osds INTEGER;"
+    "ALTER TABLE phases ADD COLUMN disturbed INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE phases ADD COLUMN disturbed_reasons TEXT;";
 
 static int db_err(struct cb_hdb *h, const char *doing, struct cb_err *e)
 {
@@ -104,12 +119,13 @@ static char *schema_text(sqlite3 *db)
  * database of its own in memory): a history whose phases table was
  * replaced, or given a trigger, would take the run's figures only to fail
  * after the run. 0, or -EINVAL with e set. */
-static int check_schema(struct cb_hdb *h, const char *schema, struct cb_err *e)
+static int check_schema(struct cb_hdb *h, long long version, struct cb_err *e)
 {
 	sqlite3 *ref = NULL;
 	char *want = NULL, *got = schema_text(h->db);
 	if (sqlite3_open(":memory:", &ref) == SQLITE_OK &&
-	    sqlite3_exec(ref, schema, NULL, NULL, NULL) == SQLITE_OK)
+	    sqlite3_exec(ref, schema_v1, NULL, NULL, NULL) == SQLITE_OK &&
+	    (version < 2 || sqlite3_exec(ref, migrate_v2, NULL, NULL, NULL) == SQLITE_OK))
 		want = schema_text(ref);
 	sqlite3_close(ref);
 	int r = 0;
@@ -155,7 +171,9 @@ static int check_kind(struct cb_hdb *h, struct cb_err *e)
 				 "use a newer cephbench",
 				 h->what, ver, CB_HDB_VERSION);
 	else
-		r = check_schema(h, schema_v1, e);
+		r = check_schema(h, ver, e);
+	if (r == 0)
+		h->version = (int)ver;
 	if (own)
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	return r;
@@ -168,8 +186,23 @@ static int create_schema(struct cb_hdb *h, struct cb_err *e)
 	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d;",
 		 CB_HDB_APP_ID, CB_HDB_VERSION);
 	if (sqlite3_exec(h->db, schema_v1, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(h->db, migrate_v2, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return db_err(h, "cannot create the history", e);
+	h->version = CB_HDB_VERSION;
+	return 0;
+}
+
+/* An older history brought to this version, inside the caller's write
+ * transaction (a failed store leaves it as it was). */
+static int migrate(struct cb_hdb *h, struct cb_err *e)
+{
+	char sql[64];
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d;", CB_HDB_VERSION);
+	if (h->version == 1 && (sqlite3_exec(h->db, migrate_v2, NULL, NULL, NULL) != SQLITE_OK ||
+				sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK))
+		return db_err(h, "cannot bring the history to schema 2", e);
+	h->version = CB_HDB_VERSION;
 	return 0;
 }
 
@@ -272,8 +305,16 @@ int cb_hdb_begin(struct cb_hdb *h, struct cb_err *e)
 	}
 	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return db_err(h, "cannot write", e);
-	if (!h->fresh)
-		return 0;
+	if (!h->fresh) {
+		/* looked at again under the write lock: another cephbench may
+		 * have brought it to version 2 since open */
+		int r = check_kind(h, e);
+		if (r == 0 && h->version < CB_HDB_VERSION)
+			r = migrate(h, e);
+		if (r < 0)
+			cb_hdb_rollback(h);
+		return r < 0 ? r : 0;
+	}
 	/* Looked at again under the write lock: another first run may have
 	 * made the schema since open (or something else the file). Made in
 	 * this transaction, the schema is there exactly when the run is. */
@@ -327,6 +368,7 @@ int cb_hdb_baseline(struct cb_hdb *h, const json_t *rec, const char *phase, unsi
 	    "SELECT p.iops, p.bw_bytes_per_s, p.lat_p99_us FROM phases p JOIN runs r"
 	    " ON r.id = p.run_id WHERE r.profile = ?1 AND r.fsid = ?2 AND p.name = ?3"
 	    " AND r.started <= ?5 AND r.interrupted = 0 AND p.interrupted = 0 AND p.failed = 0"
+	    " AND r.skipped = 0 AND p.disturbed = 0"
 	    " ORDER BY r.started DESC, r.id DESC LIMIT ?4";
 	sqlite3_stmt *st;
 	*rows = NULL;
@@ -368,6 +410,13 @@ static void bind_num(sqlite3_stmt *st, int i, const json_t *v)
 		sqlite3_bind_int64(st, i, json_integer_value(v));
 	else
 		sqlite3_bind_double(st, i, json_number_value(v));
+}
+
+/* A figure that may be missing (a telemetry part off): NULL then. */
+static void bind_opt_num(sqlite3_stmt *st, int i, const json_t *v)
+{
+	if (json_is_number(v))
+		bind_num(st, i, v);
 }
 
 static void bind_str(sqlite3_stmt *st, int i, const json_t *o, const char *key)
@@ -416,6 +465,19 @@ static int store_phase(sqlite3_stmt *st, sqlite3_int64 run, int seq, const json_
 	if (bind_json(st, i++, reg) < 0 ||
 	    bind_json(st, i++, json_object_get(p, "histogram")) < 0 ||
 	    bind_json(st, i++, json_object_get(p, "samples")) < 0)
+		return -ENOMEM;
+	/* schema 2: telemetry's figures, NULL where a part measured nothing */
+	const json_t *tm = json_object_get(p, "telemetry");
+	const json_t *cl = json_object_get(tm, "cluster");
+	const json_t *slow = json_object_get(cl, "slow_osds");
+	const json_t *dist = json_object_get(p, "disturbed");
+	bind_opt_num(st, i++, json_object_get(json_object_get(tm, "client"), "cpu_us_per_op"));
+	bind_opt_num(st, i++, json_object_get(cl, "lat_mean_us"));
+	if (json_is_array(slow))
+		sqlite3_bind_int64(st, i, (sqlite3_int64)json_array_size(slow));
+	i++;
+	sqlite3_bind_int(st, i++, json_array_size(dist) > 0);
+	if (bind_json(st, i++, json_array_size(dist) ? dist : NULL) < 0)
 		return -ENOMEM;
 	return sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 }
@@ -478,9 +540,11 @@ int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 {
 	static const char run_sql[] =
 	    "INSERT INTO runs (started, profile, profile_sha256, run_name, fsid, ceph_version,"
-	    " host, tool_version, interrupted, stored) VALUES (?,?,?,?,?,?,?,?,?,?)";
+	    " host, tool_version, interrupted, stored, skipped, skip_reason)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
 	static const char phase_sql[] = "INSERT INTO phases VALUES (?,?,?,?,?,?,?,"
-					"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+					"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+					"?,?,?,?,?)";
 	const json_t *prof = json_object_get(rec, "profile"), *cl = json_object_get(rec, "cluster");
 	sqlite3_stmt *rs = NULL, *ps = NULL;
 	int r = -EIO, dup = stored_already(h, rec);
@@ -509,6 +573,11 @@ int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 	bind_str(rs, 8, json_object_get(rec, "tool"), "version");
 	sqlite3_bind_int(rs, 9, json_is_true(json_object_get(rec, "interrupted")));
 	sqlite3_bind_int64(rs, 10, time(NULL));
+	char why[768];
+	bool skipped = cb_preflight_refused(rec, why, sizeof(why));
+	sqlite3_bind_int(rs, 11, skipped);
+	if (skipped)
+		sqlite3_bind_text(rs, 12, why, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(rs) != SQLITE_DONE)
 		goto out;
 	sqlite3_int64 run = sqlite3_last_insert_rowid(h->db);
@@ -592,6 +661,14 @@ static json_t *trend_row(sqlite3_stmt *st)
 	json_object_set_new(row, "failed", json_boolean(sqlite3_column_int(st, n + 1)));
 	const char *reg = (const char *)sqlite3_column_text(st, n + 2);
 	json_object_set_new(row, "regression", reg ? json_loads(reg, 0, NULL) : json_null());
+	/* schema 2's figures: null where not measured */
+	json_object_set_new(row, "client_cpu_us_per_op", column_json(st, n + 3));
+	json_object_set_new(row, "cluster_lat_mean_us", column_json(st, n + 4));
+	json_object_set_new(row, "slow_osds", column_json(st, n + 5));
+	json_object_set_new(row, "disturbed", json_boolean(sqlite3_column_int(st, n + 6)));
+	const char *dist = (const char *)sqlite3_column_text(st, n + 7);
+	json_object_set_new(row, "disturbed_reasons",
+			    dist ? json_loads(dist, 0, NULL) : json_array());
 	return row;
 }
 
@@ -611,21 +688,28 @@ int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, 
 	    p) ", '-') > 0 AND"                                                                    \
 	       " (instr(" REST(p) ", '.') = 0 OR instr(" REST(p) ", '-') < instr(" REST(           \
 		   p) ", '.'))))"
-	static const char sql[] =
-	    "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', r.started, 'unixepoch'), r.run_name, r.profile,"
-	    " r.profile_sha256, r.fsid, r.ceph_version, r.host, p.name, p.layer, p.op, p.pool,"
-	    " p.block_size, p.concurrency, p.clients, p.duration_s, p.ops, p.bytes, p.iops,"
-	    " p.bw_bytes_per_s, p.errors, NULL, p.lat_min_us, p.lat_mean_us, p.lat_p50_us,"
-	    " p.lat_p90_us, p.lat_p99_us, p.lat_p999_us, p.lat_max_us,"
-	    " r.interrupted OR p.interrupted, p.failed, p.regression"
-	    " FROM phases p JOIN runs r ON r.id = p.run_id"
-	    " WHERE (?1 IS NULL OR r.profile = ?1) AND " WL(
-		"p") " AND (?3 = 0 OR r.id IN"
-		     " (SELECT r2.id FROM runs r2 WHERE (?1 IS NULL OR r2.profile = ?1) AND EXISTS"
-		     " (SELECT 1 FROM phases p2 WHERE p2.run_id = r2.id AND " WL(
-			 "p2") ")"
-			       " ORDER BY r2.started DESC, r2.id DESC LIMIT ?3))"
-			       " ORDER BY r.started, r.id, p.seq";
+#define TREND_SQL(V2)                                                                              \
+	"SELECT strftime('%Y-%m-%dT%H:%M:%SZ', r.started, 'unixepoch'), r.run_name, r.profile,"    \
+	" r.profile_sha256, r.fsid, r.ceph_version, r.host, p.name, p.layer, p.op, p.pool,"        \
+	" p.block_size, p.concurrency, p.clients, p.duration_s, p.ops, p.bytes, p.iops,"           \
+	" p.bw_bytes_per_s, p.errors, NULL, p.lat_min_us, p.lat_mean_us, p.lat_p50_us,"            \
+	" p.lat_p90_us, p.lat_p99_us, p.lat_p999_us, p.lat_max_us,"                                \
+	" r.interrupted OR p.interrupted, p.failed, p.regression, " V2                             \
+	" FROM phases p JOIN runs r ON r.id = p.run_id"                                            \
+	" WHERE (?1 IS NULL OR r.profile = ?1) AND " WL(                                           \
+	    "p") " AND (?3 = 0 OR r.id IN"                                                         \
+		 " (SELECT r2.id FROM runs r2 WHERE (?1 IS NULL OR r2.profile = ?1) AND EXISTS"    \
+		 " (SELECT 1 FROM phases p2 WHERE p2.run_id = r2.id AND " WL(                      \
+		     "p2") ")"                                                                     \
+			   " ORDER BY r2.started DESC, r2.id DESC LIMIT ?3))"                      \
+			   " ORDER BY r.started, r.id, p.seq"
+	/* a history of schema 1, read only, has none of version 2's columns */
+	static const char sql_v2[] =
+	    TREND_SQL("p.client_cpu_us_per_op, p.cluster_lat_mean_us, p.slow_osds, p.disturbed,"
+		      " p.disturbed_reasons");
+	static const char sql_v1[] = TREND_SQL("NULL, NULL, NULL, 0, NULL");
+	const char *sql = h->version >= 2 || h->fresh ? sql_v2 : sql_v1;
+#undef TREND_SQL
 #undef WL
 #undef REST
 	sqlite3_stmt *st;
