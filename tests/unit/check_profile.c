@@ -119,6 +119,35 @@ START_TEST(good_profile)
 }
 END_TEST
 
+/* preflight: into its fields; absent: unset (the run's default, warn). */
+START_TEST(preflight_parsed)
+{
+	char *path = write_tmp(
+	    "name: pf\n"
+	    "preflight: { require: ok, wait: 90s, allow: [OSDMAP_FLAGS, POOL_NO_REDUNDANCY] }\n"
+	    "workloads:\n  - { name: w, layer: noop, op: write, ops: 10 }\n");
+	struct cb_err e = {0};
+	struct cb_profile *p = NULL;
+	ck_assert_int_eq(cb_profile_load(path, NULL, 0, &p, &e), 0);
+	ck_assert_int_eq(p->preflight.require, CB_PF_OK);
+	ck_assert_uint_eq(p->preflight.wait_ns, 90000000000ULL);
+	ck_assert_uint_eq(p->preflight.nallow, 2);
+	ck_assert_str_eq(p->preflight.allow[0], "OSDMAP_FLAGS");
+	ck_assert_str_eq(p->preflight.allow[1], "POOL_NO_REDUNDANCY");
+	cb_profile_free(p);
+	unlink(path);
+	free(path);
+	path =
+	    write_tmp("name: pf\nworkloads:\n  - { name: w, layer: noop, op: write, ops: 10 }\n");
+	ck_assert_int_eq(cb_profile_load(path, NULL, 0, &p, &e), 0);
+	ck_assert_int_eq(p->preflight.require, CB_PF_UNSET);
+	ck_assert_uint_eq(p->preflight.nallow, 0);
+	cb_profile_free(p);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(overrides)
 {
 	char *path = write_tmp(good);
@@ -221,20 +250,20 @@ static const struct cb_workload *wl_at(const struct cb_profile *p, size_t i)
  * synchronous layer, a tree test's block size from its byte keys. */
 START_TEST(plan_defaults)
 {
-	struct cb_profile *p =
-	    load_ok("name: d\n"
-		    "defaults: { pool: bench, duration: 1s, concurrency: 8 }\n"
-		    "workloads:\n"
-		    "  - { name: w, layer: rados, op: write }\n"
-		    "  - { name: r, layer: rados, op: rand }\n"
-		    "  - { name: s, layer: rados, op: seq, block_size: 64K }\n"
-		    "  - { name: i, layer: rbd, op: randwrite, image_size: 64M }\n"
-		    "  - { name: f, layer: cephfs, op: write }\n"
-		    "  - { name: t, layer: cephfs, op: tree, items: 4, write_bytes: 4K, read_bytes: 1K, "
-		    "block_size: 64K }\n"
-		    "  - { name: m, layer: cephfs, op: tree, items: 4 }\n"
-		    "  - { name: k, layer: krbd, op: write, image_size: 64M }\n",
-		    NULL, 0);
+	struct cb_profile *p = load_ok(
+	    "name: d\n"
+	    "defaults: { pool: bench, duration: 1s, concurrency: 8 }\n"
+	    "workloads:\n"
+	    "  - { name: w, layer: rados, op: write }\n"
+	    "  - { name: r, layer: rados, op: rand }\n"
+	    "  - { name: s, layer: rados, op: seq, block_size: 64K }\n"
+	    "  - { name: i, layer: rbd, op: randwrite, image_size: 64M }\n"
+	    "  - { name: f, layer: cephfs, op: write }\n"
+	    "  - { name: t, layer: cephfs, op: tree, items: 4, write_bytes: 4K, read_bytes: 1K, "
+	    "block_size: 64K }\n"
+	    "  - { name: m, layer: cephfs, op: tree, items: 4 }\n"
+	    "  - { name: k, layer: krbd, op: write, image_size: 64M }\n",
+	    NULL, 0);
 	static const uint64_t bs[] = {4ULL << 20, 0, 65536, 4096, 4096, 4096, 0, 4096};
 	static const uint64_t depth[] = {8, 8, 8, 8, 1, 1, 1, 8};
 	ck_assert_uint_eq(p->n, 8);
@@ -623,6 +652,7 @@ int main(void)
 	TCase *tc = tcase_create("profile");
 	tcase_add_test(tc, bad_profiles);
 	tcase_add_test(tc, good_profile);
+	tcase_add_test(tc, preflight_parsed);
 	tcase_add_test(tc, overrides);
 	tcase_add_test(tc, adhoc);
 	tcase_add_test(tc, matrix_one_list);
