@@ -164,7 +164,8 @@ void cb_preflight_text(const json_t *pf, FILE *out)
 		return;
 	if (strcmp(v, "off") == 0) {
 		fprintf(out, "preflight: off (%s)\n",
-			req && strcmp(req, "off") == 0 ? "--no-preflight" : "no cluster state");
+			req && strcmp(req, "off") == 0 ? "--no-preflight"
+						       : "the cluster's status could not be read");
 		return;
 	}
 	char checks[512];
