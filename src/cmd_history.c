@@ -301,13 +301,34 @@ static void print_csv(const json_t *rows)
 	}
 }
 
+/* One line per run the pre-flight gate refused. */
+static void print_skipped(const json_t *rows)
+{
+	const json_t *r;
+	size_t i;
+	json_array_foreach(rows, i, r)
+	{
+		cb_esc_fputs(stdout, json_string_value(json_object_get(r, "started")), 20);
+		fputs("  ", stdout);
+		cb_esc_fputs(stdout, json_string_value(json_object_get(r, "run_name")), 16);
+		fputs(" skipped: ", stdout);
+		cb_esc_fputs(stdout, json_string_value(json_object_get(r, "reason")), 0);
+		putchar('\n');
+	}
+}
+
 static int list_runs(const struct args *a, struct cb_err *e)
 {
 	struct cb_hdb *db;
 	json_t *rows;
 	if (check_history(a->file, e) < 0 || cb_hdb_open(a->file, false, a->file, &db, e) < 0)
 		return CB_EXIT_USAGE;
+	json_t *skipped = NULL;
 	int r = cb_hdb_trend(db, &a->filter, &rows, e);
+	/* the text says which runs the gate refused (they have no phase row) */
+	if (r == 0 && a->format == OUT_TEXT && !a->filter.workload &&
+	    (r = cb_hdb_skipped(db, &a->filter, &skipped, e)) < 0)
+		json_decref(rows);
 	cb_hdb_close(db);
 	if (r < 0)
 		return (int)e->exit;
@@ -317,8 +338,11 @@ static int list_runs(const struct args *a, struct cb_err *e)
 		print_csv(rows);
 	else
 		print_text(rows);
-	if (a->format == OUT_TEXT && json_array_size(rows) == 0 && !a->quiet)
+	print_skipped(skipped);
+	if (a->format == OUT_TEXT && json_array_size(rows) + json_array_size(skipped) == 0 &&
+	    !a->quiet)
 		fprintf(stderr, "cephbench history: no runs in %s match\n", a->file);
+	json_decref(skipped);
 	json_decref(rows);
 	if ((fflush(stdout) != 0 || ferror(stdout) || r < 0) && !cb_err_isset(e))
 		return cb_err_usage(e, "cannot write to standard output"), CB_EXIT_USAGE;

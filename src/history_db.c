@@ -741,3 +741,46 @@ int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, 
 	*out = rows;
 	return 0;
 }
+
+int cb_hdb_skipped(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, struct cb_err *e)
+{
+	static const char sql[] =
+	    "SELECT * FROM (SELECT strftime('%Y-%m-%dT%H:%M:%SZ', started, 'unixepoch'), run_name,"
+	    " profile, skip_reason, id FROM runs WHERE skipped = 1 AND (?1 IS NULL OR profile = ?1)"
+	    " ORDER BY started DESC, id DESC LIMIT CASE WHEN ?2 = 0 THEN -1 ELSE ?2 END)"
+	    " ORDER BY 1, 5";
+	sqlite3_stmt *st;
+	json_t *rows = json_array();
+	*out = NULL;
+	if (!rows)
+		return cb_err_usage(e, "out of memory");
+	/* schema 1 had no skipped runs */
+	if (h->version < 2) {
+		*out = rows;
+		return 0;
+	}
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		json_decref(rows);
+		return db_err(h, "cannot read", e);
+	}
+	sqlite3_bind_text(st, 1, f->profile, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, f->last);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *row = json_pack("{s:o, s:o, s:o, s:o}", "started", column_json(st, 0),
+					"run_name", column_json(st, 1), "profile",
+					column_json(st, 2), "reason", column_json(st, 3));
+		if (!row || json_array_append_new(rows, row) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		json_decref(rows);
+		return rc == SQLITE_NOMEM ? cb_err_usage(e, "out of memory")
+					  : db_err(h, "cannot read", e);
+	}
+	*out = rows;
+	return 0;
+}

@@ -64,6 +64,8 @@ print("history:", runs, phases, "phases")
 assert len(runs) == 1 and runs[0][0] == 1 and "OSDMAP_FLAGS" in runs[0][1], runs
 assert phases == 0
 PY
+"$CEPHBENCH" history "$T/h.db" | grep -q ' skipped: HEALTH_WARN OSDMAP_FLAGS (noscrub flag(s) set)$' ||
+	fail "history does not list the skipped run: $("$CEPHBENCH" history "$T/h.db" 2>&1)"
 grep -qx 'cephbench_skipped{profile="pfok"} 1' "$T/p.prom" || fail "textfile: $(cat "$T/p.prom")"
 ! grep -q '^cephbench_regression' "$T/p.prom" || fail "a skipped run has a regression: $(cat "$T/p.prom")"
 
