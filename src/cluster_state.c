@@ -85,6 +85,7 @@ int cb_cstate_parse(const json_t *status, struct cb_cstate *st)
 		const char *m =
 		    json_string_value(json_object_get(json_object_get(c, "summary"), "message"));
 		snprintf(k->msg, sizeof(k->msg), "%s", m ? m : "");
+		k->muted = json_is_true(json_object_get(c, "muted"));
 	}
 	st->pgs = (uint64_t)json_integer_value(json_object_get(pg, "num_pgs"));
 	size_t i;
@@ -252,7 +253,7 @@ bool cb_cstate_ready(const struct cb_cstate *st, enum cb_pf_require req, char *c
 	bool state_told = json_array_size(reasons) > before;
 	for (size_t i = 0; i < st->nchecks; i++) {
 		const struct cb_cs_check *k = &st->checks[i];
-		if (listed(k->name, allow, nallow))
+		if (k->muted || listed(k->name, allow, nallow))
 			continue;
 		if (!ok && k->severity != CB_CS_ERR && !nearfull(k->name))
 			continue;
@@ -309,7 +310,7 @@ void cb_cstate_changes(const struct cb_cstate *from, const struct cb_cstate *to,
 	}
 	for (size_t i = 0; i < to->nchecks; i++) {
 		const struct cb_cs_check *k = &to->checks[i];
-		bool had = false;
+		bool had = k->muted;
 		for (size_t j = 0; j < from->nchecks && !had; j++)
 			had = strcmp(from->checks[j].name, k->name) == 0;
 		if (had)

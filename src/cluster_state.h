@@ -27,6 +27,7 @@ struct cb_cs_check {
 	char name[64];
 	enum cb_cs_health severity;
 	char msg[160]; /* its summary, "noscrub flag(s) set" */
+	bool muted;    /* `ceph health mute`: the operator said it does not matter */
 };
 
 /* PGs counted by each word of their state other than active and clean
@@ -77,8 +78,8 @@ uint64_t cb_cstate_pgs(const struct cb_cstate *st, const char *word);
  *         cluster), every PG active and clean but for scrubs and snap trims,
  *         no OSD that is in down;
  *   ok    no health check at all, every PG active+clean, every OSD up and in.
- * An allowed check is ignored whatever its severity; PGs and OSDs are
- * judged by their own state. */
+ * An allowed or muted check is ignored whatever its severity; PGs and OSDs
+ * are judged by their own state. */
 bool cb_cstate_ready(const struct cb_cstate *st, enum cb_pf_require req, char *const *allow,
 		     size_t nallow, json_t *reasons);
 

@@ -117,6 +117,15 @@ START_TEST(verdicts)
 	ck_assert(ready(scrubbing, CB_PF_WARN, NULL, 0, why, sizeof(why)));
 	ck_assert(!ready(scrubbing, CB_PF_OK, NULL, 0, why, sizeof(why)));
 	ck_assert_str_eq(why, "3 pgs deep-scrubbing");
+	/* a check the operator muted (ceph health mute) is ignored */
+	static const char muted[] =
+	    "{\"health\": {\"status\": \"HEALTH_OK\", \"checks\": {\"OSDMAP_FLAGS\": "
+	    "{\"severity\": "
+	    "\"HEALTH_WARN\", \"summary\": {\"message\": \"noout flag(s) set\"}, \"muted\": "
+	    "true}}},"
+	    " \"pgmap\": {\"num_pgs\": 1, \"pgs_by_state\": [{\"state_name\": \"active+clean\", "
+	    "\"count\": 1}]}, " OSDMAP(3, 3) "}";
+	ck_assert(ready(muted, CB_PF_OK, NULL, 0, why, sizeof(why)));
 	ck_assert(!ready(full, CB_PF_WARN, NULL, 0, why, sizeof(why)));
 	ck_assert_str_eq(why, "HEALTH_ERR OSD_FULL (1 full osd(s))");
 }
