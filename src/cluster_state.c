@@ -191,6 +191,22 @@ static bool background(const char *word)
 	return false;
 }
 
+bool cb_cstate_transient(const struct cb_cstate *st)
+{
+	static const char *const t[] = {"peering", "activating", "creating",
+					"unknown", "inactive",	 NULL};
+	if (!st->nwords || st->up < st->in)
+		return false;
+	for (size_t i = 0; i < st->nwords; i++) {
+		size_t k = 0;
+		while (t[k] && strcmp(st->words[i].word, t[k]) != 0)
+			k++;
+		if (!t[k])
+			return false;
+	}
+	return true;
+}
+
 /* The checks whose news the PG and OSD reasons already give. */
 bool cb_cstate_told_by_state(const char *name)
 {

@@ -83,6 +83,11 @@ uint64_t cb_cstate_pgs(const struct cb_cstate *st, const char *word);
 bool cb_cstate_ready(const struct cb_cstate *st, enum cb_pf_require req, char *const *allow,
 		     size_t nallow, json_t *reasons);
 
+/* Whether every PG state st has besides active+clean is a moment's (a pool
+ * just made, a map changed: peering, activating, creating, unknown), so a
+ * not-ready verdict on st alone is worth a few seconds' wait. */
+bool cb_cstate_transient(const struct cb_cstate *st);
+
 /* The changes from a phase's start (from) to now (to) that disturb it:
  * more PGs in a state other than active+clean, fewer OSDs up or in, a
  * health check that appeared. Each one adds a (key, text) pair to the

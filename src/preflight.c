@@ -15,6 +15,11 @@
  * costs little, and a PG that turned clean is seen within this. */
 #define POLL_MS 2000
 
+/* How long PGs that are only peering, activating or being created are
+ * waited for whatever wait: says: a pool made a moment before the run is
+ * not a cluster in trouble. */
+#define TRANSIENT_S 15.0
+
 const char *cb_pf_require_name(enum cb_pf_require r)
 {
 	switch (r) {
@@ -129,14 +134,17 @@ int cb_preflight_run(struct cb_conn *c, const struct cb_preflight_opts *o, bool 
 			return 0;
 		}
 		join(reasons, line, sizeof(line));
-		if (waited >= wait_s) {
-			char d[32] = "";
-			if (o->wait_ns)
-				cb_format_duration(o->wait_ns, d, sizeof(d));
+		double limit = wait_s;
+		if (cb_cstate_transient(&st) && limit < TRANSIENT_S)
+			limit = TRANSIENT_S;
+		if (waited >= limit) {
+			char d[48] = "";
+			if (said)
+				snprintf(d, sizeof(d), " after waiting %.0f s", waited);
 			json_object_set_new(pf, "verdict", json_string("refused"));
-			return cb_err_cluster(
-			    e, -EAGAIN, "cluster not ready%s%s: %s (preflight require: %s)",
-			    o->wait_ns ? " after waiting " : "", d, line, cb_pf_require_name(req));
+			return cb_err_cluster(e, -EAGAIN,
+					      "cluster not ready%s: %s (preflight require: %s)", d,
+					      line, cb_pf_require_name(req));
 		}
 		if (!said && !quiet) {
 			char d[32];

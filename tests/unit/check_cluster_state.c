@@ -128,6 +128,21 @@ START_TEST(verdicts)
 	ck_assert(ready(muted, CB_PF_OK, NULL, 0, why, sizeof(why)));
 	ck_assert(!ready(full, CB_PF_WARN, NULL, 0, why, sizeof(why)));
 	ck_assert_str_eq(why, "HEALTH_ERR OSD_FULL (1 full osd(s))");
+	/* a pool just made: its PGs peering, a moment's state; degraded is not */
+	static const char peering[] =
+	    "{\"health\": {\"status\": \"HEALTH_WARN\", \"checks\": {}},"
+	    " \"pgmap\": {\"num_pgs\": 9, \"pgs_by_state\": [{\"state_name\": \"active+clean\", "
+	    "\"count\": 1}, {\"state_name\": \"creating+peering\", \"count\": 8}]}, " OSDMAP(3,
+											     3) "}";
+	struct cb_cstate st;
+	ck_assert(!ready(peering, CB_PF_WARN, NULL, 0, why, sizeof(why)));
+	ck_assert_str_eq(why, "8 pgs creating, 8 pgs inactive, 8 pgs peering");
+	parse(peering, &st);
+	ck_assert(cb_cstate_transient(&st));
+	parse(osd_down, &st);
+	ck_assert(!cb_cstate_transient(&st));
+	parse(healthy, &st);
+	ck_assert(!cb_cstate_transient(&st));
 }
 END_TEST
 
