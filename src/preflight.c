@@ -153,11 +153,14 @@ int cb_preflight_run(struct cb_conn *c, const struct cb_preflight_opts *o, bool 
 			    "cephbench: cluster not ready: %s (preflight require: %s); waiting up "
 			    "to %s\n",
 			    line, cb_pf_require_name(req),
-			    cb_format_duration(o->wait_ns, d, sizeof(d)));
+			    cb_format_duration((uint64_t)(limit * 1e9), d, sizeof(d)));
 		}
 		said = true;
-		double left = wait_s - waited;
+		/* never a negative timeout: poll would wait for ever */
+		double left = limit - waited;
 		int ms = left * 1000 < POLL_MS ? (int)(left * 1000) + 1 : POLL_MS;
+		if (ms < 1)
+			ms = 1;
 		if (signalled(sigfd, ms))
 			return -EINTR;
 	}
