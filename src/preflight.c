@@ -146,7 +146,9 @@ int cb_preflight_run(struct cb_conn *c, const struct cb_preflight_opts *o, bool 
 					      "cluster not ready%s: %s (preflight require: %s)", d,
 					      line, cb_pf_require_name(req));
 		}
-		if (!said && !quiet) {
+		/* the moment a new pool's PGs peer is no news: only the wait the
+		 * profile asked for is said */
+		if (!said && !quiet && o->wait_ns) {
 			char d[32];
 			fprintf(
 			    stderr,
