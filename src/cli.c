@@ -36,6 +36,9 @@ const char cb_cli_run_help[] =
     "                       wait for it to end (default: refuse, exit 3)\n"
     "      --quiet          print only errors, failures and regressions (no report,\n"
     "                       no progress lines, no cleanup notes)\n"
+    "      --preflight R    the cluster's state a run starts on: ok, warn (default) or\n"
+    "                       any; otherwise exit 3 naming why (profile preflight:)\n"
+    "      --no-preflight   start whatever the cluster's state\n"
     "\n" CB_HEALTH_HELP;
 
 int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err *e)
@@ -95,6 +98,13 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 		return 1;
 	case CB_OPT_WAIT:
 		o->wait = true;
+		return 1;
+	case CB_OPT_PREFLIGHT:
+		if (!(o->preflight = cb_pf_require_parse(arg)))
+			return cb_err_usage(e, "--preflight '%s': use ok, warn or any", CB_ECHO(arg));
+		return 1;
+	case CB_OPT_NO_PREFLIGHT:
+		o->preflight = CB_PF_OFF;
 		return 1;
 	}
 	return 0;

@@ -44,6 +44,8 @@ enum {
 	    {"json", required_argument, NULL, CB_OPT_JSON},                                        \
 	    {"allow-destructive", no_argument, NULL, CB_OPT_ALLOW_DESTRUCTIVE},                    \
 	    {"wait", no_argument, NULL, CB_OPT_WAIT}, CB_CLI_HEALTH_OPTIONS,                       \
+	    {"preflight", required_argument, NULL, CB_OPT_PREFLIGHT},                              \
+	    {"no-preflight", no_argument, NULL, CB_OPT_NO_PREFLIGHT},                              \
 	{                                                                                          \
 		"no-cleanup", no_argument, NULL, CB_OPT_NO_CLEANUP                                 \
 	}

@@ -240,10 +240,11 @@ static void print_text(const json_t *rows)
 		figure(json_number_value(json_object_get(r, "bw_bytes_per_s")) / (1 << 20), 9, 2);
 		figure(json_number_value(json_object_get(l, "mean")) / 1000, 9, 3);
 		figure(json_number_value(json_object_get(l, "p99")) / 1000, 9, 3);
-		printf(" %7lld%s%s%s\n",
+		printf(" %7lld%s%s%s%s\n",
 		       (long long)json_integer_value(json_object_get(r, "errors")),
 		       json_is_true(json_object_get(r, "interrupted")) ? " interrupted" : "",
 		       json_is_true(json_object_get(r, "failed")) ? " failed" : "",
+		       json_is_true(json_object_get(r, "disturbed")) ? " disturbed" : "",
 		       strcmp(v, "regression") == 0 ? " REGRESSION" : "");
 	}
 }
@@ -277,7 +278,15 @@ static void print_csv(const json_t *rows)
 		printf("%s,", cols[k]);
 	for (size_t k = 0; k < nl; k++)
 		printf("lat_%s_us,", lat[k]);
-	printf("regression\n");
+	/* schema 2's figures after the older columns, so a reader of those
+	 * finds them where it did */
+	static const char *const tm[] = {"client_cpu_us_per_op", "cluster_lat_mean_us", "slow_osds",
+					 "disturbed"};
+	const size_t nt = sizeof(tm) / sizeof(tm[0]);
+	printf("regression");
+	for (size_t k = 0; k < nt; k++)
+		printf(",%s", tm[k]);
+	putchar('\n');
 	json_array_foreach(rows, i, r)
 	{
 		for (size_t k = 0; k < nc; k++)
@@ -285,8 +294,26 @@ static void print_csv(const json_t *rows)
 		for (size_t k = 0; k < nl; k++)
 			csv_field(json_object_get(json_object_get(r, "latency_us"), lat[k]), false);
 		json_t *v = json_string(verdict_of(r));
-		csv_field(v, true);
+		csv_field(v, false);
 		json_decref(v);
+		for (size_t k = 0; k < nt; k++)
+			csv_field(json_object_get(r, tm[k]), k + 1 == nt);
+	}
+}
+
+/* One line per run the pre-flight gate refused. */
+static void print_skipped(const json_t *rows)
+{
+	const json_t *r;
+	size_t i;
+	json_array_foreach(rows, i, r)
+	{
+		cb_esc_fputs(stdout, json_string_value(json_object_get(r, "started")), 20);
+		fputs("  ", stdout);
+		cb_esc_fputs(stdout, json_string_value(json_object_get(r, "run_name")), 16);
+		fputs(" skipped: ", stdout);
+		cb_esc_fputs(stdout, json_string_value(json_object_get(r, "reason")), 0);
+		putchar('\n');
 	}
 }
 
@@ -296,7 +323,12 @@ static int list_runs(const struct args *a, struct cb_err *e)
 	json_t *rows;
 	if (check_history(a->file, e) < 0 || cb_hdb_open(a->file, false, a->file, &db, e) < 0)
 		return CB_EXIT_USAGE;
+	json_t *skipped = NULL;
 	int r = cb_hdb_trend(db, &a->filter, &rows, e);
+	/* the text says which runs the gate refused (they have no phase row) */
+	if (r == 0 && a->format == OUT_TEXT && !a->filter.workload &&
+	    (r = cb_hdb_skipped(db, &a->filter, &skipped, e)) < 0)
+		json_decref(rows);
 	cb_hdb_close(db);
 	if (r < 0)
 		return (int)e->exit;
@@ -306,8 +338,11 @@ static int list_runs(const struct args *a, struct cb_err *e)
 		print_csv(rows);
 	else
 		print_text(rows);
-	if (a->format == OUT_TEXT && json_array_size(rows) == 0 && !a->quiet)
+	print_skipped(skipped);
+	if (a->format == OUT_TEXT && json_array_size(rows) + json_array_size(skipped) == 0 &&
+	    !a->quiet)
 		fprintf(stderr, "cephbench history: no runs in %s match\n", a->file);
+	json_decref(skipped);
 	json_decref(rows);
 	if ((fflush(stdout) != 0 || ferror(stdout) || r < 0) && !cb_err_isset(e))
 		return cb_err_usage(e, "cannot write to standard output"), CB_EXIT_USAGE;

@@ -266,6 +266,21 @@ static int ctl_session(struct cb_conn *c, struct cb_err *e)
 	return c->ctl ? 0 : session_open(&c->o, true, false, &c->ctl, kept, sizeof(kept), e);
 }
 
+/* A command's reply (r, its data and status text): its JSON into *out, or
+ * the reason into why; the buffers freed. */
+static int reply_json(int r, char *buf, size_t len, char *outs, size_t outslen, json_t **out,
+		      char *why, size_t n)
+{
+	if (r < 0)
+		snprintf(why, n, "%s%s%.*s", strerror(-r), outslen ? ": " : "", (int)outslen,
+			 outs ? outs : "");
+	else if (!(*out = json_loadb(buf ? buf : "", len, 0, NULL)))
+		r = -EBADMSG, snprintf(why, n, "the reply is not JSON");
+	rados_buffer_free(buf);
+	rados_buffer_free(outs);
+	return r;
+}
+
 int cb_conn_mon_json(struct cb_conn *c, const char *cmd, json_t **out, char *why, size_t n)
 {
 	const char *cmds[] = {cmd};
@@ -279,14 +294,7 @@ int cb_conn_mon_json(struct cb_conn *c, const char *cmd, json_t **out, char *why
 		return r;
 	}
 	r = rados_mon_command(c->ctl, cmds, 1, "", 0, &buf, &len, &outs, &outslen);
-	if (r < 0)
-		snprintf(why, n, "%s%s%.*s", strerror(-r), outslen ? ": " : "", (int)outslen,
-			 outs ? outs : "");
-	else if (!(*out = json_loadb(buf ? buf : "", len, 0, NULL)))
-		r = -EBADMSG, snprintf(why, n, "the reply is not JSON");
-	rados_buffer_free(buf);
-	rados_buffer_free(outs);
-	return r;
+	return reply_json(r, buf, len, outs, outslen, out, why, n);
 }
 
 /* The monitors' own version, so a report says what the cluster runs, not
@@ -339,14 +347,7 @@ int cb_conn_osd_json(struct cb_conn *c, int osd, const char *cmd, json_t **out, 
 		return r;
 	}
 	r = rados_osd_command(c->ctl, osd, cmds, 1, "", 0, &buf, &len, &outs, &outslen);
-	if (r < 0)
-		snprintf(why, n, "%s%s%.*s", strerror(-r), outslen ? ": " : "", (int)outslen,
-			 outs ? outs : "");
-	else if (!(*out = json_loadb(buf ? buf : "", len, 0, NULL)))
-		r = -EBADMSG, snprintf(why, n, "the reply is not JSON");
-	rados_buffer_free(buf);
-	rados_buffer_free(outs);
-	return r;
+	return reply_json(r, buf, len, outs, outslen, out, why, n);
 }
 
 void cb_conn_close(struct cb_conn *c)

@@ -108,6 +108,10 @@ static const char *skip_reason(const json_t *rec, const json_t *ph)
 		return "the phase was interrupted";
 	if (json_is_true(json_object_get(ph, "failed")))
 		return "the phase failed";
+	/* the cluster changed under it (telemetry's state part): its figures
+	 * say what the cluster did then, not how fast it is */
+	if (json_array_size(json_object_get(ph, "disturbed")) > 0)
+		return "the phase was disturbed";
 	return NULL;
 }
 

@@ -2,6 +2,7 @@
  * (names come from profiles and imported files). */
 #include "history_db.h"
 #include "outfile.h"
+#include "preflight.h"
 #include "result_check.h"
 #include "term_esc.h"
 #include "regression.h"
@@ -28,6 +29,7 @@ struct cb_hdb {
 	 * transaction makes it, so a run that fails before storing leaves no
 	 * file behind */
 	bool fresh;
+	int version;	 /* PRAGMA user_version as opened (1 or 2; 0: fresh) */
 	char what[1100]; /* "--history FILE" or "FILE", for messages */
 };
 
@@ -62,13 +64,23 @@ static const char schema_v1[] =
     "CREATE INDEX phases_by_name ON phases(name);";
 
 /* Version 2 adds each run's context and its phases' params and uses
- * (docs/result.md#context), as the record holds them: JSON text. A
- * version 1 history gains the table at its next store (migrate). */
-static const char schema_v2_add[] =
+ * (docs/result.md#context), as the record holds them: JSON text; what a
+ * run's telemetry adds that trends (docs/health.md); and the runs the
+ * pre-flight gate refused. Added to a version 1 history by its first store
+ * (cb_hdb_begin); a new history is made as schema_v1 and then this, so
+ * both have the same tables, column for column. */
+static const char migrate_v2[] =
     "CREATE TABLE run_context ("
     " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
     " context TEXT,"
-    " phases TEXT NOT NULL);";
+    " phases TEXT NOT NULL);"
+    "ALTER TABLE runs ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE runs ADD COLUMN skip_reason TEXT;"
+    "ALTER TABLE phases ADD COLUMN client_cpu_us_per_op REAL;"
+    "ALTER TABLE phases ADD COLUMN cluster_lat_mean_us REAL;"
+    "ALTER TABLE phases ADD COLUMN slow_osds INTEGER;"
+    "ALTER TABLE phases ADD COLUMN disturbed INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE phases ADD COLUMN disturbed_reasons TEXT;";
 
 static int db_err(struct cb_hdb *h, const char *doing, struct cb_err *e)
 {
@@ -119,7 +131,7 @@ static int check_schema(struct cb_hdb *h, long long version, struct cb_err *e)
 	char *want = NULL, *got = schema_text(h->db);
 	if (sqlite3_open(":memory:", &ref) == SQLITE_OK &&
 	    sqlite3_exec(ref, schema_v1, NULL, NULL, NULL) == SQLITE_OK &&
-	    (version < 2 || sqlite3_exec(ref, schema_v2_add, NULL, NULL, NULL) == SQLITE_OK))
+	    (version < 2 || sqlite3_exec(ref, migrate_v2, NULL, NULL, NULL) == SQLITE_OK))
 		want = schema_text(ref);
 	sqlite3_close(ref);
 	int r = 0;
@@ -166,6 +178,8 @@ static int check_kind(struct cb_hdb *h, struct cb_err *e)
 				 h->what, ver, CB_HDB_VERSION);
 	else
 		r = check_schema(h, ver, e);
+	if (r == 0)
+		h->version = (int)ver;
 	if (own)
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	return r;
@@ -178,23 +192,23 @@ static int create_schema(struct cb_hdb *h, struct cb_err *e)
 	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d;",
 		 CB_HDB_APP_ID, CB_HDB_VERSION);
 	if (sqlite3_exec(h->db, schema_v1, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(h->db, schema_v2_add, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(h->db, migrate_v2, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return db_err(h, "cannot create the history", e);
+	h->version = CB_HDB_VERSION;
 	return 0;
 }
 
 /* An older history brought to this version, inside the caller's write
- * transaction (looked at under its lock: another run may have done it). */
+ * transaction (a failed store leaves it as it was). */
 static int migrate(struct cb_hdb *h, struct cb_err *e)
 {
 	char sql[64];
-	if (query_int(h->db, "PRAGMA user_version") >= CB_HDB_VERSION)
-		return 0;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d;", CB_HDB_VERSION);
-	if (sqlite3_exec(h->db, schema_v2_add, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_err(h, "cannot bring the history to this version", e);
+	if (h->version == 1 && (sqlite3_exec(h->db, migrate_v2, NULL, NULL, NULL) != SQLITE_OK ||
+				sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK))
+		return db_err(h, "cannot bring the history to schema 2", e);
+	h->version = CB_HDB_VERSION;
 	return 0;
 }
 
@@ -298,10 +312,14 @@ int cb_hdb_begin(struct cb_hdb *h, struct cb_err *e)
 	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return db_err(h, "cannot write", e);
 	if (!h->fresh) {
-		int m = migrate(h, e);
-		if (m < 0)
+		/* looked at again under the write lock: another cephbench may
+		 * have brought it to version 2 since open */
+		int r = check_kind(h, e);
+		if (r == 0 && h->version < CB_HDB_VERSION)
+			r = migrate(h, e);
+		if (r < 0)
 			cb_hdb_rollback(h);
-		return m;
+		return r < 0 ? r : 0;
 	}
 	/* Looked at again under the write lock: another first run may have
 	 * made the schema since open (or something else the file). Made in
@@ -356,6 +374,7 @@ int cb_hdb_baseline(struct cb_hdb *h, const json_t *rec, const char *phase, unsi
 	    "SELECT p.iops, p.bw_bytes_per_s, p.lat_p99_us FROM phases p JOIN runs r"
 	    " ON r.id = p.run_id WHERE r.profile = ?1 AND r.fsid = ?2 AND p.name = ?3"
 	    " AND r.started <= ?5 AND r.interrupted = 0 AND p.interrupted = 0 AND p.failed = 0"
+	    " AND r.skipped = 0 AND p.disturbed = 0"
 	    " ORDER BY r.started DESC, r.id DESC LIMIT ?4";
 	sqlite3_stmt *st;
 	*rows = NULL;
@@ -397,6 +416,13 @@ static void bind_num(sqlite3_stmt *st, int i, const json_t *v)
 		sqlite3_bind_int64(st, i, json_integer_value(v));
 	else
 		sqlite3_bind_double(st, i, json_number_value(v));
+}
+
+/* A figure that may be missing (a telemetry part off): NULL then. */
+static void bind_opt_num(sqlite3_stmt *st, int i, const json_t *v)
+{
+	if (json_is_number(v))
+		bind_num(st, i, v);
 }
 
 static void bind_str(sqlite3_stmt *st, int i, const json_t *o, const char *key)
@@ -445,6 +471,19 @@ static int store_phase(sqlite3_stmt *st, sqlite3_int64 run, int seq, const json_
 	if (bind_json(st, i++, reg) < 0 ||
 	    bind_json(st, i++, json_object_get(p, "histogram")) < 0 ||
 	    bind_json(st, i++, json_object_get(p, "samples")) < 0)
+		return -ENOMEM;
+	/* schema 2: telemetry's figures, NULL where a part measured nothing */
+	const json_t *tm = json_object_get(p, "telemetry");
+	const json_t *cl = json_object_get(tm, "cluster");
+	const json_t *slow = json_object_get(cl, "slow_osds");
+	const json_t *dist = json_object_get(p, "disturbed");
+	bind_opt_num(st, i++, json_object_get(json_object_get(tm, "client"), "cpu_us_per_op"));
+	bind_opt_num(st, i++, json_object_get(cl, "lat_mean_us"));
+	if (json_is_array(slow))
+		sqlite3_bind_int64(st, i, (sqlite3_int64)json_array_size(slow));
+	i++;
+	sqlite3_bind_int(st, i++, json_array_size(dist) > 0);
+	if (bind_json(st, i++, json_array_size(dist) ? dist : NULL) < 0)
 		return -ENOMEM;
 	return sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 }
@@ -544,9 +583,11 @@ int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 {
 	static const char run_sql[] =
 	    "INSERT INTO runs (started, profile, profile_sha256, run_name, fsid, ceph_version,"
-	    " host, tool_version, interrupted, stored) VALUES (?,?,?,?,?,?,?,?,?,?)";
+	    " host, tool_version, interrupted, stored, skipped, skip_reason)"
+	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
 	static const char phase_sql[] = "INSERT INTO phases VALUES (?,?,?,?,?,?,?,"
-					"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+					"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+					"?,?,?,?,?)";
 	const json_t *prof = json_object_get(rec, "profile"), *cl = json_object_get(rec, "cluster");
 	sqlite3_stmt *rs = NULL, *ps = NULL;
 	int r = -EIO, dup = stored_already(h, rec);
@@ -575,6 +616,11 @@ int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 	bind_str(rs, 8, json_object_get(rec, "tool"), "version");
 	sqlite3_bind_int(rs, 9, json_is_true(json_object_get(rec, "interrupted")));
 	sqlite3_bind_int64(rs, 10, time(NULL));
+	char why[768];
+	bool skipped = cb_preflight_refused(rec, why, sizeof(why));
+	sqlite3_bind_int(rs, 11, skipped);
+	if (skipped)
+		sqlite3_bind_text(rs, 12, why, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(rs) != SQLITE_DONE)
 		goto out;
 	sqlite3_int64 run = sqlite3_last_insert_rowid(h->db);
@@ -660,6 +706,14 @@ static json_t *trend_row(sqlite3_stmt *st)
 	json_object_set_new(row, "failed", json_boolean(sqlite3_column_int(st, n + 1)));
 	const char *reg = (const char *)sqlite3_column_text(st, n + 2);
 	json_object_set_new(row, "regression", reg ? json_loads(reg, 0, NULL) : json_null());
+	/* schema 2's figures: null where not measured */
+	json_object_set_new(row, "client_cpu_us_per_op", column_json(st, n + 3));
+	json_object_set_new(row, "cluster_lat_mean_us", column_json(st, n + 4));
+	json_object_set_new(row, "slow_osds", column_json(st, n + 5));
+	json_object_set_new(row, "disturbed", json_boolean(sqlite3_column_int(st, n + 6)));
+	const char *dist = (const char *)sqlite3_column_text(st, n + 7);
+	json_object_set_new(row, "disturbed_reasons",
+			    dist ? json_loads(dist, 0, NULL) : json_array());
 	return row;
 }
 
@@ -679,21 +733,28 @@ int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, 
 	    p) ", '-') > 0 AND"                                                                    \
 	       " (instr(" REST(p) ", '.') = 0 OR instr(" REST(p) ", '-') < instr(" REST(           \
 		   p) ", '.'))))"
-	static const char sql[] =
-	    "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', r.started, 'unixepoch'), r.run_name, r.profile,"
-	    " r.profile_sha256, r.fsid, r.ceph_version, r.host, p.name, p.layer, p.op, p.pool,"
-	    " p.block_size, p.concurrency, p.clients, p.duration_s, p.ops, p.bytes, p.iops,"
-	    " p.bw_bytes_per_s, p.errors, NULL, p.lat_min_us, p.lat_mean_us, p.lat_p50_us,"
-	    " p.lat_p90_us, p.lat_p99_us, p.lat_p999_us, p.lat_max_us,"
-	    " r.interrupted OR p.interrupted, p.failed, p.regression"
-	    " FROM phases p JOIN runs r ON r.id = p.run_id"
-	    " WHERE (?1 IS NULL OR r.profile = ?1) AND " WL(
-		"p") " AND (?3 = 0 OR r.id IN"
-		     " (SELECT r2.id FROM runs r2 WHERE (?1 IS NULL OR r2.profile = ?1) AND EXISTS"
-		     " (SELECT 1 FROM phases p2 WHERE p2.run_id = r2.id AND " WL(
-			 "p2") ")"
-			       " ORDER BY r2.started DESC, r2.id DESC LIMIT ?3))"
-			       " ORDER BY r.started, r.id, p.seq";
+#define TREND_SQL(V2)                                                                              \
+	"SELECT strftime('%Y-%m-%dT%H:%M:%SZ', r.started, 'unixepoch'), r.run_name, r.profile,"    \
+	" r.profile_sha256, r.fsid, r.ceph_version, r.host, p.name, p.layer, p.op, p.pool,"        \
+	" p.block_size, p.concurrency, p.clients, p.duration_s, p.ops, p.bytes, p.iops,"           \
+	" p.bw_bytes_per_s, p.errors, NULL, p.lat_min_us, p.lat_mean_us, p.lat_p50_us,"            \
+	" p.lat_p90_us, p.lat_p99_us, p.lat_p999_us, p.lat_max_us,"                                \
+	" r.interrupted OR p.interrupted, p.failed, p.regression, " V2                             \
+	" FROM phases p JOIN runs r ON r.id = p.run_id"                                            \
+	" WHERE (?1 IS NULL OR r.profile = ?1) AND " WL(                                           \
+	    "p") " AND (?3 = 0 OR r.id IN"                                                         \
+		 " (SELECT r2.id FROM runs r2 WHERE (?1 IS NULL OR r2.profile = ?1) AND EXISTS"    \
+		 " (SELECT 1 FROM phases p2 WHERE p2.run_id = r2.id AND " WL(                      \
+		     "p2") ")"                                                                     \
+			   " ORDER BY r2.started DESC, r2.id DESC LIMIT ?3))"                      \
+			   " ORDER BY r.started, r.id, p.seq"
+	/* a history of schema 1, read only, has none of version 2's columns */
+	static const char sql_v2[] =
+	    TREND_SQL("p.client_cpu_us_per_op, p.cluster_lat_mean_us, p.slow_osds, p.disturbed,"
+		      " p.disturbed_reasons");
+	static const char sql_v1[] = TREND_SQL("NULL, NULL, NULL, 0, NULL");
+	const char *sql = h->version >= 2 || h->fresh ? sql_v2 : sql_v1;
+#undef TREND_SQL
 #undef WL
 #undef REST
 	sqlite3_stmt *st;
@@ -711,6 +772,49 @@ int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, 
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		json_t *row = trend_row(st);
+		if (!row || json_array_append_new(rows, row) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		json_decref(rows);
+		return rc == SQLITE_NOMEM ? cb_err_usage(e, "out of memory")
+					  : db_err(h, "cannot read", e);
+	}
+	*out = rows;
+	return 0;
+}
+
+int cb_hdb_skipped(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, struct cb_err *e)
+{
+	static const char sql[] =
+	    "SELECT * FROM (SELECT strftime('%Y-%m-%dT%H:%M:%SZ', started, 'unixepoch'), run_name,"
+	    " profile, skip_reason, id FROM runs WHERE skipped = 1 AND (?1 IS NULL OR profile = ?1)"
+	    " ORDER BY started DESC, id DESC LIMIT CASE WHEN ?2 = 0 THEN -1 ELSE ?2 END)"
+	    " ORDER BY 1, 5";
+	sqlite3_stmt *st;
+	json_t *rows = json_array();
+	*out = NULL;
+	if (!rows)
+		return cb_err_usage(e, "out of memory");
+	/* schema 1 had no skipped runs */
+	if (h->version < 2) {
+		*out = rows;
+		return 0;
+	}
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		json_decref(rows);
+		return db_err(h, "cannot read", e);
+	}
+	sqlite3_bind_text(st, 1, f->profile, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, f->last);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *row = json_pack("{s:o, s:o, s:o, s:o}", "started", column_json(st, 0),
+					"run_name", column_json(st, 1), "profile",
+					column_json(st, 2), "reason", column_json(st, 3));
 		if (!row || json_array_append_new(rows, row) < 0) {
 			rc = SQLITE_NOMEM;
 			break;

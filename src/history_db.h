@@ -64,4 +64,10 @@ struct cb_hdb_filter {
 };
 int cb_hdb_trend(struct cb_hdb *db, const struct cb_hdb_filter *f, json_t **rows, struct cb_err *e);
 
+/* The runs the pre-flight gate refused (stored with no phases), oldest
+ * first: {started, run_name, profile, reason} each. f's profile and last
+ * filter (its workload does not: they ran none). 0 or -errno with e set. */
+int cb_hdb_skipped(struct cb_hdb *db, const struct cb_hdb_filter *f, json_t **rows,
+		   struct cb_err *e);
+
 #endif

@@ -8,6 +8,7 @@
 #include "profile_kv.h"
 #include "profile_matrix.h"
 #include "profile_override.h"
+#include "profile_preflight.h"
 
 #include <errno.h>
 #include <openssl/evp.h>
@@ -225,7 +226,7 @@ static void loader_free(struct loader *l)
 static int load_top(struct loader *l, yaml_node_t *root)
 {
 	static const char *const top_keys[] = {"name",	    "cluster",	  "defaults", "workloads",
-					       "telemetry", "host_stats", NULL};
+					       "telemetry", "host_stats", "preflight", NULL};
 	yaml_node_t *defaults = NULL, *wls = NULL;
 	char w[300], why[512];
 	int r;
@@ -276,6 +277,9 @@ static int load_top(struct loader *l, yaml_node_t *root)
 				return r;
 		} else if (strcmp(key, "workloads") == 0) {
 			wls = v;
+		} else if (strcmp(key, "preflight") == 0) {
+			if ((r = pf_load_preflight(l, v)) < 0)
+				return r;
 		} else if (cb_opt_find(run_options, key)) {
 			pf_where_node(l, v, w, sizeof(w));
 			if (!pf_node_scalar(v))
@@ -288,7 +292,7 @@ static int load_top(struct loader *l, yaml_node_t *root)
 			return cb_err_usage(l->e, "%s: unknown key '%s'%s", w, key,
 					    pf_hint(cb_closest(key, top_keys),
 						    "expected name, cluster, defaults, workloads, "
-						    "telemetry, host_stats",
+						    "telemetry, host_stats, preflight",
 						    h, sizeof(h)));
 		}
 	}
@@ -502,6 +506,8 @@ void cb_profile_free(struct cb_profile *p)
 		free(p->items[i].lopts);
 	}
 	free(p->items);
+	for (size_t i = 0; i < p->preflight.nallow; i++)
+		free(p->preflight.allow[i]);
 	free(p->name);
 	free(p->conf);
 	free(p->client);

@@ -5,6 +5,7 @@
 #define CB_PROFILE_H
 
 #include "engine.h"
+#include "preflight_opts.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@ struct cb_profile {
 	uint64_t timeout_ns;	       /* cluster.timeout; 0 when absent */
 	bool telemetry;		       /* telemetry: the cluster's side (telemetry.h) */
 	bool host_stats;	       /* host_stats: the host's per-second series */
+	struct cb_preflight_opts preflight; /* preflight: the gate before the first phase */
 	char sha256[65];	       /* of the file's bytes (or of the ad-hoc flags) */
 	struct cb_plan_item *items;
 	size_t n;

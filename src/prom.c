@@ -2,8 +2,10 @@
  * workload, layer, op, pool, so runs of several profiles can share one
  * collector directory (one file each). */
 #include "prom.h"
+#include "preflight.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 #include <time.h>
@@ -41,7 +43,30 @@ static void put_labels(FILE *out, const char *profile, const json_t *ph, const c
 }
 
 /* What each metric line takes from a phase. */
-enum what { IOPS, BW, LAT_Q, LAT_SUM, LAT_COUNT, LAT_MEAN, ERRORS, REGRESSION };
+enum what {
+	IOPS,
+	BW,
+	LAT_Q,
+	LAT_SUM,
+	LAT_COUNT,
+	LAT_MEAN,
+	ERRORS,
+	REGRESSION,
+	CPU_PER_OP,
+	CLUSTER_LAT,
+	SLOW_OSDS,
+	DISTURBED
+};
+
+static const json_t *tm_part(const json_t *ph, const char *part)
+{
+	return json_object_get(json_object_get(ph, "telemetry"), part);
+}
+
+static double opt_num(const json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
 
 static double figure(const json_t *ph, enum what w, const char *lat_key)
 {
@@ -68,6 +93,20 @@ static double figure(const json_t *ph, enum what w, const char *lat_key)
 		v = json_string_value(
 		    json_object_get(json_object_get(ph, "regression"), "verdict"));
 		return v && strcmp(v, "regression") == 0;
+	/* telemetry's: NAN (no sample) where a part measured nothing */
+	case CPU_PER_OP:
+		return opt_num(json_object_get(tm_part(ph, "client"), "cpu_us_per_op")) / 1e6;
+	case CLUSTER_LAT:
+		return opt_num(json_object_get(tm_part(ph, "cluster"), "lat_mean_us")) / 1e6;
+	case SLOW_OSDS:
+		return json_is_array(json_object_get(tm_part(ph, "cluster"), "slow_osds"))
+			   ? (double)json_array_size(
+				 json_object_get(tm_part(ph, "cluster"), "slow_osds"))
+			   : NAN;
+	case DISTURBED:
+		return json_is_array(json_object_get(ph, "disturbed"))
+			   ? json_array_size(json_object_get(ph, "disturbed")) > 0
+			   : NAN;
 	}
 	return 0;
 }
@@ -85,6 +124,8 @@ static void family(FILE *out, const json_t *rec, const char *name, const char *t
 	json_array_foreach(phases, i, ph)
 	{
 		if (w != LAT_Q) {
+			if (isnan(figure(ph, w, NULL)))
+				continue; /* not measured: no sample rather than a 0 */
 			fputs(name, out);
 			put_labels(out, profile, ph, NULL);
 			fprintf(out, " %.10g\n", figure(ph, w, NULL));
@@ -117,6 +158,22 @@ int cb_prom_render(FILE *out, const json_t *rec)
 	family(out, rec, "cephbench_regression", "gauge",
 	       "1 when the phase regressed against its baseline (--regression), else 0.",
 	       REGRESSION);
+	family(out, rec, "cephbench_client_cpu_seconds_per_op", "gauge",
+	       "The client's CPU time (user + system) per op of the phase.", CPU_PER_OP);
+	family(out, rec, "cephbench_cluster_latency_mean_seconds", "gauge",
+	       "Mean op latency of the phase as the OSDs counted it.", CLUSTER_LAT);
+	family(out, rec, "cephbench_slow_osds", "gauge", "OSDs named slow during the phase.",
+	       SLOW_OSDS);
+	family(out, rec, "cephbench_disturbed", "gauge",
+	       "1 when the cluster's state changed during the phase (no regression verdict).",
+	       DISTURBED);
+	char why[8];
+	fputs("# HELP cephbench_skipped 1 when the pre-flight gate refused the run (no phases).\n"
+	      "# TYPE cephbench_skipped gauge\n"
+	      "cephbench_skipped{profile=\"",
+	      out);
+	put_value(out, json_string_value(json_object_get(json_object_get(rec, "profile"), "name")));
+	fprintf(out, "\"} %d\n", cb_preflight_refused(rec, why, sizeof(why)));
 	/* when the figures were taken: an alert on its age catches a cron job
 	 * that stopped running */
 	fputs("# HELP cephbench_last_run_timestamp_seconds Start of the run, Unix time.\n"

@@ -269,6 +269,8 @@ json_t *cb_result_json(const struct cb_result *r)
 		json_object_set_new(root, "layers", cb_bottleneck_json(r));
 	if (root && r->client_debug[0])
 		json_object_set_new(root, "client", client_json(r));
+	if (root && r->preflight)
+		json_object_set(root, "preflight", (json_t *)r->preflight);
 	json_t *notes = cb_tm_notes_json(r->tm);
 	if (root && notes)
 		json_object_set_new(root, "telemetry_notes", notes);

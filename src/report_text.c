@@ -2,6 +2,7 @@
  * table row per phase at the end. Latencies in milliseconds. */
 #include "expect.h"
 #include "report.h"
+#include "preflight.h"
 #include "telemetry.h"
 #include "tm_client.h"
 #include "units.h"
@@ -57,6 +58,8 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 	fprintf(out, "\ncephbench %s: run '%s', profile '%s' (sha256 %.12s), %s, host %s, %s%s\n",
 		CB_VERSION, r->run_name, r->profile_name, r->profile_sha256, cluster, r->host, ts,
 		r->interrupted ? " (interrupted: partial)" : "");
+	if (r->preflight && r->fsid[0]) /* a run without a cluster has no gate */
+		cb_preflight_text(r->preflight, out);
 	for (size_t i = 0; i < r->nphases; i++) {
 		int n = (int)strlen(r->phases[i].name), o = (int)strlen(r->phases[i].op);
 		w = n > w ? n : w;

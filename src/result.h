@@ -5,6 +5,7 @@
 
 #include "hist.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -114,6 +115,8 @@ struct cb_result {
 	const struct cb_tm *tm;
 	/* The cluster the run ran on (context.c), owned; NULL without one. */
 	struct json_t *context;
+	/* The pre-flight gate's verdict (preflight.h), borrowed; NULL: none. */
+	const json_t *preflight;
 };
 
 /* Record that workload was skipped, and why. 0 or -ENOMEM. */

@@ -4,6 +4,7 @@
  * check, telemetry around phases) goes between these. */
 #include "lock.h"
 #include "outfile.h"
+#include "preflight.h"
 #include "run_priv.h"
 #include "telemetry.h"
 
@@ -132,6 +133,27 @@ static int run_telemetry(struct run *rn, struct cb_err *e)
 	return 0;
 }
 
+/* The pre-flight gate, once telemetry runs (its sampler holds the monitor
+ * session open): rank 0 judges the cluster (the flag's level over the
+ * profile's), every rank ends as it says. A refused run is stored as
+ * skipped (--history) before it ends. */
+static int run_preflight(struct run *rn, struct cb_err *e)
+{
+	struct cb_preflight_opts po = rn->p->preflight;
+	int r = 0;
+	if (rn->o->preflight)
+		po.require = rn->o->preflight;
+	if (rn->root) {
+		r = cb_preflight_run(rn->conn, &po, rn->o->quiet, rn->o->sigfd, &rn->preflight, e);
+		rn->res.preflight = rn->preflight;
+		if (r == -EAGAIN)
+			cb_run_report_refused(rn, e);
+	}
+	r = cb_ranks_agree(rn->o->ranks, r, e);
+	rn->interrupted |= r == -EINTR;
+	return r;
+}
+
 /* After the phases: the sessions ended, their memory given back (or the
  * record and the cleanup would add to it: a long run's peak RSS came after
  * its phases), and the ranks agreed on whether the run was cut and on what
@@ -163,6 +185,8 @@ static int run_close(struct run *rn, struct cb_err *e)
 		cb_cq_free(rn->cqs[k]);
 	free(rn->cqs);
 	rn->res.tm = NULL;
+	rn->res.preflight = NULL;
+	json_decref(rn->preflight);
 	cb_result_release(&rn->res);
 	free(rn->left);
 	free(rn->wls);
@@ -185,6 +209,8 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		r = run_open(&rn, e);
 	if (r == 0)
 		r = run_telemetry(&rn, e);
+	if (r == 0)
+		r = run_preflight(&rn, e);
 	if (r == 0) {
 		r = cb_run_rounds(&rn, e);
 		rn.interrupted |= r == -EINTR;

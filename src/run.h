@@ -21,6 +21,8 @@ struct cb_run_opts {
 	bool allow_destructive; /* let writes reach things the run did not create */
 	bool quiet;		/* print only errors, failures and regressions */
 	bool wait;		/* for another run on the cluster to end, instead of refusing */
+	/* --preflight REQUIRE / --no-preflight (CB_PF_OFF); UNSET: the profile's */
+	enum cb_pf_require preflight;
 	/* --history, --regression, --baseline, --prom */
 	struct cb_health_opts health;
 	int sigfd; /* the stop signals, blocked before any library thread exists */

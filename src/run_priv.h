@@ -45,6 +45,7 @@ struct run {
 	int lock;
 	struct cb_health *health;
 	struct cb_tm *tm; /* telemetry; NULL until the run is open */
+	json_t *preflight; /* the gate's verdict (rank 0's), owned */
 	struct cb_out *json;
 	struct cb_cq **cqs; /* one completion queue per client of the widest workload */
 	size_t ncqs;
@@ -63,6 +64,11 @@ void cb_run_end_workloads(struct run *rn);
 
 /* run_report.c: the record judged, printed and stored (rank 0). */
 void cb_run_report(struct run *rn, struct cb_err *e);
+
+/* ... or, for a run the pre-flight gate refused, the record of a skipped
+ * run stored (--history, --prom) and written (--json); nothing printed but
+ * the refusal's line. */
+void cb_run_report_refused(struct run *rn, struct cb_err *e);
 
 /* run_cleanup.c: what the phases made removed (unless --no-cleanup), what
  * is kept said (rank 0). */

@@ -50,6 +50,20 @@ static void write_json_file(struct run *rn, const json_t *rec, struct cb_err *e)
 		*e = je;
 }
 
+void cb_run_report_refused(struct run *rn, struct cb_err *e)
+{
+	struct cb_result *res = &rn->res;
+	if (rn->conn)
+		snprintf(res->ceph_version, sizeof(res->ceph_version), "%s",
+			 cb_conn_version(rn->conn));
+	json_t *rec = cb_result_json(res);
+	if (!rec)
+		return;
+	cb_health_record(rn->health, rec, e);
+	write_json_file(rn, rec, e);
+	json_decref(rec);
+}
+
 void cb_run_report(struct run *rn, struct cb_err *e)
 {
 	struct cb_result *res = &rn->res;

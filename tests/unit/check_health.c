@@ -537,6 +537,170 @@ START_TEST(history_refuses_other_files)
 }
 END_TEST
 
+/* The tables of a history made by cephbench 0.1.0 (schema 1), as it made
+ * them: a fixture, not this code's own text. */
+static const char schema_v1_fixture[] =
+    "CREATE TABLE runs ("
+    " id INTEGER PRIMARY KEY,"
+    " started INTEGER NOT NULL,"
+    " profile TEXT NOT NULL,"
+    " profile_sha256 TEXT NOT NULL,"
+    " run_name TEXT NOT NULL,"
+    " fsid TEXT NOT NULL,"
+    " ceph_version TEXT NOT NULL,"
+    " host TEXT NOT NULL,"
+    " tool_version TEXT NOT NULL,"
+    " interrupted INTEGER NOT NULL,"
+    " stored INTEGER NOT NULL);"
+    "CREATE INDEX runs_by_profile ON runs(profile, fsid, started);"
+    "CREATE TABLE phases ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    " seq INTEGER NOT NULL,"
+    " name TEXT NOT NULL, layer TEXT NOT NULL, op TEXT NOT NULL, pool TEXT NOT NULL,"
+    " block_size INTEGER NOT NULL, concurrency INTEGER NOT NULL, clients INTEGER NOT NULL,"
+    " ops INTEGER NOT NULL, bytes INTEGER NOT NULL, duration_s REAL NOT NULL,"
+    " iops REAL NOT NULL, bw_bytes_per_s REAL NOT NULL,"
+    " lat_min_us NUMERIC NOT NULL, lat_mean_us NUMERIC NOT NULL, lat_p50_us NUMERIC NOT NULL,"
+    " lat_p90_us NUMERIC NOT NULL, lat_p99_us NUMERIC NOT NULL, lat_p999_us NUMERIC NOT NULL,"
+    " lat_max_us NUMERIC NOT NULL,"
+    " errors INTEGER NOT NULL, interrupted INTEGER NOT NULL, failed INTEGER NOT NULL,"
+    " regressed INTEGER, regression TEXT,"
+    " histogram TEXT NOT NULL, samples TEXT NOT NULL,"
+    " PRIMARY KEY (run_id, seq));"
+    "CREATE INDEX phases_by_name ON phases(name);"
+    "PRAGMA application_id = 1667393651; PRAGMA user_version = 1;"
+    "INSERT INTO runs VALUES (1, 1767225600, 'health', 'ab', 'nightly', 'f-1', '16.2.15', 'h',"
+    " '0.1.0', 0, 1767225600);"
+    "INSERT INTO phases VALUES (1, 0, 'w', 'rados', 'write', 'bench', 4096, 16, 1, 2000, 8192000,"
+    " 2.0, 1000, 4096000, 100, 900.5, 800, 1500, 900, 1000, 1100, 0, 0, 0, NULL, NULL, '{}',"
+    " '[]');";
+
+static void store_rec(const char *path, json_t *rec)
+{
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	ck_assert_int_eq(cb_hdb_open(path, true, "--history", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_begin(db, &e), 0);
+	ck_assert_int_eq(cb_hdb_store(db, rec, &e), 0);
+	ck_assert_int_eq(cb_hdb_commit(db, &e), 0);
+	cb_hdb_close(db);
+	json_decref(rec);
+}
+
+/* Schema 1 listed as it is (the new figures null), brought to 2 by its
+ * first store; a disturbed phase and a skipped run stored, marked, and
+ * left out of the baseline; the telemetry figures read from the record. */
+START_TEST(history_schema_2)
+{
+	char p[256];
+	struct cb_err e = {0};
+	struct cb_hdb *db;
+	sqlite3 *raw;
+	path_in_dir(p, sizeof(p), "v1.db");
+	ck_assert_int_eq(sqlite3_open(p, &raw), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(raw, schema_v1_fixture, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+
+	json_t *t;
+	struct cb_hdb_filter f = {0};
+	ck_assert_int_eq(cb_hdb_open(p, false, "v1.db", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	ck_assert_uint_eq(json_array_size(t), 1);
+	ck_assert(json_is_null(json_object_get(json_array_get(t, 0), "client_cpu_us_per_op")));
+	ck_assert(json_is_false(json_object_get(json_array_get(t, 0), "disturbed")));
+	json_decref(t);
+	cb_hdb_close(db);
+
+	/* a disturbed phase with the other parts' figures */
+	json_t *ph = phase("w", "bench", 10, 40960, 90000);
+	json_object_set_new(ph, "disturbed", json_pack("[s]", "osd.1 down at +3.2 s"));
+	json_object_set_new(ph, "telemetry",
+			    json_pack("{s:{s:f}, s:{s:f, s:[{}, {}]}}", "client", "cpu_us_per_op",
+				      41.5, "cluster", "lat_mean_us", 812.0, "slow_osds"));
+	store_rec(p, record("2026-01-02T00:00:00Z", false, ph));
+	/* a run the gate refused: no phases */
+	json_t *sk = record("2026-01-03T00:00:00Z", false, phase("x", "bench", 1, 1, 1));
+	json_array_clear(json_object_get(sk, "phases"));
+	json_object_set_new(sk, "preflight",
+			    json_pack("{s:s, s:[s, s]}", "verdict", "refused", "reasons",
+				      "12 pgs backfilling", "1 osd down"));
+	store_rec(p, sk);
+	store_one(p, "2026-01-04T00:00:00Z");
+
+	ck_assert_int_eq(sqlite3_open(p, &raw), SQLITE_OK);
+	sqlite3_stmt *st;
+	ck_assert_int_eq(sqlite3_prepare_v2(raw,
+					    "SELECT (SELECT user_version FROM pragma_user_version),"
+					    " skipped, skip_reason FROM runs WHERE id = 3",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(st, 0), 2);
+	ck_assert_int_eq(sqlite3_column_int(st, 1), 1);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 2),
+			 "12 pgs backfilling, 1 osd down");
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+
+	json_t *later = record("2026-02-01T00:00:00Z", false, phase("w", "bench", 1, 1, 1));
+	double *rows;
+	size_t n;
+	ck_assert_int_eq(cb_hdb_open(p, true, "--history", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_baseline(db, later, "w", 7, &rows, &n, &e), 0);
+	ck_assert_uint_eq(n, 2); /* the 0.1.0 run and the last: not the disturbed one */
+	ck_assert_double_eq(rows[0 * CB_REG_NMETRICS + CB_REG_IOPS], 1000);
+	ck_assert_double_eq(rows[1 * CB_REG_NMETRICS + CB_REG_IOPS], 1000);
+	free(rows);
+	json_decref(later);
+	cb_hdb_close(db);
+
+	ck_assert_int_eq(cb_hdb_open(p, false, "v1.db", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	ck_assert_uint_eq(json_array_size(t), 3);
+	const json_t *d = json_array_get(t, 1);
+	ck_assert(json_is_true(json_object_get(d, "disturbed")));
+	ck_assert_double_eq(json_number_value(json_object_get(d, "client_cpu_us_per_op")), 41.5);
+	ck_assert_double_eq(json_number_value(json_object_get(d, "cluster_lat_mean_us")), 812.0);
+	ck_assert_int_eq(json_integer_value(json_object_get(d, "slow_osds")), 2);
+	ck_assert_str_eq(
+	    json_string_value(json_array_get(json_object_get(d, "disturbed_reasons"), 0)),
+	    "osd.1 down at +3.2 s");
+	ck_assert(json_is_null(json_object_get(json_array_get(t, 2), "slow_osds")));
+	json_decref(t);
+	cb_hdb_close(db);
+	ck_assert(!cb_err_isset(&e));
+}
+END_TEST
+
+/* A disturbed phase gets no verdict whatever its figures. */
+START_TEST(disturbed_not_judged)
+{
+	char p[256];
+	struct cb_err e = {0};
+	struct cb_health *h;
+	path_in_dir(p, sizeof(p), "dist.db");
+	for (int i = 1; i <= 3; i++) {
+		char ts[32];
+		snprintf(ts, sizeof(ts), "2026-01-0%dT00:00:00Z", i);
+		store_one(p, ts);
+	}
+	struct cb_health_opts o = {.history = p, .regression_pct = 10};
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	json_t *ph = phase("w", "bench", 10, 40960, 90000); /* 99 % lower */
+	json_object_set_new(ph, "disturbed", json_pack("[s]", "2 pgs degraded at +1.0 s"));
+	json_t *rec = record("2026-01-05T00:00:00Z", false, ph);
+	ck_assert_int_eq(cb_health_record(h, rec, &e), 0);
+	const json_t *a =
+	    json_object_get(json_array_get(json_object_get(rec, "phases"), 0), "regression");
+	ck_assert_str_eq(json_string_value(json_object_get(a, "verdict")), "none");
+	ck_assert_str_eq(json_string_value(json_object_get(a, "reason")),
+			 "the phase was disturbed");
+	json_decref(rec);
+	cb_health_close(h);
+	ck_assert(!cb_err_isset(&e));
+}
+END_TEST
+
 /* One integer from an SQL query on the file at path. */
 static long long sql_int(const char *path, const char *sql)
 {
@@ -560,14 +724,11 @@ START_TEST(history_migrates_v1)
 	struct cb_err e = {0};
 	struct cb_hdb *db;
 	sqlite3 *s;
-	path_in_dir(p, sizeof(p), "v1.db");
-	store_one(p, "2026-01-01T00:00:00Z");
+	path_in_dir(p, sizeof(p), "v1ctx.db");
 	ck_assert_int_eq(sqlite3_open(p, &s), SQLITE_OK);
-	ck_assert_int_eq(
-	    sqlite3_exec(s, "DROP TABLE run_context; PRAGMA user_version = 1", NULL, NULL, NULL),
-	    SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(s, schema_v1_fixture, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(s);
-	ck_assert_int_eq(cb_hdb_open(p, false, "v1.db", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_open(p, false, "v1ctx.db", &db, &e), 0);
 	cb_hdb_close(db);
 	ck_assert_int_eq(sql_int(p, "PRAGMA user_version"), 1);
 
@@ -578,7 +739,7 @@ START_TEST(history_migrates_v1)
 	json_t *rec = record("2026-01-02T00:00:00Z", false, ph);
 	json_object_set_new(rec, "context",
 			    json_pack("{s:{s:{s:i}}}", "pools", "bench", "size", 3));
-	ck_assert_int_eq(cb_hdb_open(p, true, "--history v1.db", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_open(p, true, "--history v1ctx.db", &db, &e), 0);
 	ck_assert_int_eq(cb_hdb_begin(db, &e), 0);
 	ck_assert_int_eq(cb_hdb_store(db, rec, &e), 0);
 	ck_assert_int_eq(cb_hdb_commit(db, &e), 0);
@@ -593,7 +754,7 @@ START_TEST(history_migrates_v1)
 				    "run_context"),
 			 16);
 	/* and it opens as a history of this version */
-	ck_assert_int_eq(cb_hdb_open(p, true, "--history v1.db", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_open(p, true, "--history v1ctx.db", &db, &e), 0);
 	cb_hdb_close(db);
 }
 END_TEST
@@ -648,6 +809,8 @@ int main(void)
 	tcase_add_test(tc, history_refuses_a_run_twice);
 	tcase_add_test(tc, history_workload_filter);
 	tcase_add_test(tc, history_refuses_other_files);
+	tcase_add_test(tc, history_schema_2);
+	tcase_add_test(tc, disturbed_not_judged);
 	tcase_add_test(tc, history_migrates_v1);
 	tcase_add_test(tc, flags);
 	suite_add_tcase(s, tc);

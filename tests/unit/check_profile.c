@@ -119,6 +119,35 @@ START_TEST(good_profile)
 }
 END_TEST
 
+/* preflight: into its fields; absent: unset (the run's default, warn). */
+START_TEST(preflight_parsed)
+{
+	char *path = write_tmp(
+	    "name: pf\n"
+	    "preflight: { require: ok, wait: 90s, allow: [OSDMAP_FLAGS, POOL_NO_REDUNDANCY] }\n"
+	    "workloads:\n  - { name: w, layer: noop, op: write, ops: 10 }\n");
+	struct cb_err e = {0};
+	struct cb_profile *p = NULL;
+	ck_assert_int_eq(cb_profile_load(path, NULL, 0, &p, &e), 0);
+	ck_assert_int_eq(p->preflight.require, CB_PF_OK);
+	ck_assert_uint_eq(p->preflight.wait_ns, 90000000000ULL);
+	ck_assert_uint_eq(p->preflight.nallow, 2);
+	ck_assert_str_eq(p->preflight.allow[0], "OSDMAP_FLAGS");
+	ck_assert_str_eq(p->preflight.allow[1], "POOL_NO_REDUNDANCY");
+	cb_profile_free(p);
+	unlink(path);
+	free(path);
+	path =
+	    write_tmp("name: pf\nworkloads:\n  - { name: w, layer: noop, op: write, ops: 10 }\n");
+	ck_assert_int_eq(cb_profile_load(path, NULL, 0, &p, &e), 0);
+	ck_assert_int_eq(p->preflight.require, CB_PF_UNSET);
+	ck_assert_uint_eq(p->preflight.nallow, 0);
+	cb_profile_free(p);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(overrides)
 {
 	char *path = write_tmp(good);
@@ -623,6 +652,7 @@ int main(void)
 	TCase *tc = tcase_create("profile");
 	tcase_add_test(tc, bad_profiles);
 	tcase_add_test(tc, good_profile);
+	tcase_add_test(tc, preflight_parsed);
 	tcase_add_test(tc, overrides);
 	tcase_add_test(tc, adhoc);
 	tcase_add_test(tc, matrix_one_list);
