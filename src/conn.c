@@ -281,7 +281,11 @@ static int reply_json(int r, char *buf, size_t len, char *outs, size_t outslen, 
 	return r;
 }
 
-int cb_conn_mon_json(struct cb_conn *c, const char *cmd, json_t **out, char *why, size_t n)
+/* A command to the monitors (osd < 0) or to OSD osd, through the session
+ * for commands: an OSD command is not a monitor op, but this way it keeps
+ * the I/O session's timers as they were. */
+static int command_json(struct cb_conn *c, int osd, const char *cmd, json_t **out, char *why,
+			size_t n)
 {
 	const char *cmds[] = {cmd};
 	char *buf = NULL, *outs = NULL;
@@ -293,8 +297,14 @@ int cb_conn_mon_json(struct cb_conn *c, const char *cmd, json_t **out, char *why
 		snprintf(why, n, "%s", e.msg);
 		return r;
 	}
-	r = rados_mon_command(c->ctl, cmds, 1, "", 0, &buf, &len, &outs, &outslen);
+	r = osd < 0 ? rados_mon_command(c->ctl, cmds, 1, "", 0, &buf, &len, &outs, &outslen)
+		    : rados_osd_command(c->ctl, osd, cmds, 1, "", 0, &buf, &len, &outs, &outslen);
 	return reply_json(r, buf, len, outs, outslen, out, why, n);
+}
+
+int cb_conn_mon_json(struct cb_conn *c, const char *cmd, json_t **out, char *why, size_t n)
+{
+	return command_json(c, -1, cmd, out, why, n);
 }
 
 /* The monitors' own version, so a report says what the cluster runs, not
@@ -334,20 +344,7 @@ int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct
 
 int cb_conn_osd_json(struct cb_conn *c, int osd, const char *cmd, json_t **out, char *why, size_t n)
 {
-	const char *cmds[] = {cmd};
-	char *buf = NULL, *outs = NULL;
-	size_t len = 0, outslen = 0;
-	struct cb_err e = {0};
-	*out = NULL;
-	/* the session for commands: an OSD command is not a monitor op, but
-	 * it keeps the I/O session's timers as they were */
-	int r = ctl_session(c, &e);
-	if (r < 0) {
-		snprintf(why, n, "%s", e.msg);
-		return r;
-	}
-	r = rados_osd_command(c->ctl, osd, cmds, 1, "", 0, &buf, &len, &outs, &outslen);
-	return reply_json(r, buf, len, outs, outslen, out, why, n);
+	return command_json(c, osd < 0 ? 0 : osd, cmd, out, why, n);
 }
 
 void cb_conn_close(struct cb_conn *c)

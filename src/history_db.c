@@ -717,6 +717,37 @@ static json_t *trend_row(sqlite3_stmt *st)
 	return row;
 }
 
+/* Each row of st (prepared and bound) through row() into rows, then *out
+ * = rows; st finalized. 0, or -errno with e set (rows freed). */
+static int collect_rows(struct cb_hdb *h, sqlite3_stmt *st, json_t *(*row)(sqlite3_stmt *),
+			json_t *rows, json_t **out, struct cb_err *e)
+{
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *r = row(st);
+		if (!r || json_array_append_new(rows, r) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		json_decref(rows);
+		return rc == SQLITE_NOMEM ? cb_err_usage(e, "out of memory")
+					  : db_err(h, "cannot read", e);
+	}
+	*out = rows;
+	return 0;
+}
+
+/* A run the gate refused, as cb_hdb_skipped lists it. */
+static json_t *skipped_row(sqlite3_stmt *st)
+{
+	return json_pack("{s:o, s:o, s:o, s:o}", "started", column_json(st, 0), "run_name",
+			 column_json(st, 1), "profile", column_json(st, 2), "reason",
+			 column_json(st, 3));
+}
+
 int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, struct cb_err *e)
 {
 	/* ?1 profile, ?2 workload (NULL: any), ?3 last runs (0: all) */
@@ -769,22 +800,7 @@ int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, 
 	sqlite3_bind_text(st, 1, f->profile, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, f->workload, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, f->last);
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		json_t *row = trend_row(st);
-		if (!row || json_array_append_new(rows, row) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		json_decref(rows);
-		return rc == SQLITE_NOMEM ? cb_err_usage(e, "out of memory")
-					  : db_err(h, "cannot read", e);
-	}
-	*out = rows;
-	return 0;
+	return collect_rows(h, st, trend_row, rows, out, e);
 }
 
 int cb_hdb_skipped(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, struct cb_err *e)
@@ -810,22 +826,5 @@ int cb_hdb_skipped(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out
 	}
 	sqlite3_bind_text(st, 1, f->profile, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, f->last);
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		json_t *row = json_pack("{s:o, s:o, s:o, s:o}", "started", column_json(st, 0),
-					"run_name", column_json(st, 1), "profile",
-					column_json(st, 2), "reason", column_json(st, 3));
-		if (!row || json_array_append_new(rows, row) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		json_decref(rows);
-		return rc == SQLITE_NOMEM ? cb_err_usage(e, "out of memory")
-					  : db_err(h, "cannot read", e);
-	}
-	*out = rows;
-	return 0;
+	return collect_rows(h, st, skipped_row, rows, out, e);
 }
