@@ -12,4 +12,10 @@ static inline uint64_t cb_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* The same clock in seconds, for waits and offsets that are printed. */
+static inline double cb_now_s(void)
+{
+	return (double)cb_now_ns() / 1e9;
+}
+
 #endif

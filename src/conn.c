@@ -344,7 +344,12 @@ int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct
 
 int cb_conn_osd_json(struct cb_conn *c, int osd, const char *cmd, json_t **out, char *why, size_t n)
 {
-	return command_json(c, osd < 0 ? 0 : osd, cmd, out, why, n);
+	if (osd < 0) {
+		*out = NULL;
+		snprintf(why, n, "no OSD %d", osd);
+		return -EINVAL;
+	}
+	return command_json(c, osd, cmd, out, why, n);
 }
 
 void cb_conn_close(struct cb_conn *c)

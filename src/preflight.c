@@ -1,5 +1,6 @@
 /* The pre-flight gate (preflight.h): the monitors' status judged by
  * cluster_state.c, polled while the profile's wait lasts. */
+#include "clock.h"
 #include "preflight.h"
 #include "cluster_state.h"
 #include "units.h"
@@ -41,13 +42,6 @@ enum cb_pf_require cb_pf_require_parse(const char *s)
 		if (strcmp(s, cb_pf_require_name(all[i])) == 0)
 			return all[i];
 	return CB_PF_UNSET;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* The object with what every verdict has. */
@@ -108,7 +102,7 @@ int cb_preflight_run(struct cb_conn *c, const struct cb_preflight_opts *o, bool 
 		return cb_err_usage(e, "out of memory");
 	if (!c || req == CB_PF_OFF)
 		return 0;
-	double t0 = now_s(), wait_s = (double)o->wait_ns / 1e9;
+	double t0 = cb_now_s(), wait_s = (double)o->wait_ns / 1e9;
 	bool said = false;
 	char why[256], line[768];
 	for (;;) {
@@ -125,7 +119,7 @@ int cb_preflight_run(struct cb_conn *c, const struct cb_preflight_opts *o, bool 
 			return 0;
 		}
 		bool ready = cb_cstate_ready(&st, req, o->allow, o->nallow, reasons);
-		double waited = now_s() - t0;
+		double waited = cb_now_s() - t0;
 		set_state(pf, &st);
 		json_object_set_new(pf, "reasons", reasons);
 		json_object_set_new(pf, "waited_s", json_real(said ? waited : 0));

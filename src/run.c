@@ -121,14 +121,16 @@ static int run_open(struct run *rn, struct cb_err *e)
 }
 
 /* Telemetry, once the run holds the cluster: the cluster's side on rank 0
- * only (the cluster is one), the host's and the client's on every rank. */
+ * only (the cluster is one), the host's and the client's on every rank.
+ * Never the run's failure: without memory for it the run goes on without. */
 static int run_telemetry(struct run *rn, struct cb_err *e)
 {
+	(void)e;
 	struct cb_tm_opts to = {.host = rn->p->host_stats,
 				.cluster = rn->p->telemetry && rn->root,
 				.quiet = rn->o->quiet || !rn->root};
-	if (cb_tm_open(&to, rn->conn, &rn->tm) < 0)
-		return cb_err_usage(e, "out of memory");
+	if (cb_tm_open(&to, rn->conn, &rn->tm) < 0 && !to.quiet)
+		fprintf(stderr, "telemetry: out of memory: the run goes on without it\n");
 	rn->res.tm = rn->tm;
 	return 0;
 }

@@ -41,8 +41,9 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 	}
 	struct cb_runner_opts ro = rn->ro;
 	struct cb_tm_phase tp;
+	/* without memory for its telemetry the phase runs without it */
 	if (cb_tm_phase_begin(rn->tm, &ph, it->engine, &tp, &ro) < 0)
-		return cb_err_usage(e, "out of memory");
+		cb_tm_note(rn->tm, "out of memory: a phase ran without telemetry");
 	int r = cb_run_phase(&ph, it->engine, &ro, pr);
 	pr->tm = cb_tm_phase_end(&tp);
 	rn->left[i].created |= out.created;
@@ -97,10 +98,14 @@ void cb_run_end_workloads(struct run *rn)
  * marks the row cut or failed. 0 or -ENOMEM. */
 static int merge_row(struct cb_phase_result *row, struct cb_phase_result *pr)
 {
-	int r = cb_tm_merge(&row->tm, pr->tm);
+	/* a run of the step that never started measured nothing of it; the
+	 * row's telemetry short of a later run's (no memory) is not the run's
+	 * failure */
+	if (pr->ran)
+		cb_tm_merge(&row->tm, pr->tm);
+	else
+		cb_phase_tm_free(pr->tm);
 	pr->tm = NULL;
-	if (r < 0)
-		return r;
 	if (pr->ran)
 		return cb_phase_merge_iteration(row, pr) < 0 ? -ENOMEM : 0;
 	row->interrupted |= pr->interrupted;

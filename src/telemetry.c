@@ -65,11 +65,13 @@ void cb_tm_note(struct cb_tm *tm, const char *fmt, ...)
 
 json_t *cb_tm_notes_json(const struct cb_tm *tm)
 {
-	if (!tm || !tm->nnotes)
+	if (!tm)
 		return NULL;
 	pthread_mutex_t *mu = (pthread_mutex_t *)&tm->notes_mu;
-	json_t *a = json_array();
+	json_t *a = NULL;
 	pthread_mutex_lock(mu);
+	if (tm->nnotes)
+		a = json_array();
 	for (size_t i = 0; a && i < tm->nnotes; i++)
 		json_array_append_new(a, json_string(tm->notes[i]));
 	pthread_mutex_unlock(mu);

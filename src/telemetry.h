@@ -67,7 +67,9 @@ struct cb_phase_tm {
 /* One phase being measured (one cb_run_phase call). */
 struct cb_tm_phase {
 	struct cb_tm *tm;
-	const struct cb_phase *ph; /* the phase as run_step made it (ph->out merged at END) */
+	/* The phase as run_step made it: with several clients its ph->out is
+	 * filled only when theirs are merged, after END. */
+	const struct cb_phase *ph;
 	const struct cb_engine *eng;
 	struct cb_phase_tm *got;
 };

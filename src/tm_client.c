@@ -1,6 +1,7 @@
 /* Telemetry's client part: what the benchmark itself cost over the measured window: CPU, context
  * switches, peak RSS, per thread; and whether the row's figures are the client's limit
  * (client-bound) rather than the cluster's. */
+#include "units.h"
 #include "tm_client.h"
 #include "clock.h"
 #include "result.h"
@@ -166,9 +167,7 @@ static void window_close(struct cb_tm_client *x)
 	struct tm_cpu c1;
 	if (x->have_cpu0 && host_cpu_read(&c1)) {
 		x->have_cpu = true;
-		for (int i = 0; i < TM_CPU_N; i++)
-			x->cpu.v[i] = c1.v[i] - x->cpu0.v[i];
-		x->cpu.total = c1.total - x->cpu0.total;
+		tm_cpu_delta(&c1, &x->cpu0, &x->cpu);
 	}
 	threads_close(x, x->window_s);
 }
@@ -247,6 +246,13 @@ static int group_cmp(const void *a, const void *b)
 	return x->cpu_s < y->cpu_s ? 1 : x->cpu_s > y->cpu_s ? -1 : strcmp(x->name, y->name);
 }
 
+/* The ops this process ran: over ranks the row's are every rank's, the
+ * CPU this process's (rank 0's: its figures come first). */
+static uint64_t own_ops(const struct cb_phase_result *pr)
+{
+	return pr->nranks > 1 ? pr->ranks[0].ops : pr->ops;
+}
+
 void cb_tm_client_json(const struct cb_tm_client *x, const struct cb_phase_result *pr,
 		       json_t *phase)
 {
@@ -276,7 +282,7 @@ void cb_tm_client_json(const struct cb_tm_client *x, const struct cb_phase_resul
 	json_object_set_new(o, "cpu_user_s", json_real(x->user_s));
 	json_object_set_new(o, "cpu_sys_s", json_real(x->sys_s));
 	json_object_set_new(o, "cpu_us_per_op",
-			    pr->ops ? json_real(cpu * 1e6 / (double)pr->ops) : json_null());
+			    own_ops(pr) ? json_real(cpu * 1e6 / (double)own_ops(pr)) : json_null());
 	json_object_set_new(o, "ctx_voluntary", json_integer((json_int_t)x->nvcsw));
 	json_object_set_new(o, "ctx_involuntary", json_integer((json_int_t)x->nivcsw));
 	json_object_set_new(o, "max_rss_kib", json_integer((json_int_t)x->max_rss_kib));
@@ -285,32 +291,18 @@ void cb_tm_client_json(const struct cb_tm_client *x, const struct cb_phase_resul
 	json_object_set_new(o, "bound_reason", bound ? json_string(why) : json_null());
 }
 
-/* 1204 -> "1,204" */
-static const char *grouped(uint64_t v, char *buf, size_t n)
-{
-	char d[32];
-	int len = snprintf(d, sizeof(d), "%llu", (unsigned long long)v);
-	size_t k = 0;
-	for (int i = 0; i < len && k + 2 < n; i++) {
-		if (i > 0 && (len - i) % 3 == 0)
-			buf[k++] = ',';
-		buf[k++] = d[i];
-	}
-	buf[k] = '\0';
-	return buf;
-}
-
 void cb_tm_client_text(const struct cb_tm_client *x, const struct cb_phase_result *pr, FILE *out)
 {
 	if (!x || x->open)
 		return;
 	char c[40], per[48] = "no ops";
 	double cpu = x->user_s + x->sys_s;
-	if (pr->ops)
-		snprintf(per, sizeof(per), "%.1f us/op", cpu * 1e6 / (double)pr->ops);
+	if (own_ops(pr))
+		snprintf(per, sizeof(per), "%.1f us/op", cpu * 1e6 / (double)own_ops(pr));
 	fprintf(out,
 		"%s: client CPU %s (user %.2f s, sys %.2f s), %s ctx switches, peak RSS %llu MiB\n",
-		pr->name, per, x->user_s, x->sys_s, grouped(x->nvcsw + x->nivcsw, c, sizeof(c)),
+		pr->name, per, x->user_s, x->sys_s,
+		cb_format_count(x->nvcsw + x->nivcsw, c, sizeof(c)),
 		(unsigned long long)(x->max_rss_kib / 1024));
 	/* the busiest three names: where a client's CPU went */
 	const struct tm_group *top[3] = {NULL, NULL, NULL};

@@ -95,6 +95,13 @@ static void read_all(struct cb_tm_host *h, struct host_live *l, struct reading *
 }
 
 /* One sample: cur - prev, over [prev_ns, now). False on ENOMEM. */
+/* A counter's growth; one that went back was made anew (an interface or a
+ * device re-created): its figure that second is absent. */
+static uint64_t since(uint64_t c, uint64_t p)
+{
+	return c >= p ? c - p : HOST_ABSENT;
+}
+
 static bool sample_add(struct cb_tm_host *h, struct host_live *l, uint64_t now)
 {
 	size_t stride = HOST_STRIDE(h);
@@ -116,11 +123,8 @@ static bool sample_add(struct cb_tm_host *h, struct host_live *l, uint64_t now)
 	memset(s, 0, sizeof(*s));
 	s->t = (uint32_t)((l->prev_ns - l->t0_ns + 500000000ULL) / 1000000000ULL);
 	s->dt_ns = now - l->prev_ns;
-	if ((s->have_cpu = c->ok[HOST_STAT] && p->ok[HOST_STAT])) {
-		for (int i = 0; i < TM_CPU_N; i++)
-			s->cpu.v[i] = c->cpu.v[i] - p->cpu.v[i];
-		s->cpu.total = c->cpu.total - p->cpu.total;
-	}
+	if ((s->have_cpu = c->ok[HOST_STAT] && p->ok[HOST_STAT]))
+		tm_cpu_delta(&c->cpu, &p->cpu, &s->cpu);
 	if ((s->have_load = c->ok[HOST_LOAD]))
 		s->load1 = c->load1;
 	if ((s->have_mem = c->ok[HOST_MEM])) {
@@ -129,12 +133,13 @@ static bool sample_add(struct cb_tm_host *h, struct host_live *l, uint64_t now)
 	}
 	for (size_t i = 0; i < h->nif; i++)
 		for (int k = 0; k < TM_NET_N; k++)
-			*v++ = c->net_seen[i] && p->net_seen[i] ? c->net[i][k] - p->net[i][k]
+			*v++ = c->net_seen[i] && p->net_seen[i] ? since(c->net[i][k], p->net[i][k])
 								: HOST_ABSENT;
 	for (size_t i = 0; i < h->ndisk; i++)
 		for (int k = 0; k < TM_DISK_N; k++)
-			*v++ = c->disk_seen[i] && p->disk_seen[i] ? c->disk[i][k] - p->disk[i][k]
-								  : HOST_ABSENT;
+			*v++ = c->disk_seen[i] && p->disk_seen[i]
+				   ? since(c->disk[i][k], p->disk[i][k])
+				   : HOST_ABSENT;
 	h->ns++;
 	return true;
 }
@@ -262,15 +267,13 @@ static void window_close(struct cb_tm_host *h)
 	const struct reading *f = &l->first, *c = &l->cur;
 	h->window_ns = now - l->t0_ns;
 	h->nsecs = h->window_ns / 1000000000ULL + 1;
-	if ((h->have_cpu = f->ok[HOST_STAT] && c->ok[HOST_STAT])) {
-		for (int i = 0; i < TM_CPU_N; i++)
-			h->cpu.v[i] = c->cpu.v[i] - f->cpu.v[i];
-		h->cpu.total = c->cpu.total - f->cpu.total;
-	}
+	if ((h->have_cpu = f->ok[HOST_STAT] && c->ok[HOST_STAT]))
+		tm_cpu_delta(&c->cpu, &f->cpu, &h->cpu);
 	for (size_t i = 0; i < h->ndisk; i++) {
 		h->disk_seen[i] = f->disk_seen[i] && c->disk_seen[i];
 		for (int k = 0; h->disk_seen[i] && k < TM_DISK_N; k++)
-			h->disk_tot[i][k] = c->disk[i][k] - f->disk[i][k];
+			h->disk_tot[i][k] =
+			    c->disk[i][k] > f->disk[i][k] ? c->disk[i][k] - f->disk[i][k] : 0;
 	}
 	h->live = NULL;
 	live_free(l);

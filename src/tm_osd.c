@@ -2,6 +2,7 @@
  * section of each up OSD's `perf dump`, through the session for commands): the cluster's
  * count of ops and bytes beside cephbench's, its mean latency beside the client's, and the
  * slow OSD (tm_slow.c). The MDS's counters are tm_mds.c's. */
+#include "units.h"
 #include "tm_osd.h"
 #include "conn.h"
 #include "result.h"
@@ -59,15 +60,27 @@ static int perf_dump(struct cb_tm *tm, int osd, struct cb_osd_perf *p, char *why
 
 static void snapshot(struct cb_tm *tm, struct cb_osd_perf *p, bool *have)
 {
-	const struct cb_tm_osd_run *run = tm->osd;
-	for (size_t i = 0; i < run->n; i++) {
+	struct cb_tm_osd_run *run = tm->osd;
+	for (size_t i = 0; i < run->n; i++)
+		have[i] = false;
+	for (size_t i = 0; i < run->n && !run->off; i++) {
 		char why[256];
 		int id = run->osds[i].id;
-		if (perf_dump(tm, id, &p[i], why, sizeof(why)) == 0) {
+		int r = perf_dump(tm, id, &p[i], why, sizeof(why));
+		if (r == 0) {
 			have[i] = true;
 			continue;
 		}
-		have[i] = false;
+		/* an OSD that does not answer costs the op timeout each time it
+		 * is asked (and a stop signal waits for it): asked no more */
+		if (r == -ETIMEDOUT) {
+			cb_tm_note(tm,
+				   "osd.%d did not answer for its perf counters (%s): the OSDs' "
+				   "counters are left out from here on",
+				   id, why);
+			run->off = true;
+			return;
+		}
 		/* an OSD gone down mid-run: tm_state says it; here it only
 		 * leaves the phases it missed */
 		cb_tm_note(tm,
@@ -193,7 +206,9 @@ static void summarize(const struct cb_tm_osd *x, const struct cb_phase_result *p
 		s->writes += d->op_w + d->op_rw;
 		s->lat = cb_perf_lat_sum(&s->lat, &d->lat[CB_OSD_LAT_OP]);
 	}
-	if (!x->n)
+	/* over ranks the counters span rank 0's marks, the row's ops every
+	 * rank's: not the same span, so not compared */
+	if (!x->n || pr->nranks > 1)
 		return;
 	bool bytes = compares_bytes(pr);
 	s->mine = bytes ? pr->all_bytes : pr->all_ops;
@@ -359,21 +374,6 @@ void cb_tm_osd_json(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 	free(sl);
 }
 
-/* 40,112 */
-static const char *grouped(uint64_t v, char *buf, size_t n)
-{
-	char d[32];
-	int len = snprintf(d, sizeof(d), "%" PRIu64, v);
-	size_t o = 0;
-	for (int i = 0; i < len && o + 2 < n; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = d[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 static const char *mib(uint64_t b, char *buf, size_t n)
 {
 	snprintf(buf, n, "%.1f MiB", (double)b / (1024.0 * 1024.0));
@@ -394,10 +394,10 @@ void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 			fprintf(
 			    out,
 			    "%s: %scluster counted %s ops, %s; cephbench %s (%s compared: %s)\n",
-			    name, s.agree ? "" : "warning: ", grouped(s.ops, a, sizeof(a)),
+			    name, s.agree ? "" : "warning: ", cb_format_count(s.ops, a, sizeof(a)),
 			    mib(s.bytes, b, sizeof(b)),
 			    bytes ? mib(pr->all_bytes, c, sizeof(c))
-				  : grouped(pr->all_ops, c, sizeof(c)),
+				  : cb_format_count(pr->all_ops, c, sizeof(c)),
 			    s.compared,
 			    s.agree ? "agree within 1 %"
 			    : pr->layer && strcmp(pr->layer, "cephfs") == 0

@@ -18,6 +18,15 @@ struct tm_cpu {
 	uint64_t total;
 };
 
+/* c - p, each field at least 0 and the total their sum: the kernel's
+ * iowait may go back (proc(5)), and a share of a wrapped total is none. */
+static inline void tm_cpu_delta(const struct tm_cpu *c, const struct tm_cpu *p, struct tm_cpu *d)
+{
+	d->total = 0;
+	for (int i = 0; i < TM_CPU_N; i++)
+		d->total += d->v[i] = c->v[i] > p->v[i] ? c->v[i] - p->v[i] : 0;
+}
+
 /* Of fd (/proc/stat). 0 or -errno (-EINVAL: no cpu line). */
 int tm_proc_cpu(int fd, struct tm_cpu *c);
 /* /proc/loadavg's first figure. 0 or -errno. */

@@ -3,6 +3,7 @@
  * at each phase's start and end marks: a phase during which it changed
  * from what it was at the phase's start is disturbed, each change one
  * reason ("osd.1 down at +3.2 s"). The judging is cluster_state.c's. */
+#include "clock.h"
 #include "tm_state.h"
 #include "cluster_state.h"
 #include "result.h"
@@ -47,13 +48,6 @@ struct cb_tm_state_run {
 	struct active act[MAX_ACTIVE];
 	size_t nact;
 };
-
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 struct adding {
 	struct cb_tm_state *x;
@@ -134,7 +128,7 @@ static void *sampler(void *arg)
 		int r = sample(s, ref, now);
 		pthread_mutex_lock(&s->lock);
 		if (r == 0)
-			judge(s, now, mono_s());
+			judge(s, now, cb_now_s());
 	}
 	pthread_mutex_unlock(&s->lock);
 	free(now);
@@ -185,6 +179,15 @@ void cb_tm_state_close(struct cb_tm *tm)
 	tm->state = NULL;
 }
 
+/* s->off is the sampler's to set: read under its lock. */
+static bool is_off(struct cb_tm_state_run *s)
+{
+	pthread_mutex_lock(&s->lock);
+	bool off = s->off;
+	pthread_mutex_unlock(&s->lock);
+	return off;
+}
+
 static void phase_start(struct cb_tm_state_run *s, struct cb_tm_state **x)
 {
 	struct cb_cstate *st = malloc(sizeof(*st));
@@ -197,7 +200,7 @@ static void phase_start(struct cb_tm_state_run *s, struct cb_tm_state **x)
 			st->have_osds = false;
 		pthread_mutex_lock(&s->lock);
 		if (!s->off && s->nact < MAX_ACTIVE && (*x = calloc(1, sizeof(**x)))) {
-			s->act[s->nact++] = (struct active){*x, *st, mono_s()};
+			s->act[s->nact++] = (struct active){*x, *st, cb_now_s()};
 			pthread_cond_broadcast(&s->cond);
 		}
 		pthread_mutex_unlock(&s->lock);
@@ -222,7 +225,7 @@ static void phase_end(struct cb_tm_state_run *s, struct cb_tm_state *x)
 		;
 	if (i < s->nact) {
 		if (r == 0) {
-			struct adding a = {x, mono_s() - s->act[i].t0};
+			struct adding a = {x, cb_now_s() - s->act[i].t0};
 			cb_cstate_changes(&s->act[i].start, now, add_reason, &a);
 		}
 		s->act[i] = s->act[--s->nact];
@@ -235,9 +238,10 @@ static void phase_end(struct cb_tm_state_run *s, struct cb_tm_state *x)
 void cb_tm_state_mark(struct cb_tm_state **x, enum cb_mark m, const struct cb_tm_phase *tp)
 {
 	struct cb_tm_state_run *s = tp->tm->state;
-	if (!s || s->off)
+	if (!s)
 		return;
-	if (m == CB_MARK_START && !*x)
+	/* END even when off: the phase leaves the list the sampler reads */
+	if (m == CB_MARK_START && !*x && !is_off(s))
 		phase_start(s, x);
 	else if (m == CB_MARK_END && *x)
 		phase_end(s, *x);

@@ -227,3 +227,17 @@ char *cb_format_duration(uint64_t ns, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu64 ".%s%s", whole, digits, units[i].name);
 	return buf;
 }
+
+const char *cb_format_count(uint64_t v, char *buf, size_t n)
+{
+	char d[32];
+	int len = snprintf(d, sizeof(d), "%llu", (unsigned long long)v);
+	size_t k = 0;
+	for (int i = 0; i < len && k + 2 < n; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = d[i];
+	}
+	buf[k] = '\0';
+	return buf;
+}

@@ -27,6 +27,9 @@ int cb_parse_uint(const char *s, uint64_t *out);
  * that divides it exactly ("4K", "4M", "1536K", "100"). Returns buf. */
 char *cb_format_size(uint64_t bytes, char *buf, size_t len);
 
+/* A count with thousands separators: 40112 -> "40,112". Returns buf. */
+const char *cb_format_count(uint64_t v, char *buf, size_t n);
+
 /* Print a duration in ns compactly ("10s", "250ms", "1.5s", "5m", "1h"): whole
  * hours or minutes as h/m, otherwise the largest of s/ms/us/ns with up to 3
  * decimals, rounded. For display: output with decimals does not parse back.
