@@ -220,6 +220,10 @@ int cb_run_profile(const struct cb_profile *p, const struct cb_run_opts *o, stru
 		if (rn.root) {
 			cb_run_report(&rn, e);
 			cb_run_cleanup(&rn, e);
+			/* what telemetry could not measure, once, at the end; a
+			 * failed run's one line is its error (they are in the JSON) */
+			if (!o->quiet && !cb_err_isset(e))
+				cb_tm_print_notes(rn.tm, stderr);
 		}
 	}
 	return run_close(&rn, e);

@@ -2,6 +2,7 @@
  * the thresholds and the history, printed, and written to --json. */
 #include "conn_debug.h"
 #include "context.h"
+#include "telemetry.h"
 #include "expect.h"
 #include "outfile.h"
 #include "report.h"
@@ -79,10 +80,11 @@ void cb_run_report(struct run *rn, struct cb_err *e)
 			 cb_conn_debug_kept(rn->conn));
 	}
 	/* after the phases, before the cleanup: the run's images are there.
-	 * Not when the monitors did not answer for the version just now (each
-	 * command would wait out the timeout again); no notes beside a failed
-	 * run's one error line. */
+	 * Not when the monitors did not answer for the version, or telemetry
+	 * (each command would wait out the timeout again); no notes beside a
+	 * failed run's one error line. */
 	if (rn->conn && res->nphases && strcmp(res->ceph_version, "unknown") != 0 &&
+	    !cb_tm_gone(rn->tm) &&
 	    cb_context_record(rn->conn, res, rn->name, rn->o->quiet || cb_err_isset(e)) < 0 &&
 	    !rn->o->quiet)
 		fprintf(stderr, "context: not recorded: out of memory\n");

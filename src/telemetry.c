@@ -59,8 +59,28 @@ void cb_tm_note(struct cb_tm *tm, const char *fmt, ...)
 	if (!seen && tm->nnotes < CB_TM_MAX_NOTES)
 		memcpy(tm->notes[tm->nnotes++], s, sizeof(s));
 	pthread_mutex_unlock(&tm->notes_mu);
-	if (!seen && !tm->o.quiet)
-		fprintf(stderr, "telemetry: %s\n", s);
+}
+
+void cb_tm_print_notes(struct cb_tm *tm, FILE *out)
+{
+	if (!tm || tm->o.quiet)
+		return;
+	pthread_mutex_lock(&tm->notes_mu);
+	for (size_t i = 0; i < tm->nnotes; i++)
+		fprintf(out, "telemetry: %s\n", tm->notes[i]);
+	pthread_mutex_unlock(&tm->notes_mu);
+}
+
+bool cb_tm_gone(struct cb_tm *tm)
+{
+	return tm && atomic_load(&tm->gone);
+}
+
+void cb_tm_timed_out(struct cb_tm *tm, int r)
+{
+	if (r == -ETIMEDOUT && !atomic_exchange(&tm->gone, true))
+		cb_tm_note(tm, "the cluster did not answer in time: telemetry asks it nothing more "
+			       "this run");
 }
 
 json_t *cb_tm_notes_json(const struct cb_tm *tm)

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -42,6 +43,9 @@ struct cb_tm {
 	/* What could not be measured, a sentence each, said once; under
 	 * notes_mu (a part's sampler thread notes beside the marks) */
 	pthread_mutex_t notes_mu;
+	/* A command to the cluster timed out: none is sent again this run
+	 * (each would wait out the timeout at every mark, and the run with it) */
+	atomic_bool gone;
 	char notes[CB_TM_MAX_NOTES][256];
 	size_t nnotes;
 };
@@ -51,9 +55,15 @@ struct cb_tm {
 int cb_tm_open(const struct cb_tm_opts *o, struct cb_conn *conn, struct cb_tm **out);
 void cb_tm_close(struct cb_tm *tm);
 
-/* Say once (on stderr unless quiet) that a part could not be measured;
- * the same sentence again is not repeated. Any thread. */
+/* Keep, once, that a part could not be measured (the same sentence again
+ * is not kept twice); the report prints them (cb_tm_print_notes) and the
+ * JSON holds them. Any thread. */
 void cb_tm_note(struct cb_tm *tm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Whether the cluster stopped answering telemetry (tm->gone). */
+bool cb_tm_gone(struct cb_tm *tm);
+/* A command's result r: -ETIMEDOUT makes the cluster gone, said once. */
+void cb_tm_timed_out(struct cb_tm *tm, int r);
 
 /* What telemetry saw of a row (cb_phase_result.tm), a pointer per part,
  * NULL where the part was off or measured nothing. */
@@ -95,6 +105,8 @@ json_t *cb_tm_json_section(json_t *phase, const char *name);
 void cb_tm_json(const struct cb_phase_result *pr, json_t *phase);
 /* ... and its lines under the text table. */
 void cb_tm_text(const struct cb_phase_result *pr, FILE *out);
+/* The notes kept, a line each ("telemetry: ..."); none under quiet. */
+void cb_tm_print_notes(struct cb_tm *tm, FILE *out);
 /* The run's notes (what was not measured) as a JSON array, NULL if none. */
 json_t *cb_tm_notes_json(const struct cb_tm *tm);
 

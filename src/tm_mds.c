@@ -47,7 +47,24 @@ static int dump(struct cb_tm *tm, struct cb_tm_mds_run *run, struct cb_mds_perf 
 	const char *cmd[] = {"{\"prefix\": \"perf dump\", \"format\": \"json\"}"};
 	char *out = NULL, *outs = NULL;
 	size_t len = 0, outslen = 0;
-	int r = 0;
+	char why[256];
+	json_t *v = NULL;
+	if (cb_tm_gone(tm))
+		return -ETIMEDOUT;
+	/* libcephfs asks the monitors for the MDS map first and waits for them
+	 * with no timeout: with the monitors away the mark would hang (and the
+	 * run with it). Asked first here, they time out. */
+	int r = cb_conn_mon_json(tm->conn, "{\"prefix\": \"version\", \"format\": \"json\"}", &v,
+				 why, sizeof(why));
+	json_decref(v);
+	cb_tm_timed_out(tm, r);
+	if (r < 0) {
+		cb_tm_note(tm,
+			   "the monitors did not answer (%s): the MDS's counters are left out of "
+			   "the phases meanwhile",
+			   why);
+		return r;
+	}
 	if (!run->cm) {
 		r = ceph_create_from_rados(&run->cm, cb_conn_rados(tm->conn));
 		if (r == 0 && (r = ceph_init(run->cm)) < 0) {

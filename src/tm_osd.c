@@ -51,7 +51,12 @@ struct cb_tm_osd {
 static int perf_dump(struct cb_tm *tm, int osd, struct cb_osd_perf *p, char *why, size_t n)
 {
 	json_t *j = NULL;
+	if (cb_tm_gone(tm)) {
+		snprintf(why, n, "the cluster did not answer in time");
+		return -ETIMEDOUT;
+	}
 	int r = cb_conn_osd_json(tm->conn, osd, PERF_DUMP_CMD, &j, why, n);
+	cb_tm_timed_out(tm, r);
 	if (r == 0 && (r = cb_osd_perf_parse(j, p)) < 0)
 		snprintf(why, n, "its osd section lacks a counter this part reads");
 	json_decref(j);

@@ -81,9 +81,12 @@ static void add_reason(void *arg, const char *key, const char *text)
 static int sample(struct cb_tm_state_run *s, const struct cb_cstate *ref, struct cb_cstate *now)
 {
 	char why[256];
+	if (cb_tm_gone(s->tm))
+		return -ETIMEDOUT;
 	int r = cb_cstate_fetch(s->tm->conn, now, why, sizeof(why));
 	if (r == 0 && ref && (now->up != ref->up || now->in != ref->in))
 		r = cb_cstate_fetch_osds(s->tm->conn, now, why, sizeof(why));
+	cb_tm_timed_out(s->tm, r);
 	if (r < 0) {
 		pthread_mutex_lock(&s->lock);
 		if (!s->off)
@@ -215,7 +218,8 @@ static void phase_end(struct cb_tm_state_run *s, struct cb_tm_state *x)
 	size_t i = 0;
 	while (i < s->nact && s->act[i].x != x)
 		i++;
-	struct cb_cstate *ref = i < s->nact && now ? malloc(sizeof(*ref)) : NULL;
+	/* off: a command failed (timed out, maybe): not asked again */
+	struct cb_cstate *ref = i < s->nact && now && !s->off ? malloc(sizeof(*ref)) : NULL;
 	if (ref)
 		*ref = s->act[i].start;
 	pthread_mutex_unlock(&s->lock);

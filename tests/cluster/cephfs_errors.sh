@@ -91,8 +91,14 @@ mds_back() {
 }
 trap 'mds_back || true; ceph --conf "$CONF" auth rm client.cbnofs >/dev/null 2>&1 || true; cephfs_at_exit' EXIT
 ceph --conf "$CONF" fs fail "$FS" >/dev/null 2>&1 || fail "cannot fail file system $FS"
+# the pre-flight gate sees it first (HEALTH_ERR MDS_ALL_DOWN) and refuses
 cb run "$(cfs_profile nomds "op: tree, items: 2")" --conf "$CONF" --run-name cfs-nomds --quiet \
 	--timeout 3s
+assert_rc 3 "no active MDS, the gate"
+one_line "no active MDS, the gate" "cluster not ready:" "MDS_ALL_DOWN" "(preflight require: warn)"
+# past the gate, the mount times out and says so
+cb run "$(cfs_profile nomds "op: tree, items: 2")" --conf "$CONF" --run-name cfs-nomds --quiet \
+	--timeout 3s --no-preflight
 mds_back || fail "the MDS of $FS did not come back"
 assert_rc 3 "no active MDS"
 one_line "no active MDS" "mount of file system '$FS' timed out after 3 s (--timeout)" \
