@@ -355,4 +355,8 @@ const struct cb_engine cb_engine_cephfs = {
     .release = cfs_release,
     .cleanup = cfs_cleanup,
     .context = cfs_context,
+    .osd_counts_bytes = true,
+    .osd_mismatch_why = "a client cache's reads are not the OSDs', its writes reach them when it "
+			"flushes",
+    .uses_mds = true,
 };

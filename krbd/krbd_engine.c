@@ -399,5 +399,6 @@ const struct cb_engine cb_engine_krbd = {
     .release = krbd_release,
     .cleanup = krbd_cleanup,
     .block_devices = krbd_block_devices,
+    .osd_counts_bytes = true,
     .context = krbd_context,
 };

@@ -260,6 +260,14 @@ struct cb_engine {
 	 * paths into paths, borrowed from the session; how many. Called at
 	 * telemetry's marks, between setup and teardown. NULL: none. */
 	size_t (*block_devices)(const void *session, const char **paths, size_t max);
+	/* How telemetry holds the OSDs' counts against the phase's: by bytes
+	 * where a client cache or a block queue merges and splits ops (cephfs,
+	 * krbd), else by ops; and, when they differ, the sentence why that may
+	 * be (NULL: none to give). */
+	bool osd_counts_bytes;
+	const char *osd_mismatch_why;
+	/* Its phases go through an MDS: telemetry reads the MDS's counters. */
+	bool uses_mds;
 	/* Describe what a row ran on for the record's context (an image's
 	 * features and striping, a file system's ranks and pools), after the
 	 * phases and before the cleanup; never fails: a command refused is

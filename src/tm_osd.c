@@ -5,6 +5,7 @@
 #include "units.h"
 #include "tm_osd.h"
 #include "conn.h"
+#include "engines.h"
 #include "result.h"
 #include "tm_mds.h"
 #include "tm_osd_perf.h"
@@ -127,9 +128,9 @@ void cb_tm_osd_mark(struct cb_tm_osd **xp, enum cb_mark m, const struct cb_tm_ph
 	struct cb_tm_osd *x = *xp;
 	if (!tm->osd)
 		return;
-	bool cephfs = tp->eng && tp->eng->name && strcmp(tp->eng->name, "cephfs") == 0;
+	bool mds = tp->eng && tp->eng->uses_mds;
 	bool osds = !tm->osd->off && tm->osd->n;
-	if (m == CB_MARK_START && !x && (osds || cephfs)) {
+	if (m == CB_MARK_START && !x && (osds || mds)) {
 		if (!(x = calloc(1, sizeof(*x))))
 			return;
 		if (osds) {
@@ -143,7 +144,7 @@ void cb_tm_osd_mark(struct cb_tm_osd **xp, enum cb_mark m, const struct cb_tm_ph
 		}
 		*xp = x;
 	}
-	if (tm->osd->mds && cephfs) {
+	if (tm->osd->mds && mds) {
 		/* at START after the OSDs, at END before them: the MDS's
 		 * span is the inner one either way */
 		if (m == CB_MARK_END)
@@ -192,11 +193,17 @@ struct osd_sum {
 	double diff; /* (theirs - mine) / mine */
 };
 
-/* CephFS and krbd go through a client cache or a block queue that merges
- * and splits ops, so bytes are what both sides can count the same. */
+/* The row's layer, for how its counts compare (engine->osd_counts_bytes);
+ * NULL for a row of no known layer. */
+static const struct cb_engine *row_engine(const struct cb_phase_result *pr)
+{
+	return pr->layer ? cb_engine_find(pr->layer) : NULL;
+}
+
 static bool compares_bytes(const struct cb_phase_result *pr)
 {
-	return pr->layer && (strcmp(pr->layer, "cephfs") == 0 || strcmp(pr->layer, "krbd") == 0);
+	const struct cb_engine *eng = row_engine(pr);
+	return eng && eng->osd_counts_bytes;
 }
 
 static void summarize(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
@@ -395,6 +402,12 @@ void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 		char a[32], b[32], c[32];
 		summarize(x, pr, &s);
 		bool bytes = s.compared && strcmp(s.compared, "bytes") == 0;
+		const struct cb_engine *eng = row_engine(pr);
+		char verdict[256] = "agree within 1 %";
+		if (!s.agree)
+			snprintf(verdict, sizeof(verdict), "they differ by more than 1 %%%s%s",
+				 eng && eng->osd_mismatch_why ? ": " : "",
+				 eng && eng->osd_mismatch_why ? eng->osd_mismatch_why : "");
 		if (s.compared)
 			fprintf(
 			    out,
@@ -403,13 +416,7 @@ void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 			    mib(s.bytes, b, sizeof(b)),
 			    bytes ? mib(pr->all_bytes, c, sizeof(c))
 				  : cb_format_count(pr->all_ops, c, sizeof(c)),
-			    s.compared,
-			    s.agree ? "agree within 1 %"
-			    : pr->layer && strcmp(pr->layer, "cephfs") == 0
-				? "they differ by more than 1 %: a client cache's reads are not "
-				  "the "
-				  "OSDs', its writes reach them when it flushes"
-				: "they differ by more than 1 %");
+			    s.compared, verdict);
 		/* the means are of the same ops only when the counts agree (a
 		 * client cache's ops are not the OSDs'; a metadata phase's OSD
 		 * ops are the MDS's own) */
