@@ -266,21 +266,6 @@ static int ctl_session(struct cb_conn *c, struct cb_err *e)
 	return c->ctl ? 0 : session_open(&c->o, true, false, &c->ctl, kept, sizeof(kept), e);
 }
 
-/* A command's reply (r, its data and status text): its JSON into *out, or
- * the reason into why; the buffers freed. */
-static int reply_json(int r, char *buf, size_t len, char *outs, size_t outslen, json_t **out,
-		      char *why, size_t n)
-{
-	if (r < 0)
-		snprintf(why, n, "%s%s%.*s", strerror(-r), outslen ? ": " : "", (int)outslen,
-			 outs ? outs : "");
-	else if (!(*out = json_loadb(buf ? buf : "", len, 0, NULL)))
-		r = -EBADMSG, snprintf(why, n, "the reply is not JSON");
-	rados_buffer_free(buf);
-	rados_buffer_free(outs);
-	return r;
-}
-
 /* A command to the monitors (osd < 0) or to OSD osd, through the session
  * for commands: an OSD command is not a monitor op, but this way it keeps
  * the I/O session's timers as they were. */
@@ -299,7 +284,14 @@ static int command_json(struct cb_conn *c, int osd, const char *cmd, json_t **ou
 	}
 	r = osd < 0 ? rados_mon_command(c->ctl, cmds, 1, "", 0, &buf, &len, &outs, &outslen)
 		    : rados_osd_command(c->ctl, osd, cmds, 1, "", 0, &buf, &len, &outs, &outslen);
-	return reply_json(r, buf, len, outs, outslen, out, why, n);
+	if (r < 0)
+		snprintf(why, n, "%s%s%.*s", strerror(-r), outslen ? ": " : "", (int)outslen,
+			 outs ? outs : "");
+	else if (!(*out = json_loadb(buf ? buf : "", len, 0, NULL)))
+		r = -EBADMSG, snprintf(why, n, "the reply is not JSON");
+	rados_buffer_free(buf);
+	rados_buffer_free(outs);
+	return r;
 }
 
 int cb_conn_mon_json(struct cb_conn *c, const char *cmd, json_t **out, char *why, size_t n)
