@@ -6,6 +6,7 @@
 #define CB_ENGINE_H
 
 #include "err.h"
+#include "load_opts.h"
 #include "options.h"
 #include "thresholds.h"
 
@@ -46,6 +47,17 @@ struct cb_workload {
 	/* An op stuck this long fails with an error; 0: the cluster timeout. */
 	uint64_t op_timeout_ns;
 	struct cb_expect expect;
+	/* How the load is applied (load_opts.h): closed loop unless rate.ops;
+	 * the arrival process of a rate; the group it runs together with
+	 * (NULL: alone), its role there, and the workload run alone it is set
+	 * beside in the report (NULL: none); the stop rule and the search. */
+	struct cb_rate rate;
+	int arrival; /* enum cb_arrival */
+	char *together;
+	int role; /* enum cb_role */
+	char *alone;
+	struct cb_steady steady;
+	struct cb_search search;
 	/* A matrix row: the workload's name as written (name is the row's) and
 	 * the values of the keys given as lists. Owned by the profile. */
 	char *base;

@@ -1,6 +1,7 @@
 /* Option tables: parsing text values into typed struct fields, defaults,
  * freeing, and did-you-mean suggestions for unknown keys. */
 #include "options.h"
+#include "load_opts.h"
 #include "err.h"
 #include "units.h"
 
@@ -94,6 +95,10 @@ static int check_range(const struct cb_option *o, uint64_t v, char *why, size_t 
 		cb_format_duration(o->min, a, sizeof(a));
 		cb_format_duration(o->max, b, sizeof(b));
 		break;
+	case CB_OPT_PERCENT:
+		snprintf(a, sizeof(a), "%g%%", (double)o->min / 1e4);
+		snprintf(b, sizeof(b), "%g%%", (double)o->max / 1e4);
+		break;
 	default:
 		snprintf(a, sizeof(a), "%llu", (unsigned long long)o->min);
 		snprintf(b, sizeof(b), "%llu", (unsigned long long)o->max);
@@ -181,6 +186,32 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 			snprintf(why, n, "%s expects a whole number, got '%s'", o->name,
 				 CB_ECHO(value));
 		break;
+	case CB_OPT_RATE: {
+		struct cb_rate rt;
+		r = cb_parse_rate(value, &rt.ops, &rt.bytes);
+		if (r == -EINVAL)
+			snprintf(why, n,
+				 "%s expects ops per second like 10000 or a bandwidth like "
+				 "200MiB/s, got '%s'",
+				 o->name, CB_ECHO(value));
+		else if (r == -ERANGE)
+			snprintf(why, n, "%s value '%s' is too large", o->name, CB_ECHO(value));
+		else if (!rt.ops && !rt.bytes) {
+			snprintf(why, n, "%s must be more than 0 (leave it out for a closed loop)",
+				 o->name);
+			r = -ERANGE;
+		} else if (rt.ops)
+			r = check_range(o, rt.ops, why, n);
+		if (r == 0)
+			*(struct cb_rate *)field = rt;
+		return r;
+	}
+	case CB_OPT_PERCENT:
+		r = cb_parse_percent(value, &v);
+		if (r == -EINVAL)
+			snprintf(why, n, "%s expects a percentage like 5%% or 0.5%%, got '%s'",
+				 o->name, CB_ECHO(value));
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -251,6 +282,12 @@ json_t *cb_opt_json(const struct cb_option *o, const void *obj)
 	}
 	case CB_OPT_DURATION:
 		return json_real((double)*(const uint64_t *)field / 1e9);
+	case CB_OPT_PERCENT: /* as a percentage: 5 for 5% */
+		return json_real((double)*(const uint64_t *)field / 1e4);
+	case CB_OPT_RATE: { /* ops/s as settled; null: closed loop */
+		const struct cb_rate *rt = (const struct cb_rate *)field;
+		return rt->ops ? json_integer((json_int_t)rt->ops) : json_null();
+	}
 	case CB_OPT_BOOL:
 		return json_boolean(*(const bool *)field);
 	case CB_OPT_ENUM: {

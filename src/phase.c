@@ -5,6 +5,8 @@
  * read from a signalfd every SIGNAL_CHECK_NS, off the per-op path. */
 #include "phase.h"
 #include "clock.h"
+#include "group.h"
+#include "steady.h"
 #include "ranks.h"
 #include "report.h"
 
@@ -111,6 +113,7 @@ struct sync {
 	unsigned ended;
 	atomic_bool interrupted; /* a client read the signal */
 	atomic_bool failed;	 /* the clients together passed max_errors */
+	atomic_bool done;	 /* client 0 ended the phase for all (steady) */
 	atomic_uint_fast64_t errors;
 };
 
@@ -217,6 +220,10 @@ struct loop {
 	size_t nfree;
 	uint64_t t0, ramp_end;
 	bool window_pending; /* this client marks the window's start */
+	bool first;	     /* client 0 of this process: it judges the steady rule */
+	struct cb_steady_state steady;
+	bool steady_on, steady_ops;
+	uint64_t steady_sec; /* measured seconds it has judged */
 	uint64_t inflight, started, finished;
 	uint64_t last_end;
 	uint64_t all_lat_sum, last_lat;
@@ -291,6 +298,8 @@ static int account(struct loop *l, struct cb_op *op)
 		l->res->write_bytes += op->len;
 	}
 	cb_hist_record(l->res->hist, lat);
+	if (l->steady_ops)
+		cb_steady_op(&l->steady, lat);
 	if (op->t_end > l->last_end)
 		l->last_end = op->t_end;
 	return sample_add(l->res, (op->t_end - l->ramp_end) / 1000000000ULL, op->len, lat);
@@ -458,6 +467,15 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			interrupted = true;
 			stopping = true;
 		}
+		if (l->steady_on && now >= l->ramp_end &&
+		    (now - l->ramp_end) / 1000000000ULL > l->steady_sec) {
+			l->steady_sec = (now - l->ramp_end) / 1000000000ULL;
+			if (cb_steady_tick(&l->steady, l->res, l->steady_sec)) {
+				stopping = true;
+				if (l->sy)
+					atomic_store(&l->sy->done, true);
+			}
+		}
 		if (now >= next_tick) {
 			if (ro->progress)
 				progress(l, ro->progress, now, &tick_bytes);
@@ -495,6 +513,8 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 
 	if (sy && ph->client != 0 && !sync_wait(sy, true)) {
 		sync_start(sy, true); /* client 0 failed and says why */
+		if (ro->group)
+			cb_group_arrive(ro->group, false);
 		sync_end(sy, 1, true);
 		return -ECANCELED;
 	}
@@ -505,8 +525,12 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 	/* the plan's, unless this step has its own (a fill's, a read's as written) */
 	bs = ph->out->block_size ? ph->out->block_size : wl->block_size;
 	res->block_size = bs;
-	if (sy && !sync_start(sy, r < 0) && r >= 0) {
-		/* another client failed to set up and says why */
+	bool others_ok = !sy || sync_start(sy, r < 0);
+	/* every member's clients, each arriving whatever happened */
+	if (ro->group && !cb_group_arrive(ro->group, r >= 0 && others_ok))
+		others_ok = false;
+	if (!others_ok && r >= 0) {
+		/* another client (or member) failed to set up and says why */
 		r = -ECANCELED;
 		goto teardown;
 	}
@@ -537,10 +561,20 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 	res->ran = true;
 	if (!sy && ro->mark)
 		ro->mark(ro->mark_arg, CB_MARK_START);
-	l.window_pending = first;
+	l.window_pending = l.first = first;
+	if (first && wl->steady.metric != CB_STEADY_OFF) {
+		if (cb_steady_begin(&l.steady, wl) < 0) {
+			r = cb_err_cluster(ph->err, -ENOMEM, "out of memory for the steady rule");
+			goto free_slots;
+		}
+		l.steady_on = true;
+		l.steady_ops = cb_steady_wants_ops(&l.steady);
+	}
 	l.t0 = cb_now_ns();
 	l.ramp_end = l.t0 + wl->ramp_ns;
 	r = run_loop(&l, &cro);
+	if (l.steady_on)
+		cb_steady_end(&l.steady, res);
 	if (!sy && ro->mark)
 		ro->mark(ro->mark_arg, CB_MARK_END);
 	res->elapsed_ns = l.last_end > l.ramp_end ? l.last_end - l.ramp_end : 0;
@@ -602,6 +636,10 @@ static int merge_clients(struct cb_phase *ph, struct client *c, unsigned n,
 		o->kept |= co->kept;
 		if (!o->note[0] && co->note[0])
 			snprintf(o->note, sizeof(o->note), "%s", co->note);
+		if (k == 0) { /* client 0 judged the steady rule */
+			res->steady = c[0].res.steady;
+			res->steady_ns = c[0].res.steady_ns;
+		}
 		if (c[k].res.hist && cb_phase_merge_client(res, &c[k].res) < 0 && r == 0)
 			r = cb_err_cluster(ph->err, -ENOMEM, "out of memory for samples");
 		if (c[k].r < 0 && c[k].r != -ECANCELED && c[k].r != -EINTR && r == 0) {
@@ -643,11 +681,15 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 	res->op = strdup(wl->op);
 	res->concurrency = wl->concurrency;
 	res->clients = (uint64_t)n * nranks;
-	if (!res->name || !res->layer || !res->op)
+	if (!res->name || !res->layer || !res->op || n > ro->ncqs) {
+		if (ro->group) /* none of its clients will come to the line */
+			cb_group_leave(ro->group, n, false);
+		if (n > ro->ncqs)
+			return cb_err_cluster(ph->err, -EINVAL,
+					      "internal error: %u clients, %zu queues", n,
+					      ro->ncqs);
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
-	if (n > ro->ncqs)
-		return cb_err_cluster(ph->err, -EINVAL, "internal error: %u clients, %zu queues", n,
-				      ro->ncqs);
+	}
 	if (n == 1 && nranks == 1) {
 		ph->client = 0;
 		return run_client(ph, eng, ro, ro->cqs[0], NULL, true, res);
@@ -655,8 +697,11 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 
 	struct client *c = calloc(n, sizeof(*c));
 	struct sync sy = {.n = n, .gated = nranks > 1, .ro = ro};
-	if (!c)
+	if (!c) {
+		if (ro->group)
+			cb_group_leave(ro->group, n, false);
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	}
 	pthread_mutex_init(&sy.mu, NULL);
 	pthread_cond_init(&sy.cv, NULL);
 	int r = 0;
@@ -686,6 +731,8 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 		if (k == 0)
 			sync_first_done(&sy, true);
 		sync_arrive(&sy, true, 1);
+		if (ro->group)
+			cb_group_leave(ro->group, 1, false);
 		sync_end(&sy, 1, false); /* never starts */
 	}
 	if (nranks > 1)

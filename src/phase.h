@@ -28,6 +28,11 @@ struct cb_runner_opts {
 	/* Called at the phase's marks, never per op; NULL: none. */
 	void (*mark)(void *arg, enum cb_mark m);
 	void *mark_arg;
+	/* A member of a group (group.h): its clients meet every member's at
+	 * one start line, and stop with them; NULL: the phase runs alone.
+	 * Whatever happens, each of the phase's clients arrives at the line
+	 * or leaves it once. */
+	struct cb_group *group;
 };
 
 /* The completion queue ops report to. A library thread may still be inside

@@ -108,15 +108,13 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, b
 			pf_where_node(l, k, w, sizeof(w));
 			return cb_err_usage(l->e, "%s: duplicate key '%s'", w, key);
 		}
-		if (lists && !prefix && strcmp(key, "expect") == 0) {
+		const char *nested = lists && !prefix ? pf_nested_prefix(key) : NULL;
+		if (nested) {
 			pf_where_node(l, v, w, sizeof(w));
 			if (v->type != YAML_MAPPING_NODE)
-				return cb_err_usage(
-				    l->e,
-				    "%s: expect must be a mapping, e.g. expect: { min_iops: 1000, "
-				    "max_p99: 20ms }",
-				    w);
-			if ((r = mapping_to_kvs(l, v, src, false, "expect.", out)) < 0)
+				return cb_err_usage(l->e, "%s: %s must be a mapping, e.g. %s", w,
+						    key, pf_nested_example(key));
+			if ((r = mapping_to_kvs(l, v, src, false, nested, out)) < 0)
 				return r;
 			continue;
 		}
@@ -225,7 +223,7 @@ static void loader_free(struct loader *l)
 
 static int load_top(struct loader *l, yaml_node_t *root)
 {
-	static const char *const top_keys[] = {"name",	    "cluster",	  "defaults", "workloads",
+	static const char *const top_keys[] = {"name",	    "cluster",	  "defaults",  "workloads",
 					       "telemetry", "host_stats", "preflight", NULL};
 	yaml_node_t *defaults = NULL, *wls = NULL;
 	char w[300], why[512];

@@ -2,6 +2,7 @@
  * once: no layer and no runner step resolves them again. */
 #include "engines.h"
 #include "expect.h"
+#include "load_check.h"
 #include "profile_item.h"
 
 #include <errno.h>
@@ -13,6 +14,10 @@
 #define PROFILE_MAX_ITEMS 1024
 /* A week: long enough for any soak, short enough that clock sums never wrap. */
 #define CB_MAX_PHASE_NS (7ULL * 24 * 3600 * 1000000000ULL)
+
+static const char *const arrivals[] = {"uniform", "poisson", NULL};
+static const char *const roles[] = {"measure", "load", NULL};
+static const char *const steady_metrics[] = {"off", "iops", "bw", "p99", NULL};
 
 const struct cb_option cb_workload_options[] = {
     {"name", CB_OPT_NAME, offsetof(struct cb_workload, name), NULL, 0, 0, NULL,
@@ -46,6 +51,37 @@ const struct cb_option cb_workload_options[] = {
      "runs of the workload, merged into one row that keeps each run's rate"},
     {"optional", CB_OPT_BOOL, offsetof(struct cb_workload, optional), "false", 0, 0, NULL,
      "skip the workload, with a note, when its layer is unavailable on this host"},
+    {"rate", CB_OPT_RATE, offsetof(struct cb_workload, rate), NULL, 1, 100000000, NULL,
+     "open loop: ops per second (10000) or a bandwidth (200MiB/s) for the workload, split "
+     "across its clients; latency counts from each op's scheduled start (default: closed "
+     "loop)"},
+    {"arrival", CB_OPT_ENUM, offsetof(struct cb_workload, arrival), "uniform", 0, 0, arrivals,
+     "how a rate's ops are spaced: uniform or poisson"},
+    {"together", CB_OPT_NAME, offsetof(struct cb_workload, together), NULL, 0, 0, NULL,
+     "a group's name: the workloads naming it start at one start line and stop together"},
+    {"role", CB_OPT_ENUM, offsetof(struct cb_workload, role), "measure", 0, 0, roles,
+     "in a group: measure (judged, in the breakdown) or load (neither)"},
+    {"alone", CB_OPT_NAME, offsetof(struct cb_workload, alone), NULL, 0, 0, NULL,
+     "in a group: the workload that ran the same op alone; the report sets the two side by "
+     "side with the slowdown"},
+    {"steady.metric", CB_OPT_ENUM, offsetof(struct cb_workload, steady.metric), "off", 0, 0,
+     steady_metrics, "end the phase at steady state of iops, bw or p99 (fio's ss)"},
+    {"steady.window", CB_OPT_DURATION, offsetof(struct cb_workload, steady.window_ns), "30s",
+     2000000000ULL, CB_MAX_PHASE_NS, NULL, "the window the metric must hold steady over"},
+    {"steady.within", CB_OPT_PERCENT, offsetof(struct cb_workload, steady.within_ppm), "5%", 1,
+     1000000, NULL, "how far each second of the window may stray from its mean"},
+    {"steady.max", CB_OPT_DURATION, offsetof(struct cb_workload, steady.max_ns), "10m",
+     1000000000ULL, CB_MAX_PHASE_NS, NULL, "the phase ends here if it never got steady"},
+    {"search.p99", CB_OPT_DURATION, offsetof(struct cb_workload, search.p99_ns), NULL, 1000,
+     CB_MAX_PHASE_NS, NULL, "find the highest rate whose p99 stays at or under this"},
+    {"search.p999", CB_OPT_DURATION, offsetof(struct cb_workload, search.p999_ns), NULL, 1000,
+     CB_MAX_PHASE_NS, NULL, "... whose p99.9 stays at or under this"},
+    {"search.mean", CB_OPT_DURATION, offsetof(struct cb_workload, search.mean_ns), NULL, 1000,
+     CB_MAX_PHASE_NS, NULL, "... whose mean latency stays at or under this"},
+    {"search.steps", CB_OPT_UINT, offsetof(struct cb_workload, search.steps), "12", 2, 100, NULL,
+     "the search's budget: phases run, each at one rate"},
+    {"search.error", CB_OPT_PERCENT, offsetof(struct cb_workload, search.error_ppm), "3%", 1000,
+     500000, NULL, "the search stops once the capacity is known to within this"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -158,6 +194,12 @@ static void settle_defaults(struct cb_plan_item *it)
 	/* submit finishes each op before it returns: one in flight per client */
 	if (it->engine->synchronous)
 		w->concurrency = 1;
+	/* a bandwidth is scheduled as ops of the block size */
+	if (w->rate.bytes && w->block_size)
+		w->rate.ops = w->rate.bytes / w->block_size ? w->rate.bytes / w->block_size : 1;
+	/* a steady rule ends the phase: its max is the time limit */
+	if (w->steady.metric != CB_STEADY_OFF)
+		w->duration_ns = w->steady.max_ns;
 }
 
 /* Turn one workload's keys into a plan item. */
@@ -217,6 +259,8 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 				    cw, (unsigned long long)it->wl.clients, it->engine->name);
 	}
 	settle_defaults(it);
+	if (cb_load_check(&it->wl, why, sizeof(why)) < 0)
+		return cb_err_usage(l->e, "%s: %s", wwhere, why);
 	if (it->engine->check && it->engine->check(&it->wl, it->lopts, why, sizeof(why)) < 0)
 		return cb_err_usage(l->e, "%s: %s", wwhere, why);
 	if (it->engine->resolve)

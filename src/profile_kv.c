@@ -74,3 +74,29 @@ const char *pf_kvs_get(const struct kvs *k, const char *key)
 			v = k->v[i].val;
 	return v;
 }
+
+static const struct {
+	const char *prefix, *example;
+} nested[] = {
+    {"expect.", "expect: { min_iops: 1000, max_p99: 20ms }"},
+    {"steady.", "steady: { metric: iops, window: 30s, within: 5%, max: 10m }"},
+    {"search.", "search: { p99: 5ms }"},
+};
+
+const char *pf_nested_prefix(const char *key)
+{
+	for (size_t i = 0; i < sizeof(nested) / sizeof(nested[0]); i++) {
+		size_t n = strlen(nested[i].prefix) - 1;
+		if (strncmp(key, nested[i].prefix, n) == 0 && key[n] == '\0')
+			return nested[i].prefix;
+	}
+	return NULL;
+}
+
+const char *pf_nested_example(const char *key)
+{
+	for (size_t i = 0; i < sizeof(nested) / sizeof(nested[0]); i++)
+		if (pf_nested_prefix(key) == nested[i].prefix)
+			return nested[i].example;
+	return "";
+}

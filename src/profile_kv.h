@@ -74,4 +74,10 @@ int pf_kvs_add(struct kvs *k, const char *key, const char *val, const char *wher
 /* The value that counts for key (the last given), or NULL. */
 const char *pf_kvs_get(const struct kvs *k, const char *key);
 
+/* The workload keys written as a mapping of their own (expect:, steady:,
+ * search:), whose keys become "NAME.KEY": the prefix "NAME." for key, or
+ * NULL when key is not one; and an example of one, for an error. */
+const char *pf_nested_prefix(const char *key);
+const char *pf_nested_example(const char *key);
+
 #endif

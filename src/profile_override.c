@@ -74,10 +74,18 @@ int pf_parse_overrides(struct loader *l, char *const *ov, size_t n)
 		if (wl_prefix)
 			p += 10;
 		dot = strrchr(p, '.');
-		/* expect.KEY is one key: the dot before expect splits */
-		char *ex = strstr(p, "expect.");
-		if (ex && (ex == p || ex[-1] == '.') && !strchr(ex + 7, '.'))
-			dot = ex == p ? NULL : ex - 1;
+		/* expect.KEY (steady.KEY, search.KEY) is one key: the dot before
+		 * it splits */
+		for (char *ex = p; ex; ex = strchr(ex, '.') ? strchr(ex, '.') + 1 : NULL) {
+			char *d = strchr(ex, '.');
+			if (!d || strchr(d + 1, '.'))
+				continue;
+			char name[16];
+			snprintf(name, sizeof(name), "%.*s", (int)(d - ex), ex);
+			if (pf_nested_prefix(name))
+				dot = ex == p ? NULL : ex - 1;
+			break;
+		}
 		if (!dot) {
 			o->kind = wl_prefix ? OV_WORKLOAD : OV_ALL;
 			o->key = strdup(p);

@@ -5,6 +5,10 @@
 #include "expect.h"
 #include "profile.h"
 #include "report.h"
+#include "group.h"
+#include "rate.h"
+#include "search.h"
+#include "steady.h"
 #include "result_load.h"
 #include "telemetry.h"
 
@@ -193,6 +197,11 @@ static json_t *phase_json(const struct cb_phase_result *p)
 					      st.stddev, "iops", rates));
 	}
 	cb_tm_json(p, o);
+	/* how the load was applied, and what the row is in a group */
+	cb_rate_json(p, o);
+	cb_steady_json(p, o);
+	cb_search_json(p, o);
+	cb_group_row_json(p, o);
 	return o;
 }
 
@@ -278,6 +287,8 @@ json_t *cb_result_json(const struct cb_result *r)
 		json_decref(notes);
 	if (root && r->context)
 		json_object_set(root, "context", r->context);
+	if (root)
+		cb_group_json(r, root);
 	return root;
 }
 

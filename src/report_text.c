@@ -2,6 +2,10 @@
  * table row per phase at the end. Latencies in milliseconds. */
 #include "expect.h"
 #include "report.h"
+#include "group.h"
+#include "rate.h"
+#include "search.h"
+#include "steady.h"
 #include "preflight.h"
 #include "telemetry.h"
 #include "tm_client.h"
@@ -60,6 +64,7 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 		r->interrupted ? " (interrupted: partial)" : "");
 	if (r->preflight && r->fsid[0]) /* a run without a cluster has no gate */
 		cb_preflight_text(r->preflight, out);
+	cb_search_text(r, out); /* a capacity found is what the report leads with */
 	for (size_t i = 0; i < r->nphases; i++) {
 		int n = (int)strlen(r->phases[i].name), o = (int)strlen(r->phases[i].op);
 		w = n > w ? n : w;
@@ -118,8 +123,12 @@ void cb_report_text(FILE *out, const struct cb_result *r)
 			p->name, p->nranks, (double)f->elapsed_ns / 1e9, f->rank, f->host,
 			(double)l->elapsed_ns / 1e9, l->rank, l->host);
 	}
-	for (size_t i = 0; i < r->nphases; i++)
+	for (size_t i = 0; i < r->nphases; i++) {
+		cb_rate_text(&r->phases[i], out);
+		cb_steady_text(&r->phases[i], out);
 		cb_tm_text(&r->phases[i], out);
+	}
+	cb_group_text(r, out);
 	for (size_t i = 0; i < r->nskipped; i++)
 		fprintf(out, "%s: skipped (optional): %s\n", r->skipped[i].workload,
 			r->skipped[i].reason);

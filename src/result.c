@@ -1,5 +1,6 @@
 /* Result record ownership and the figures derived from it. */
 #include "result.h"
+#include "search.h"
 #include "telemetry.h"
 #include "engine.h"
 
@@ -41,6 +42,10 @@ void cb_phase_release(struct cb_phase_result *p)
 	free(p->per_client);
 	cb_phase_tm_free(p->tm);
 	json_decref(p->uses);
+	cb_hist_free(p->service_hist);
+	cb_search_result_free(p->search);
+	free(p->group);
+	free(p->alone);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -15,12 +15,17 @@
 struct cb_sample {
 	uint64_t ops;
 	uint64_t bytes;
-	uint64_t lat_sum_ns;
+	uint64_t lat_sum_ns; /* open loop: from each op's scheduled start */
 	uint64_t lat_max_ns;
+	/* Open loop (rate.h; 0 in a closed loop): ops the schedule had due in
+	 * this second, ops submitted late in it, and the most ops due but not
+	 * yet submitted (the backlog) seen in it. */
+	uint64_t due, late, backlog;
 };
 
 struct cb_workload;
 struct cb_phase_tm;
+struct cb_search_result;
 struct cb_tm;
 struct cb_engine;
 struct json_t;
@@ -87,6 +92,28 @@ struct cb_phase_result {
 	size_t nper_client;
 	/* What telemetry saw of it (telemetry.h), owned; NULL: none. */
 	struct cb_phase_tm *tm;
+	/* Open loop (rate.h): the schedule's rate in ops/s (0: closed loop,
+	 * and the rest of this block unset), its arrival process; hist then
+	 * holds latency from each op's scheduled start, service_hist from its
+	 * submit (owned); ops submitted late, the largest backlog; saturated:
+	 * the phase could not keep the rate. */
+	double rate_ops;
+	int arrival; /* enum cb_arrival */
+	struct cb_hist *service_hist;
+	uint64_t late_ops, backlog_max;
+	bool saturated;
+	/* Steady state (steady.h): 0 no rule, 1 reached, 2 not reached by
+	 * max; the measured time it took to get there. */
+	int steady;
+	uint64_t steady_ns;
+	/* A capacity search (search.h), owned; NULL: none. */
+	struct cb_search_result *search;
+	/* A group member (group.h): the group's name, owned (NULL: ran
+	 * alone); load: role load, neither judged nor in the breakdown; the
+	 * row it is set beside (its workload run alone), owned, or NULL. */
+	char *group;
+	bool load;
+	char *alone;
 };
 
 /* A workload not run because this host lacks its layer (optional: true). */

@@ -1,12 +1,41 @@
 /* The workloads of a run, round after round: each workload's steps as
  * phases, their rows in the result, its clients' sessions across rounds. */
 #include "run_priv.h"
+#include "search.h"
 #include "telemetry.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* One phase of a step, with its telemetry. */
+struct step_run {
+	struct run *rn;
+	const struct cb_plan_item *it;
+	struct cb_phase *ph;
+	struct cb_workload *w; /* ph->wl, the step's own copy */
+};
+
+static int phase_tm(struct step_run *sr, struct cb_phase_result *pr)
+{
+	struct cb_runner_opts ro = sr->rn->ro;
+	struct cb_tm_phase tp;
+	/* without memory for its telemetry the phase runs without it */
+	if (cb_tm_phase_begin(sr->rn->tm, sr->ph, sr->it->engine, &tp, &ro) < 0)
+		cb_tm_note(sr->rn->tm, "out of memory: a phase ran without telemetry");
+	int r = cb_run_phase(sr->ph, sr->it->engine, &ro, pr);
+	pr->tm = cb_tm_phase_end(&tp);
+	return r;
+}
+
+/* A search's step: the step's phase at rate ops/s. */
+static int search_step(void *arg, uint64_t rate, struct cb_phase_result *pr)
+{
+	struct step_run *sr = arg;
+	sr->w->rate.ops = rate;
+	return phase_tm(sr, pr);
+}
 
 /* Run one step of workload i as a phase into pr, through conn. Returns 0,
  * -EINTR on a signal, or -errno with e set. */
@@ -39,13 +68,10 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 		w.ramp_ns = w.ops = w.bytes = 0;
 		w.duration_ns = st->duration_ns;
 	}
-	struct cb_runner_opts ro = rn->ro;
-	struct cb_tm_phase tp;
-	/* without memory for its telemetry the phase runs without it */
-	if (cb_tm_phase_begin(rn->tm, &ph, it->engine, &tp, &ro) < 0)
-		cb_tm_note(rn->tm, "out of memory: a phase ran without telemetry");
-	int r = cb_run_phase(&ph, it->engine, &ro, pr);
-	pr->tm = cb_tm_phase_end(&tp);
+	struct step_run sr = {.rn = rn, .it = it, .ph = &ph, .w = &w};
+	int r = w.search.p99_ns || w.search.p999_ns || w.search.mean_ns
+		    ? cb_search_run(&w, search_step, &sr, pr, e)
+		    : phase_tm(&sr, pr);
 	rn->left[i].created |= out.created;
 	rn->left[i].kept |= out.kept;
 	/* a namesake's leftovers removed, or old data read: never silently */

@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #define NS_PER_US  UINT64_C(1000)
 #define NS_PER_MS  UINT64_C(1000000)
@@ -123,6 +125,59 @@ static int parse_scaled(const char *s, uint64_t (*mult)(const char *), uint64_t 
 int cb_parse_size(const char *s, uint64_t *out)
 {
 	return parse_scaled(s, size_multiplier, out);
+}
+
+int cb_parse_percent(const char *s, uint64_t *ppm)
+{
+	const char *end;
+	uint64_t whole, frac = 0, scale = 10000; /* ppm per whole percent */
+	if (!s)
+		return -EINVAL;
+	int r = parse_digits(s, &whole, &end);
+	if (end == s)
+		return -EINVAL;
+	if (*end == '.') {
+		const char *f = ++end;
+		for (; is_digit(*end) && end - f < 4; end++) {
+			scale /= 10;
+			frac += (uint64_t)(*end - '0') * scale;
+		}
+		if (end == f || is_digit(*end))
+			return -EINVAL;
+	}
+	if (end[0] != '%' || end[1] != '\0')
+		return -EINVAL;
+	if (r < 0 || whole > 1000000)
+		return -ERANGE;
+	*ppm = whole * 10000 + frac;
+	return 0;
+}
+
+int cb_parse_rate(const char *s, uint64_t *ops, uint64_t *bytes)
+{
+	char buf[64];
+	if (!s)
+		return -EINVAL;
+	size_t n = strlen(s);
+	if (n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n + 1);
+	bool per_s = n > 2 && strcmp(buf + n - 2, "/s") == 0;
+	if (per_s)
+		buf[n - 2] = '\0';
+	size_t d = 0;
+	while (is_digit(buf[d]))
+		d++;
+	*ops = *bytes = 0;
+	if (d > 0 && buf[d] == '\0')
+		return cb_parse_uint(buf, ops);
+	if (n > 6 && strcmp(s + n - 6, " ops/s") == 0) {
+		buf[n - 6] = '\0';
+		return cb_parse_uint(buf, ops);
+	}
+	if (!per_s)
+		return -EINVAL;
+	return cb_parse_size(buf, bytes);
 }
 
 /* Nanoseconds per unit, or 0 for an unknown unit. Case-sensitive on purpose:

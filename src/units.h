@@ -20,6 +20,15 @@ int cb_parse_size(const char *s, uint64_t *out);
  * UINT64_MAX ns, about 584 years). *ns is written only on success. */
 int cb_parse_duration(const char *s, uint64_t *ns);
 
+/* A percentage, "5%" or "0.25%" (up to 4 decimals), in parts per million.
+ * 0, -EINVAL, -ERANGE. */
+int cb_parse_percent(const char *s, uint64_t *ppm);
+
+/* A rate: ops per second ("10000", "10000/s") into *ops, or a bandwidth
+ * ("200MiB/s", "200M/s": a size per second) into *bytes; the other is 0.
+ * A size with a unit but no "/s" is -EINVAL: it is neither. */
+int cb_parse_rate(const char *s, uint64_t *ops, uint64_t *bytes);
+
 /* Parse a plain unsigned decimal integer (no sign, no suffix). 0/-EINVAL/-ERANGE. */
 int cb_parse_uint(const char *s, uint64_t *out);
 

@@ -1,0 +1,42 @@
+/* Workloads running together (`together: NAME`): every member's clients
+ * meet at one start line, and the members stop together. The start line
+ * and the stop are here (the phase loop calls them); running the members
+ * side by side is run_group.c's. */
+#ifndef CB_GROUP_H
+#define CB_GROUP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct cb_result;
+struct cb_phase_result;
+struct json_t;
+
+struct cb_group;
+
+/* A start line for clients clients in all (every member's). NULL on ENOMEM. */
+struct cb_group *cb_group_new(unsigned clients);
+void cb_group_free(struct cb_group *g);
+
+/* A client at the start line, set up (ok) or not: waits until every
+ * client arrived (or left); true when all of them set up. */
+bool cb_group_arrive(struct cb_group *g, bool ok);
+/* count clients will never arrive (a member skipped, or its phase never
+ * started); as if they arrived, set up or not (ok). */
+void cb_group_leave(struct cb_group *g, unsigned count, bool ok);
+
+/* Stop every member's loop (load members once the measured ones ended). */
+void cb_group_stop(struct cb_group *g);
+/* A loop's look, off the per-op path: *sig (a signal this loop read) is
+ * shared with every member, and comes back set when any member read one;
+ * true when the group is stopping (stopped, or a signal). */
+bool cb_group_poll(struct cb_group *g, bool *sig);
+
+/* A row's group figures (group, role, alone) into its JSON object. */
+int cb_group_row_json(const struct cb_phase_result *p, struct json_t *o);
+/* The run's side-by-side table (rows alone and together, the slowdown),
+ * into the record's root, and under the report's table. */
+int cb_group_json(const struct cb_result *r, struct json_t *root);
+void cb_group_text(const struct cb_result *r, FILE *out);
+
+#endif
