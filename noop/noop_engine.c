@@ -9,6 +9,8 @@
  *   capacity      a single server of N ops/s: ops queue behind each other,
  *                 so latency rises with load
  *   fail_every    every Nth op of a client fails with -EIO
+ *   stall         ops started stall_at into the client's run, for that
+ *                 long, complete only when it ends (a paused OSD)
  *   completion    thread: completions come from another thread, as
  *                 librados's callbacks do
  *   synchronous   submit finishes the op before returning (libcephfs)
@@ -29,7 +31,8 @@ struct noop_opts {
 	uint64_t delay_ns, jitter_ns;
 	uint64_t capacity;   /* ops/s of the single server; 0: unlimited */
 	uint64_t fail_every; /* 0: no op fails */
-	int completion;	     /* index into completions[] */
+	uint64_t stall_ns, stall_at_ns;
+	int completion; /* index into completions[] */
 	bool synchronous;
 	uint64_t iterations;
 };
@@ -47,6 +50,10 @@ static const struct cb_option noop_options[] = {
      "ops/s of a single server the ops queue for (0: no limit)"},
     {"fail_every", CB_OPT_UINT, offsetof(struct noop_opts, fail_every), "0", 0, 0, NULL,
      "every Nth op of a client fails with an I/O error (0: none)"},
+    {"stall", CB_OPT_DURATION, offsetof(struct noop_opts, stall_ns), "0", 0, 0, NULL,
+     "ops started during a stall of this long complete when it ends (0: none)"},
+    {"stall_at", CB_OPT_DURATION, offsetof(struct noop_opts, stall_at_ns), "0", 0, 0, NULL,
+     "when the stall starts, from the client's first op"},
     {"completion", CB_OPT_ENUM, offsetof(struct noop_opts, completion), "inline", 0, 0, completions,
      "inline (in submit or the runner's poll) or thread (as librados's callbacks)"},
     {"synchronous", CB_OPT_BOOL, offsetof(struct noop_opts, synchronous), "false", 0, 0, NULL,
@@ -106,6 +113,7 @@ struct noop_state {
 	uint64_t block_size;
 	uint64_t submitted;   /* ops so far: fail_every counts them */
 	uint64_t server_free; /* ns: when the single server takes the next op */
+	uint64_t first;	      /* ns: the client's first op started (0: none yet) */
 	uint64_t rng;
 	struct noop_queue q;
 };
@@ -123,7 +131,8 @@ static int noop_setup(struct cb_phase *ph, void **state)
 	s->rng = 0x9e3779b97f4a7c15ULL * (ph->client + 1);
 	/* rows name what they ran against; result readers want a name there */
 	snprintf(ph->out->target, sizeof(ph->out->target), "noop");
-	s->instant = !o->delay_ns && !o->capacity && o->completion != COMPLETION_THREAD;
+	s->instant =
+	    !o->delay_ns && !o->capacity && !o->stall_ns && o->completion != COMPLETION_THREAD;
 	/* a queue only when ops wait outside submit: the default path is submit
 	 * alone, and a synchronous op waits in submit */
 	if (!s->instant && !o->synchronous) {
@@ -151,7 +160,13 @@ static uint64_t due_time(struct noop_state *s, uint64_t now)
 	if (o->jitter_ns) {
 		d = d - o->jitter_ns + cb_rng_next(&s->rng) % (2 * o->jitter_ns + 1);
 	}
-	return t + d;
+	t += d;
+	if (!s->first)
+		s->first = now;
+	uint64_t stall = s->first + o->stall_at_ns;
+	if (o->stall_ns && now >= stall && now < stall + o->stall_ns && t < stall + o->stall_ns)
+		t = stall + o->stall_ns;
+	return t;
 }
 
 static int noop_submit(void *state, struct cb_op *op)

@@ -28,6 +28,8 @@ static const char rados_help[] =
     "      --max-errors N     op errors tolerated (default 0)\n"
     "      --op-timeout T     fail an OSD op stuck for T and count it as an error\n"
     "                         (default: --timeout)\n"
+    "      --rate R           open loop: R ops/s (or a bandwidth, 200MiB/s) for all\n"
+    "                         clients; latency from each op's scheduled start\n"
     "      --run-name N       names the objects (default: bench)\n";
 
 enum {
@@ -38,6 +40,7 @@ enum {
 	OPT_MAX_ERRORS,
 	OPT_CLIENTS,
 	OPT_OP_TIMEOUT,
+	OPT_RATE,
 };
 
 int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
@@ -57,6 +60,7 @@ int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
 	    {"clients", required_argument, NULL, OPT_CLIENTS},
 	    {"op-timeout", required_argument, NULL, OPT_OP_TIMEOUT},
+	    {"rate", required_argument, NULL, OPT_RATE},
 	    {NULL, 0, NULL, 0},
 	};
 	static const struct cb_adhoc_flag map[] = {
@@ -71,6 +75,7 @@ int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {OPT_MAX_ERRORS, "--max-errors", "max_errors"},
 	    {OPT_CLIENTS, "--clients", "clients"},
 	    {OPT_OP_TIMEOUT, "--op-timeout", "op_timeout"},
+	    {OPT_RATE, "--rate", "rate"},
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};

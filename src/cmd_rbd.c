@@ -43,6 +43,8 @@ static const char rbd_help[] =
     "      --max-errors N     op errors tolerated (default 0)\n"
     "      --op-timeout T     fail an OSD op stuck for T and count it as an error\n"
     "                         (default: --timeout)\n"
+    "      --rate R           open loop: R ops/s (or a bandwidth, 200MiB/s) for all\n"
+    "                         clients; latency from each op's scheduled start\n"
     "  Created images are named after --run-name (default: bench).\n";
 
 enum {
@@ -67,6 +69,7 @@ enum {
 	OPT_MAX_ERRORS,
 	OPT_CLIENTS,
 	OPT_OP_TIMEOUT,
+	OPT_RATE,
 };
 
 /* --io-type and --io-pattern together name the op, as in rbd bench. */
@@ -123,6 +126,7 @@ int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
 	    {"clients", required_argument, NULL, OPT_CLIENTS},
 	    {"op-timeout", required_argument, NULL, OPT_OP_TIMEOUT},
+	    {"rate", required_argument, NULL, OPT_RATE},
 	    {NULL, 0, NULL, 0},
 	};
 	/* flags that are one profile key each */
@@ -146,6 +150,7 @@ int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {OPT_MAX_ERRORS, "--max-errors", "max_errors"},
 	    {OPT_CLIENTS, "--clients", "clients"},
 	    {OPT_OP_TIMEOUT, "--op-timeout", "op_timeout"},
+	    {OPT_RATE, "--rate", "rate"},
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};

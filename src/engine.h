@@ -108,6 +108,7 @@ struct cb_op {
 	uint64_t len;	  /* bytes this op moves; set by the engine in submit */
 	bool is_write;	  /* set by the engine in submit */
 	uint64_t t_start; /* ns, monotonic */
+	uint64_t t_sched; /* when it was due: its scheduled start (open loop), else t_start */
 	uint64_t t_end;
 	int64_t result; /* bytes or -errno, set by cb_op_done */
 	uint64_t where; /* engine's record of the target (object, offset) */

@@ -1,6 +1,10 @@
 /* The start line and the stop of a group's members. */
 #include "group.h"
+#include "engine.h"
 #include "result.h"
+
+#include <errno.h>
+#include <stdio.h>
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -71,6 +75,21 @@ bool cb_group_poll(struct cb_group *g, bool *sig)
 		atomic_store(&g->sig, true);
 	*sig = atomic_load(&g->sig);
 	return *sig || atomic_load(&g->stop);
+}
+
+int cb_group_check(const struct cb_workload *wl, char *why, size_t n)
+{
+	if (!wl->together && !wl->alone && wl->role == CB_ROLE_MEASURE)
+		return 0;
+	/* refused, not ignored: workloads meant to run together would run
+	 * one after another */
+	snprintf(why, n,
+		 "%s: workloads running together are not in this version of cephbench yet: "
+		 "leave together, role and alone out",
+		 wl->together ? "together"
+		 : wl->alone  ? "alone"
+			      : "role");
+	return -EINVAL;
 }
 
 int cb_group_row_json(const struct cb_phase_result *p, json_t *o)

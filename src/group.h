@@ -13,6 +13,11 @@ struct cb_phase_result;
 struct json_t;
 
 struct cb_group;
+struct cb_workload;
+
+/* Cross-key checks of together, role and alone at profile load. 0, or
+ * -EINVAL with why. */
+int cb_group_check(const struct cb_workload *wl, char *why, size_t n);
 
 /* A start line for clients clients in all (every member's). NULL on ENOMEM. */
 struct cb_group *cb_group_new(unsigned clients);

@@ -6,6 +6,7 @@
 #include "phase.h"
 #include "clock.h"
 #include "group.h"
+#include "rate.h"
 #include "steady.h"
 #include "ranks.h"
 #include "report.h"
@@ -18,6 +19,7 @@
 #include <linux/futex.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SIGNAL_CHECK_NS 50000000ULL
@@ -224,20 +226,32 @@ struct loop {
 	struct cb_steady_state steady;
 	bool steady_on, steady_ops;
 	uint64_t steady_sec; /* measured seconds it has judged */
+	/* Open loop: the schedule ops are taken from, and a copy of it that
+	 * runs ahead to now, counting the ops due (the backlog is the gap). */
+	bool rated;
+	struct cb_sched sched, due;
 	uint64_t inflight, started, finished;
 	uint64_t last_end;
 	uint64_t all_lat_sum, last_lat;
 	char first_error[512];
 };
 
-static int sample_add(struct cb_phase_result *res, uint64_t sec, uint64_t bytes, uint64_t lat)
+/* Second sec's sample, grown to; NULL on ENOMEM. */
+static struct cb_sample *sample_at(struct cb_phase_result *res, uint64_t sec)
 {
 	/* doubling: a long phase grows its samples a few times, not every second */
 	if (sec >= res->nsamples &&
 	    cb_phase_samples_grow(res, sec + 1 > res->nsamples * 2 ? sec + 1 : res->nsamples * 2) <
 		0)
+		return NULL;
+	return &res->samples[sec];
+}
+
+static int sample_add(struct cb_phase_result *res, uint64_t sec, uint64_t bytes, uint64_t lat)
+{
+	struct cb_sample *s = sample_at(res, sec);
+	if (!s)
 		return -ENOMEM;
-	struct cb_sample *s = &res->samples[sec];
 	s->ops++;
 	s->bytes += bytes;
 	s->lat_sum_ns += lat;
@@ -273,7 +287,8 @@ static void note_error(struct loop *l, struct cb_op *op, int64_t r)
 static int account(struct loop *l, struct cb_op *op)
 {
 	int64_t r = op->result;
-	uint64_t lat = op->t_end - op->t_start;
+	/* open loop: from when it was due, which a stall cannot hide */
+	uint64_t lat = op->t_end - op->t_sched;
 
 	l->inflight--;
 	l->finished++;
@@ -289,8 +304,10 @@ static int account(struct loop *l, struct cb_op *op)
 	l->res->all_ops++;
 	l->res->all_bytes += op->len;
 	l->res->all_lat_ns += lat;
-	if (op->t_start < l->ramp_end)
+	if (op->t_sched < l->ramp_end)
 		return 0;
+	if (l->rated)
+		cb_hist_record(l->res->service_hist, op->t_end - op->t_start);
 	l->res->ops++;
 	l->res->bytes += op->len;
 	if (op->is_write) {
@@ -357,6 +374,48 @@ static void slots_free(struct loop *l, uint64_t n)
 	free(l->free_slots);
 }
 
+/* The ops the schedule had due up to now (before end): counted into their
+ * seconds, and the backlog (due, not yet taken) into now's. 0 or -ENOMEM. */
+static int rate_due(struct loop *l, uint64_t now, uint64_t end)
+{
+	while (l->due.next <= now && l->due.next < end) {
+		if (l->due.next >= l->ramp_end) {
+			struct cb_sample *s =
+			    sample_at(l->res, (l->due.next - l->ramp_end) / 1000000000ULL);
+			if (!s)
+				return -ENOMEM;
+			s->due++;
+		}
+		cb_sched_advance(&l->due);
+	}
+	uint64_t backlog = l->due.n - l->sched.n;
+	if (now < l->ramp_end || backlog == 0)
+		return 0;
+	struct cb_sample *s = sample_at(l->res, (now - l->ramp_end) / 1000000000ULL);
+	if (!s)
+		return -ENOMEM;
+	if (backlog > s->backlog)
+		s->backlog = backlog;
+	if (backlog > l->res->backlog_max)
+		l->res->backlog_max = backlog;
+	return 0;
+}
+
+/* op was taken off the schedule: a late one is counted in its submit's
+ * second. 0 or -ENOMEM. */
+static int rate_taken(struct loop *l, const struct cb_op *op)
+{
+	cb_sched_advance(&l->sched);
+	if (op->t_sched < l->ramp_end || op->t_start - op->t_sched <= CB_LATE_NS)
+		return 0;
+	struct cb_sample *s = sample_at(l->res, (op->t_start - l->ramp_end) / 1000000000ULL);
+	if (!s)
+		return -ENOMEM;
+	s->late++;
+	l->res->late_ops++;
+	return 0;
+}
+
 static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 {
 	const struct cb_workload *wl = l->ph->wl;
@@ -374,21 +433,33 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			if (ro->mark)
 				ro->mark(ro->mark_arg, CB_MARK_WINDOW);
 		}
-		if (now >= end)
+		if (now >= end || (l->rated && l->sched.next >= end))
 			stopping = true;
+		if (l->rated && rate_due(l, now, end) < 0 && ret == 0) {
+			ret = cb_err_cluster(l->ph->err, -ENOMEM, "out of memory for samples");
+			stopping = true;
+		}
 		while (!stopping && l->nfree > 0) {
 			if ((wl->ops && measured_ops >= wl->ops) ||
 			    (wl->bytes && measured_bytes >= wl->bytes)) {
 				stopping = true;
 				break;
 			}
+			if (l->rated && (l->sched.next > now || l->sched.next >= end))
+				break; /* not due yet: the loop waits for it below */
 			struct cb_op *op = l->free_slots[--l->nfree];
 			op->t_start = cb_now_ns();
+			op->t_sched = l->rated ? l->sched.next : op->t_start;
 			int r = l->eng->submit(l->st, op);
 			if (r == CB_EOF) {
 				l->nfree++;
 				stopping = true;
 				break;
+			}
+			if (l->rated && rate_taken(l, op) < 0 && ret == 0) {
+				ret = cb_err_cluster(l->ph->err, -ENOMEM,
+						     "out of memory for samples");
+				stopping = true;
 			}
 			l->inflight++;
 			l->started++;
@@ -399,7 +470,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 				op->result = r;
 				account(l, op);
 				break;
-			} else if (op->t_start >= l->ramp_end) {
+			} else if (op->t_sched >= l->ramp_end) {
 				measured_ops++;
 				measured_bytes += op->len;
 			}
@@ -418,11 +489,21 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			break;
 		now = cb_now_ns();
 		uint64_t wake = next_tick < next_sig ? next_tick : next_sig;
+		if (l->rated && !stopping && l->nfree > 0 && l->sched.next < wake)
+			wake = l->sched.next;
 		uint64_t timeout = wake > now ? wake - now : 0;
 		bool sig = false;
 		struct cb_op *done;
 		if (l->eng->poll && !l->ph->out->callbacks && l->inflight) {
-			int r = l->eng->poll(l->st, 1, (int)(timeout / 1000000ULL) + 1);
+			/* a poll waits in whole ms: an op due sooner is not kept
+			 * waiting by it (the reaping of one may then lag by as
+			 * much as the sleep) */
+			int ms = (int)(timeout / 1000000ULL) + (l->rated ? 0 : 1);
+			int r = l->eng->poll(l->st, ms ? 1 : 0, ms);
+			if (l->rated && ms == 0 && timeout && !atomic_load(&l->cq->head)) {
+				struct timespec ts = {0, (long)timeout};
+				nanosleep(&ts, NULL);
+			}
 			if (r < 0 && r != -EINTR && ret == 0) {
 				ret = cb_err_cluster(l->ph->err, r, "reaping completions: %s",
 						     strerror(-r));
@@ -570,8 +651,18 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 		l.steady_on = true;
 		l.steady_ops = cb_steady_wants_ops(&l.steady);
 	}
+	if (wl->rate.ops && !(res->service_hist = cb_hist_new())) {
+		r = cb_err_cluster(ph->err, -ENOMEM, "out of memory for a histogram");
+		goto free_slots;
+	}
 	l.t0 = cb_now_ns();
 	l.ramp_end = l.t0 + wl->ramp_ns;
+	if (wl->rate.ops) { /* each client its share, interleaved with the others' */
+		l.rated = true;
+		cb_sched_init(&l.sched, l.t0, (double)wl->rate.ops, wl->arrival, ph->client,
+			      ph->clients ? ph->clients : 1);
+		l.due = l.sched;
+	}
 	r = run_loop(&l, &cro);
 	if (l.steady_on)
 		cb_steady_end(&l.steady, res);
@@ -669,6 +760,13 @@ static void start_ranks(struct cb_ranks *rk, struct sync *sy)
 	sync_open_gate(sy, cb_ranks_any(rk, sync_all_arrived(sy)));
 }
 
+/* Whether an open-loop phase kept its rate. */
+static void rate_verdict(struct cb_phase_result *res)
+{
+	if (res->rate_ops > 0 && res->ops)
+		res->saturated = cb_phase_iops(res) < CB_SATURATED_SHARE * res->rate_ops;
+}
+
 int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct cb_runner_opts *ro,
 		 struct cb_phase_result *res)
 {
@@ -690,9 +788,13 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 					      ro->ncqs);
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	}
+	res->rate_ops = (double)wl->rate.ops;
+	res->arrival = wl->arrival;
 	if (n == 1 && nranks == 1) {
 		ph->client = 0;
-		return run_client(ph, eng, ro, ro->cqs[0], NULL, true, res);
+		int r1 = run_client(ph, eng, ro, ro->cqs[0], NULL, true, res);
+		rate_verdict(res);
+		return r1;
 	}
 
 	struct client *c = calloc(n, sizeof(*c));
@@ -744,6 +846,7 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 	if (r == 0)
 		r = mr;
 	r = cb_ranks_merge_phase(ro->ranks, res, r, ph->err);
+	rate_verdict(res);
 	for (unsigned k = 0; k < n; k++)
 		cb_phase_release(&c[k].res);
 	free(c);

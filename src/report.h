@@ -39,6 +39,12 @@ void cb_report_verdicts(FILE *out, const struct cb_result *r, bool only_failed);
 void cb_report_bottleneck_text(FILE *out, const struct cb_result *r);
 json_t *cb_bottleneck_json(const struct cb_result *r);
 
+struct cb_hist;
+/* A histogram's summary (min, mean, max, stddev, p50 ... p99.99 in us) and
+ * its sparse buckets, as the record holds them. NULL on ENOMEM. */
+json_t *cb_latency_json(const struct cb_hist *h);
+json_t *cb_histogram_json(const struct cb_hist *h);
+
 /* The JSON record of DESIGN.md section 5 (schema docs/result.schema.json).
  * Returns 0 or -errno. */
 int cb_report_json(FILE *out, const struct cb_result *r);

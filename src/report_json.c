@@ -18,7 +18,7 @@
 #include <math.h>
 #include <string.h>
 
-static json_t *latency_json(const struct cb_hist *h)
+json_t *cb_latency_json(const struct cb_hist *h)
 {
 	return json_pack("{s:I, s:f, s:I, s:f, s:I, s:I, s:I, s:I, s:I}", "min",
 			 (json_int_t)(h->count ? h->min / 1000 : 0), "mean",
@@ -31,7 +31,7 @@ static json_t *latency_json(const struct cb_hist *h)
 			 (json_int_t)(cb_hist_percentile(h, 99.99) / 1000));
 }
 
-static json_t *histogram_json(const struct cb_hist *h)
+json_t *cb_histogram_json(const struct cb_hist *h)
 {
 	json_t *b = json_array();
 	for (uint32_t i = 0; i < CB_HIST_NBUCKETS; i++)
@@ -53,6 +53,12 @@ static json_t *samples_json(const struct cb_phase_result *p)
 				 (json_int_t)s->ops, "bytes", (json_int_t)s->bytes, "lat_mean_us",
 				 s->ops ? (double)s->lat_sum_ns / (double)s->ops / 1000.0 : 0.0,
 				 "lat_max_us", (double)s->lat_max_ns / 1000.0));
+		if (p->rate_ops > 0) { /* open loop: the schedule's second */
+			json_t *j = json_array_get(a, json_array_size(a) - 1);
+			json_object_set_new(j, "due", json_integer((json_int_t)s->due));
+			json_object_set_new(j, "late", json_integer((json_int_t)s->late));
+			json_object_set_new(j, "backlog", json_integer((json_int_t)s->backlog));
+		}
 	}
 	return a;
 }
@@ -163,8 +169,8 @@ static json_t *phase_json(const struct cb_phase_result *p)
 	    (json_int_t)p->clients, "duration_s", (double)p->elapsed_ns / 1e9, "ops",
 	    (json_int_t)p->ops, "bytes", (json_int_t)p->bytes, "iops", cb_phase_iops(p),
 	    "bw_bytes_per_s", cb_phase_bw(p), "errors", (json_int_t)p->errors, "interrupted",
-	    p->interrupted, "failed", p->failed, "latency_us", latency_json(p->hist), "histogram",
-	    histogram_json(p->hist), "samples", samples_json(p));
+	    p->interrupted, "failed", p->failed, "latency_us", cb_latency_json(p->hist),
+	    "histogram", cb_histogram_json(p->hist), "samples", samples_json(p));
 	/* the split a mixed workload's read share is judged by */
 	json_object_set_new(o, "read_ops", json_integer((json_int_t)(p->ops - p->write_ops)));
 	json_object_set_new(o, "read_bytes", json_integer((json_int_t)(p->bytes - p->write_bytes)));

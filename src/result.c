@@ -63,8 +63,14 @@ int cb_phase_samples_grow(struct cb_phase_result *p, size_t n)
 }
 
 /* Counts, histogram and flags; samples and time are the callers'. */
-static void merge_counts(struct cb_phase_result *dst, const struct cb_phase_result *src)
+static int merge_counts(struct cb_phase_result *dst, const struct cb_phase_result *src)
 {
+	if (src->service_hist) {
+		if (!dst->service_hist && !(dst->service_hist = cb_hist_new()))
+			return -ENOMEM;
+		cb_hist_merge(dst->service_hist, src->service_hist);
+	}
+	dst->late_ops += src->late_ops;
 	dst->ops += src->ops;
 	dst->bytes += src->bytes;
 	dst->write_ops += src->write_ops;
@@ -77,6 +83,7 @@ static void merge_counts(struct cb_phase_result *dst, const struct cb_phase_resu
 	dst->interrupted |= src->interrupted;
 	dst->failed |= src->failed;
 	dst->ran |= src->ran;
+	return 0;
 }
 
 static void sample_add(struct cb_sample *d, const struct cb_sample *s)
@@ -86,6 +93,9 @@ static void sample_add(struct cb_sample *d, const struct cb_sample *s)
 	d->lat_sum_ns += s->lat_sum_ns;
 	if (s->lat_max_ns > d->lat_max_ns)
 		d->lat_max_ns = s->lat_max_ns;
+	d->due += s->due;
+	d->late += s->late;
+	d->backlog += s->backlog;
 }
 
 /* A client's own figures, before they disappear into the phase's. */
@@ -107,10 +117,13 @@ int cb_phase_merge_client(struct cb_phase_result *dst, const struct cb_phase_res
 	dst->per_client = rows;
 	if (cb_phase_samples_grow(dst, src->nsamples) < 0)
 		return -ENOMEM;
+	if (merge_counts(dst, src) < 0)
+		return -ENOMEM;
 	rows[dst->nper_client++] = client_row(src);
 	for (size_t i = 0; i < src->nsamples; i++)
 		sample_add(&dst->samples[i], &src->samples[i]);
-	merge_counts(dst, src);
+	/* clients at once: their backlogs add (the sum of each one's largest) */
+	dst->backlog_max += src->backlog_max;
 	if (src->elapsed_ns > dst->elapsed_ns)
 		dst->elapsed_ns = src->elapsed_ns;
 	return 0;
@@ -157,7 +170,11 @@ int cb_phase_merge_iteration(struct cb_phase_result *dst, const struct cb_phase_
 		return -ENOMEM;
 	for (size_t i = 0; i < src->nsamples; i++)
 		sample_add(&dst->samples[at + i], &src->samples[i]);
-	merge_counts(dst, src);
+	if (merge_counts(dst, src) < 0)
+		return -ENOMEM;
+	if (src->backlog_max > dst->backlog_max)
+		dst->backlog_max = src->backlog_max;
+	dst->saturated |= src->saturated;
 	dst->elapsed_ns += src->elapsed_ns;
 	/* each rank's own figures add up over the iterations too */
 	for (size_t k = 0; k < dst->nranks && k < src->nranks; k++) {
