@@ -6,6 +6,7 @@
 #ifndef CB_LOAD_OPTS_H
 #define CB_LOAD_OPTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* `rate:` ops/s for the whole workload (its clients split it), or a
@@ -41,5 +42,11 @@ struct cb_search {
 	uint64_t steps;
 	uint64_t error_ppm;
 };
+
+/* Whether a search was asked for: a target given. */
+static inline bool cb_search_given(const struct cb_search *s)
+{
+	return s->p99_ns || s->p999_ns || s->mean_ns;
+}
 
 #endif

@@ -76,15 +76,14 @@ int pf_parse_overrides(struct loader *l, char *const *ov, size_t n)
 		dot = strrchr(p, '.');
 		/* expect.KEY (steady.KEY, search.KEY) is one key: the dot before
 		 * it splits */
-		for (char *ex = p; ex; ex = strchr(ex, '.') ? strchr(ex, '.') + 1 : NULL) {
-			char *d = strchr(ex, '.');
-			if (!d || strchr(d + 1, '.'))
-				continue;
+		if (dot) {
+			char *prev = dot;
+			while (prev > p && prev[-1] != '.')
+				prev--;
 			char name[16];
-			snprintf(name, sizeof(name), "%.*s", (int)(d - ex), ex);
+			snprintf(name, sizeof(name), "%.*s", (int)(dot - prev), prev);
 			if (pf_nested_prefix(name))
-				dot = ex == p ? NULL : ex - 1;
-			break;
+				dot = prev == p ? NULL : prev - 1;
 		}
 		if (!dot) {
 			o->kind = wl_prefix ? OV_WORKLOAD : OV_ALL;

@@ -48,17 +48,17 @@ static json_t *samples_json(const struct cb_phase_result *p)
 	json_t *a = json_array();
 	for (size_t i = 0; i < p->nsamples; i++) {
 		const struct cb_sample *s = &p->samples[i];
-		json_array_append_new(
-		    a, json_pack("{s:I, s:I, s:I, s:f, s:f}", "t", (json_int_t)i, "ops",
-				 (json_int_t)s->ops, "bytes", (json_int_t)s->bytes, "lat_mean_us",
-				 s->ops ? (double)s->lat_sum_ns / (double)s->ops / 1000.0 : 0.0,
-				 "lat_max_us", (double)s->lat_max_ns / 1000.0));
-		if (p->rate_ops > 0) { /* open loop: the schedule's second */
-			json_t *j = json_array_get(a, json_array_size(a) - 1);
+		json_t *j =
+		    json_pack("{s:I, s:I, s:I, s:f, s:f}", "t", (json_int_t)i, "ops",
+			      (json_int_t)s->ops, "bytes", (json_int_t)s->bytes, "lat_mean_us",
+			      s->ops ? (double)s->lat_sum_ns / (double)s->ops / 1000.0 : 0.0,
+			      "lat_max_us", (double)s->lat_max_ns / 1000.0);
+		if (j && p->rate_ops > 0) { /* open loop: the schedule's second */
 			json_object_set_new(j, "due", json_integer((json_int_t)s->due));
 			json_object_set_new(j, "late", json_integer((json_int_t)s->late));
 			json_object_set_new(j, "backlog", json_integer((json_int_t)s->backlog));
 		}
+		json_array_append_new(a, j);
 	}
 	return a;
 }

@@ -69,9 +69,8 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 		w.duration_ns = st->duration_ns;
 	}
 	struct step_run sr = {.rn = rn, .it = it, .ph = &ph, .w = &w};
-	int r = w.search.p99_ns || w.search.p999_ns || w.search.mean_ns
-		    ? cb_search_run(&w, search_step, &sr, pr, e)
-		    : phase_tm(&sr, pr);
+	int r = cb_search_given(&w.search) ? cb_search_run(&w, search_step, &sr, pr, e)
+					   : phase_tm(&sr, pr);
 	rn->left[i].created |= out.created;
 	rn->left[i].kept |= out.kept;
 	/* a namesake's leftovers removed, or old data read: never silently */

@@ -13,7 +13,7 @@ void cb_search_result_free(struct cb_search_result *s)
 
 int cb_search_check(const struct cb_workload *wl, char *why, size_t n)
 {
-	if (!wl->search.p99_ns && !wl->search.p999_ns && !wl->search.mean_ns)
+	if (!cb_search_given(&wl->search))
 		return 0;
 	/* refused, not ignored: a key that did nothing would be a surprise */
 	snprintf(why, n,

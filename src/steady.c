@@ -3,10 +3,19 @@
 #include "engine.h"
 #include "result.h"
 
+#include <errno.h>
+#include <stdio.h>
+
 int cb_steady_check(const struct cb_workload *wl, char *why, size_t n)
 {
-	(void)wl, (void)why, (void)n;
-	return 0;
+	if (wl->steady.metric == CB_STEADY_OFF)
+		return 0;
+	/* refused, not ignored: a phase with a rule nobody judges would run
+	 * to its max */
+	snprintf(why, n,
+		 "steady: the steady-state rule is not in this version of cephbench yet: leave "
+		 "steady out and give duration");
+	return -EINVAL;
 }
 
 int cb_steady_begin(struct cb_steady_state *s, const struct cb_workload *wl)

@@ -156,27 +156,20 @@ int cb_parse_percent(const char *s, uint64_t *ppm)
 int cb_parse_rate(const char *s, uint64_t *ops, uint64_t *bytes)
 {
 	char buf[64];
-	if (!s)
-		return -EINVAL;
-	size_t n = strlen(s);
+	size_t n = s ? strlen(s) : sizeof(buf);
 	if (n >= sizeof(buf))
 		return -EINVAL;
 	memcpy(buf, s, n + 1);
 	bool per_s = n > 2 && strcmp(buf + n - 2, "/s") == 0;
 	if (per_s)
-		buf[n - 2] = '\0';
-	size_t d = 0;
-	while (is_digit(buf[d]))
-		d++;
+		buf[n -= 2] = '\0';
+	bool ops_unit = per_s && n > 4 && strcmp(buf + n - 4, " ops") == 0;
+	if (ops_unit)
+		buf[n - 4] = '\0';
 	*ops = *bytes = 0;
-	if (d > 0 && buf[d] == '\0')
-		return cb_parse_uint(buf, ops);
-	if (n > 6 && strcmp(s + n - 6, " ops/s") == 0) {
-		buf[n - 6] = '\0';
-		return cb_parse_uint(buf, ops);
-	}
-	if (!per_s)
-		return -EINVAL;
+	int r = cb_parse_uint(buf, ops);
+	if (r != -EINVAL || !per_s || ops_unit)
+		return r;
 	return cb_parse_size(buf, bytes);
 }
 

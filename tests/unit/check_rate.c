@@ -3,9 +3,7 @@
  * omission) beside the same stall in a closed loop, saturation, and the
  * profile's refusals. The counts are exact; the latency bounds come from
  * the stall's size, which the noop layer makes exact too. */
-#include "cli.h"
-#include "profile.h"
-#include "run.h"
+#include "unit_profile.h"
 #include "unit_run.h"
 
 #include <check.h>
@@ -16,50 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
-
-static char dir[64];
-static int sigfd = -1;
-
-/* Run the profile text yaml; the record's JSON in *out (NULL when the run
- * wrote none). Returns the run's exit code. */
-static int run_yaml(const char *yaml, json_t **out)
-{
-	char path[128], jpath[128];
-	snprintf(path, sizeof(path), "%s/p.yaml", dir);
-	snprintf(jpath, sizeof(jpath), "%s/r.json", dir);
-	unlink(jpath);
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(yaml, f);
-	fclose(f);
-	struct cb_profile *p = NULL;
-	struct cb_err e = {0};
-	ck_assert_msg(cb_profile_load(path, NULL, 0, &p, &e) == 0, "%s", e.msg);
-	/* quiet: only the verdict lines on stdout; the record goes to the file */
-	struct cb_run_opts o = {
-	    .format = CB_FORMAT_TEXT, .json_path = jpath, .quiet = true, .sigfd = sigfd};
-	int rc = cb_run_profile(p, &o, &e);
-	cb_profile_free(p);
-	json_error_t je;
-	*out = json_load_file(jpath, 0, &je);
-	return rc;
-}
-
-static json_t *phase(json_t *rec, size_t i)
-{
-	json_t *ph = json_array_get(json_object_get(rec, "phases"), i);
-	ck_assert_ptr_nonnull(ph);
-	return ph;
-}
-
-static json_int_t num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	ck_assert_msg(json_is_integer(v), "no integer %s", key);
-	return json_integer_value(v);
-}
 
 static double lat(json_t *ph, const char *pct)
 {
@@ -77,22 +32,23 @@ static json_t *open_loop(json_t *ph)
 START_TEST(uniform_rate_exact)
 {
 	json_t *r;
-	ck_assert_int_eq(run_yaml("name: u\n"
-				  "workloads:\n"
-				  "  - {name: a, layer: noop, op: write, rate: 2000, duration: 2s, "
-				  "concurrency: 8, delay: 1ms}\n",
-				  &r),
-			 0);
-	json_t *ph = phase(r, 0), *o = open_loop(ph);
+	ck_assert_int_eq(
+	    unit_run_yaml("name: u\n"
+			  "workloads:\n"
+			  "  - {name: a, layer: noop, op: write, rate: 2000, duration: 2s, "
+			  "concurrency: 8, delay: 1ms}\n",
+			  &r),
+	    0);
+	json_t *ph = unit_phase(r, 0), *o = open_loop(ph);
 	/* ops due at t0 + n * 0.5 ms before the end: exactly 4000 */
-	ck_assert_int_eq(num(ph, "ops"), 4000);
+	ck_assert_int_eq(unit_num(ph, "ops"), 4000);
 	double got = json_number_value(json_object_get(o, "achieved_ops_per_s"));
 	ck_assert_msg(got > 1990 && got < 2010, "achieved %.1f of 2000 ops/s", got);
 	ck_assert(!json_is_true(json_object_get(o, "saturated")));
 	json_int_t due = 0;
 	json_t *s;
 	size_t i;
-	json_array_foreach(json_object_get(ph, "samples"), i, s) due += num(s, "due");
+	json_array_foreach(json_object_get(ph, "samples"), i, s) due += unit_num(s, "due");
 	ck_assert_int_eq(due, 4000);
 	/* the service time is the noop layer's delay, never less */
 	ck_assert(json_number_value(
@@ -105,14 +61,14 @@ START_TEST(poisson_rate_near)
 {
 	json_t *r;
 	ck_assert_int_eq(
-	    run_yaml("name: u\n"
-		     "workloads:\n"
-		     "  - {name: a, layer: noop, op: write, rate: 2000, arrival: poisson, "
-		     "clients: 2, duration: 2s}\n",
-		     &r),
+	    unit_run_yaml("name: u\n"
+			  "workloads:\n"
+			  "  - {name: a, layer: noop, op: write, rate: 2000, arrival: poisson, "
+			  "clients: 2, duration: 2s}\n",
+			  &r),
 	    0);
-	json_t *ph = phase(r, 0);
-	json_int_t ops = num(ph, "ops");
+	json_t *ph = unit_phase(r, 0);
+	json_int_t ops = unit_num(ph, "ops");
 	/* a Poisson count of mean 4000 has a standard deviation of 63 */
 	ck_assert_msg(ops > 3600 && ops < 4400, "%lld ops", (long long)ops);
 	ck_assert_str_eq(json_string_value(json_object_get(open_loop(ph), "arrival")), "poisson");
@@ -129,22 +85,22 @@ START_TEST(stall_seen_from_schedule)
 {
 	json_t *r;
 	ck_assert_int_eq(
-	    run_yaml("name: u\n"
-		     "workloads:\n"
-		     "  - {name: open, layer: noop, op: write, rate: 2000, duration: 3s, "
-		     "concurrency: 16, stall: 500ms, stall_at: 1s}\n"
-		     "  - {name: closed, layer: noop, op: write, delay: 8ms, duration: 3s, "
-		     "concurrency: 16, stall: 500ms, stall_at: 1s}\n",
-		     &r),
+	    unit_run_yaml("name: u\n"
+			  "workloads:\n"
+			  "  - {name: open, layer: noop, op: write, rate: 2000, duration: 3s, "
+			  "concurrency: 16, stall: 500ms, stall_at: 1s}\n"
+			  "  - {name: closed, layer: noop, op: write, delay: 8ms, duration: 3s, "
+			  "concurrency: 16, stall: 500ms, stall_at: 1s}\n",
+			  &r),
 	    0);
-	json_t *o = phase(r, 0), *c = phase(r, 1);
-	ck_assert_int_eq(num(o, "ops"), 6000);
+	json_t *o = unit_phase(r, 0), *c = unit_phase(r, 1);
+	ck_assert_int_eq(unit_num(o, "ops"), 6000);
 	ck_assert_msg(lat(o, "p90") >= 150000 && lat(o, "p90") <= 250000, "p90 %.0f us",
 		      lat(o, "p90"));
 	ck_assert_msg(lat(o, "p99.9") >= 450000, "p99.9 %.0f us", lat(o, "p99.9"));
-	json_int_t late = num(open_loop(o), "late_ops");
+	json_int_t late = unit_num(open_loop(o), "late_ops");
 	ck_assert_msg(late >= 900, "%lld late", (long long)late);
-	ck_assert_int_ge(num(open_loop(o), "backlog_max"), 900);
+	ck_assert_int_ge(unit_num(open_loop(o), "backlog_max"), 900);
 	/* closed: the stall is 16 ops of ~5000, under 1 % */
 	ck_assert_msg(lat(c, "p99") < 50000, "closed p99 %.0f us", lat(c, "p99"));
 	ck_assert_msg(lat(c, "max") >= 450000, "closed max %.0f us", lat(c, "max"));
@@ -157,15 +113,15 @@ START_TEST(saturated_said)
 {
 	json_t *r;
 	ck_assert_int_eq(
-	    run_yaml("name: u\n"
-		     "workloads:\n"
-		     "  - {name: a, layer: noop, op: write, rate: 3000, capacity: 1000, "
-		     "concurrency: 4, duration: 2s}\n",
-		     &r),
+	    unit_run_yaml("name: u\n"
+			  "workloads:\n"
+			  "  - {name: a, layer: noop, op: write, rate: 3000, capacity: 1000, "
+			  "concurrency: 4, duration: 2s}\n",
+			  &r),
 	    0);
-	json_t *o = open_loop(phase(r, 0));
+	json_t *o = open_loop(unit_phase(r, 0));
 	ck_assert(json_is_true(json_object_get(o, "saturated")));
-	ck_assert_int_ge(num(o, "backlog_max"), 1000);
+	ck_assert_int_ge(unit_num(o, "backlog_max"), 1000);
 	json_decref(r);
 }
 END_TEST
@@ -173,11 +129,7 @@ END_TEST
 static void load_fails(const char *yaml, const char *needle)
 {
 	char path[128];
-	snprintf(path, sizeof(path), "%s/p.yaml", dir);
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(yaml, f);
-	fclose(f);
+	unit_write_profile(yaml, path, sizeof(path));
 	struct cb_profile *p = NULL;
 	struct cb_err e = {0};
 	ck_assert_int_eq(cb_profile_load(path, NULL, 0, &p, &e), -EINVAL);
@@ -200,13 +152,7 @@ END_TEST
 
 int main(void)
 {
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	snprintf(dir, sizeof(dir), "/tmp/check_rate.XXXXXX");
-	if (sigfd < 0 || !mkdtemp(dir))
+	if (unit_profile_open("check_rate") < 0)
 		return 1;
 	Suite *s = suite_create("rate");
 	TCase *tc = tcase_create("noop");
@@ -218,12 +164,6 @@ int main(void)
 	tcase_add_test(tc, bad_rates_refused);
 	suite_add_tcase(s, tc);
 	int rc = unit_run(s);
-	char f[128];
-	snprintf(f, sizeof(f), "%s/p.yaml", dir);
-	unlink(f);
-	snprintf(f, sizeof(f), "%s/r.json", dir);
-	unlink(f);
-	rmdir(dir);
-	close(sigfd);
+	unit_profile_close(NULL);
 	return rc;
 }
