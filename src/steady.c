@@ -1,59 +1,181 @@
-/* The steady-state stop rule (stubs until it lands). */
+/* The steady-state stop rule. Each measured second gives one value of the
+ * metric (ops, bytes, or that second's p99); the phase is steady once every
+ * value of the last window lies within `within` of the window's mean, as
+ * fio's ss=iops:5% judges. */
 #include "steady.h"
 #include "engine.h"
+#include "hist.h"
 #include "result.h"
+#include "units.h"
 
 #include <errno.h>
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+struct judge {
+	int metric;
+	uint64_t window;     /* seconds */
+	double within;	     /* fraction of the mean */
+	double *vals;	     /* ring of the last window's values */
+	uint64_t have;	     /* values so far */
+	struct cb_hist *sec; /* p99: this second's latencies */
+};
 
 int cb_steady_check(const struct cb_workload *wl, char *why, size_t n)
 {
-	if (wl->steady.metric == CB_STEADY_OFF)
+	const struct cb_steady *s = &wl->steady;
+	char a[32], b[32];
+	if (s->metric == CB_STEADY_OFF)
 		return 0;
-	/* refused, not ignored: a phase with a rule nobody judges would run
-	 * to its max */
-	snprintf(why, n,
-		 "steady: the steady-state rule is not in this version of cephbench yet: leave "
-		 "steady out and give duration");
-	return -EINVAL;
+	if (s->window_ns % 1000000000ULL) {
+		snprintf(
+		    why, n,
+		    "steady: window %s is not whole seconds: the metric is judged once a second",
+		    cb_format_duration(s->window_ns, a, sizeof(a)));
+		return -EINVAL;
+	}
+	if (s->max_ns < wl->ramp_ns + s->window_ns) {
+		snprintf(why, n,
+			 "steady: max %s is shorter than ramp plus one window (%s): raise max or "
+			 "shorten the window",
+			 cb_format_duration(s->max_ns, a, sizeof(a)),
+			 cb_format_duration(wl->ramp_ns + s->window_ns, b, sizeof(b)));
+		return -EINVAL;
+	}
+	if (wl->ops || wl->bytes) {
+		snprintf(
+		    why, n,
+		    "steady: the phase ends at steady state or at max; leave ops and bytes out");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int cb_steady_begin(struct cb_steady_state *s, const struct cb_workload *wl)
 {
-	(void)wl;
 	s->priv = NULL;
+	if (wl->steady.metric == CB_STEADY_OFF)
+		return 0;
+	struct judge *j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->metric = wl->steady.metric;
+	j->window = wl->steady.window_ns / 1000000000ULL;
+	j->within = (double)wl->steady.within_ppm / 1e6;
+	j->vals = calloc(j->window, sizeof(*j->vals));
+	if (j->metric == CB_STEADY_P99)
+		j->sec = cb_hist_new();
+	if (!j->vals || (j->metric == CB_STEADY_P99 && !j->sec)) {
+		free(j->vals);
+		cb_hist_free(j->sec);
+		free(j);
+		return -ENOMEM;
+	}
+	s->priv = j;
 	return 0;
 }
 
 void cb_steady_op(struct cb_steady_state *s, uint64_t lat_ns)
 {
-	(void)s, (void)lat_ns;
+	struct judge *j = s->priv;
+	if (j && j->sec)
+		cb_hist_record(j->sec, lat_ns);
 }
 
 bool cb_steady_wants_ops(const struct cb_steady_state *s)
 {
-	(void)s;
-	return false;
+	const struct judge *j = s->priv;
+	return j && j->sec;
+}
+
+/* The value of measured second k (its sample is complete: the loop has
+ * passed its end). */
+static double value_of(struct judge *j, const struct cb_phase_result *res, uint64_t k)
+{
+	if (j->sec) {
+		double v = j->sec->count ? (double)cb_hist_percentile(j->sec, 99) : 0.0;
+		cb_hist_reset(j->sec);
+		return v;
+	}
+	const struct cb_sample *sm = k < res->nsamples ? &res->samples[k] : NULL;
+	if (!sm)
+		return 0.0;
+	return j->metric == CB_STEADY_BW ? (double)sm->bytes : (double)sm->ops;
 }
 
 bool cb_steady_tick(struct cb_steady_state *s, struct cb_phase_result *res, uint64_t sec)
 {
-	(void)s, (void)res, (void)sec;
-	return false;
+	struct judge *j = s->priv;
+	if (!j || sec == 0)
+		return false;
+	/* the loop may skip a second when it slept through it: judge each */
+	for (uint64_t k = j->have; k < sec; k++)
+		j->vals[k % j->window] = value_of(j, res, k);
+	j->have = sec;
+	if (j->have < j->window)
+		return false;
+	double mean = 0.0;
+	for (uint64_t i = 0; i < j->window; i++)
+		mean += j->vals[i];
+	mean /= (double)j->window;
+	if (mean <= 0.0)
+		return false; /* nothing measured is not steady */
+	for (uint64_t i = 0; i < j->window; i++)
+		if (fabs(j->vals[i] - mean) > j->within * mean)
+			return false;
+	res->steady = 1;
+	res->steady_ns = sec * 1000000000ULL;
+	return true;
 }
 
 void cb_steady_end(struct cb_steady_state *s, struct cb_phase_result *res)
 {
-	(void)s, (void)res;
+	struct judge *j = s->priv;
+	if (!j)
+		return;
+	if (res->steady != 1) {
+		res->steady = 2;
+		res->steady_ns = j->have * 1000000000ULL;
+	}
+	free(j->vals);
+	cb_hist_free(j->sec);
+	free(j);
+	s->priv = NULL;
+}
+
+static const char *metric_name(int m)
+{
+	return m == CB_STEADY_BW ? "bw" : m == CB_STEADY_P99 ? "p99" : "iops";
 }
 
 int cb_steady_json(const struct cb_phase_result *p, json_t *o)
 {
-	(void)p, (void)o;
-	return 0;
+	if (!p->steady || !p->wl)
+		return 0;
+	const struct cb_steady *s = &p->wl->steady;
+	json_t *j = json_pack("{s:s, s:f, s:f, s:f, s:b, s:f}", "metric", metric_name(s->metric),
+			      "window_s", (double)s->window_ns / 1e9, "within_pct",
+			      (double)s->within_ppm / 1e4, "max_s", (double)s->max_ns / 1e9,
+			      "reached", p->steady == 1, "after_s", (double)p->steady_ns / 1e9);
+	return j && json_object_set_new(o, "steady", j) == 0 ? 0 : -ENOMEM;
 }
 
 void cb_steady_text(const struct cb_phase_result *p, FILE *out)
 {
-	(void)p, (void)out;
+	if (!p->steady || !p->wl)
+		return;
+	const struct cb_steady *s = &p->wl->steady;
+	char w[32], m[32];
+	cb_format_duration(s->window_ns, w, sizeof(w));
+	if (p->steady == 1)
+		fprintf(out, "%s: steady: %s held within %.3g%% over %s after %.0f s measured\n",
+			p->name, metric_name(s->metric), (double)s->within_ppm / 1e4, w,
+			(double)p->steady_ns / 1e9);
+	else
+		fprintf(out,
+			"%s: steady: not reached: %s never held within %.3g%% over %s by max %s\n",
+			p->name, metric_name(s->metric), (double)s->within_ppm / 1e4, w,
+			cb_format_duration(s->max_ns, m, sizeof(m)));
 }
