@@ -6,6 +6,8 @@
  * By default an op completes inside submit, as fio's null engine does. The
  * options make it behave like a real target where a test needs one:
  *   delay/jitter  each op takes that long (uniform in delay +- jitter)
+ *   delay_rise    the delay grows by that much each second of the client's
+ *                 run (a target getting slower: never steady)
  *   capacity      a single server of N ops/s: ops queue behind each other,
  *                 so latency rises with load
  *   fail_every    every Nth op of a client fails with -EIO
@@ -29,6 +31,7 @@
 /* The layer's own keys, filled by the profile loader through offsetof. */
 struct noop_opts {
 	uint64_t delay_ns, jitter_ns;
+	uint64_t rise_ns;    /* added to delay per second since the first op */
 	uint64_t capacity;   /* ops/s of the single server; 0: unlimited */
 	uint64_t fail_every; /* 0: no op fails */
 	uint64_t stall_ns, stall_at_ns;
@@ -46,6 +49,8 @@ static const struct cb_option noop_options[] = {
      "how long each op takes (0: it completes at once)"},
     {"jitter", CB_OPT_DURATION, offsetof(struct noop_opts, jitter_ns), "0", 0, 0, NULL,
      "each op's delay is uniform in delay +- jitter"},
+    {"delay_rise", CB_OPT_DURATION, offsetof(struct noop_opts, rise_ns), "0", 0, 0, NULL,
+     "each second of the client's run adds this to delay"},
     {"capacity", CB_OPT_UINT, offsetof(struct noop_opts, capacity), "0", 0, 1000000000, NULL,
      "ops/s of a single server the ops queue for (0: no limit)"},
     {"fail_every", CB_OPT_UINT, offsetof(struct noop_opts, fail_every), "0", 0, 0, NULL,
@@ -73,6 +78,18 @@ static int noop_check(const struct cb_workload *wl, const void *lopts, char *why
 		snprintf(why, n, "workload '%s': jitter %s is more than delay %s", wl->name,
 			 cb_format_duration(o->jitter_ns, a, sizeof(a)),
 			 cb_format_duration(o->delay_ns, b, sizeof(b)));
+		return -EINVAL;
+	}
+	/* no rate meets a target below what every op takes */
+	uint64_t least =
+	    o->delay_ns - o->jitter_ns + (o->capacity ? 1000000000ULL / o->capacity : 0);
+	uint64_t target = cb_search_target_ns(&wl->search);
+	if (target && target < least) {
+		snprintf(why, n,
+			 "workload '%s': search target %s is below the %s every noop op takes "
+			 "(delay, jitter, capacity): no rate can meet it; raise the target",
+			 wl->name, cb_format_duration(target, a, sizeof(a)),
+			 cb_format_duration(least, b, sizeof(b)));
 		return -EINVAL;
 	}
 	if (o->synchronous && o->completion == COMPLETION_THREAD) {
@@ -131,8 +148,8 @@ static int noop_setup(struct cb_phase *ph, void **state)
 	s->rng = 0x9e3779b97f4a7c15ULL * (ph->client + 1);
 	/* rows name what they ran against; result readers want a name there */
 	snprintf(ph->out->target, sizeof(ph->out->target), "noop");
-	s->instant =
-	    !o->delay_ns && !o->capacity && !o->stall_ns && o->completion != COMPLETION_THREAD;
+	s->instant = !o->delay_ns && !o->rise_ns && !o->capacity && !o->stall_ns &&
+		     o->completion != COMPLETION_THREAD;
 	/* a queue only when ops wait outside submit: the default path is submit
 	 * alone, and a synchronous op waits in submit */
 	if (!s->instant && !o->synchronous) {
@@ -160,9 +177,11 @@ static uint64_t due_time(struct noop_state *s, uint64_t now)
 	if (o->jitter_ns) {
 		d = d - o->jitter_ns + cb_rng_next(&s->rng) % (2 * o->jitter_ns + 1);
 	}
-	t += d;
 	if (!s->first)
 		s->first = now;
+	/* in whole nanoseconds per second: rise * elapsed / 1 s */
+	d += (uint64_t)((double)o->rise_ns * (double)(now - s->first) / 1e9);
+	t += d;
 	uint64_t stall = s->first + o->stall_at_ns;
 	if (o->stall_ns && now >= stall && now < stall + o->stall_ns && t < stall + o->stall_ns)
 		t = stall + o->stall_ns;

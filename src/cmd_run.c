@@ -34,7 +34,7 @@ static void print_expect(const struct cb_expect *x)
 			continue;
 		cb_expect_format((enum cb_expect_metric)m, (double)x->v[m], v, sizeof(v));
 		printf("%s %s %s %s", sep, cb_expect_options[m].name,
-		       m == CB_EXPECT_MIN_IOPS || m == CB_EXPECT_MIN_BW ? ">=" : "<=", v);
+		       cb_expect_is_min((enum cb_expect_metric)m) ? ">=" : "<=", v);
 		sep = ",";
 	}
 	printf("\n");

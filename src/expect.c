@@ -2,6 +2,7 @@
 #include "expect.h"
 #include "engine.h"
 #include "result.h"
+#include "search.h"
 #include "tm_osd.h"
 
 #include <math.h>
@@ -26,6 +27,8 @@ const struct cb_option cb_expect_options[] = {
      "most op errors acceptable"},
     {"slow_osds", CB_OPT_UINT, X_OFF(CB_EXPECT_MAX_SLOW_OSDS), NULL, 0, 0, NULL,
      "most slow OSDs acceptable (telemetry's finder; not measured fails)"},
+    {"min_capacity", CB_OPT_UINT, X_OFF(CB_EXPECT_MIN_CAPACITY), NULL, 0, 0, NULL,
+     "lowest acceptable capacity a search found, ops/s at its latency target"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -51,6 +54,10 @@ static double measured(enum cb_expect_metric m, const struct cb_phase_result *p)
 		return (double)cb_hist_percentile(p->hist, 99.9);
 	case CB_EXPECT_MAX_SLOW_OSDS:
 		return (double)cb_tm_osd_slow_count(p); /* -1: not measured */
+	case CB_EXPECT_MIN_CAPACITY: {
+		double ops;
+		return cb_search_capacity(p, &ops) ? ops : -1;
+	}
 	case CB_EXPECT_MAX_ERRORS:
 	case CB_EXPECT_NMETRICS:
 		break;
@@ -66,7 +73,7 @@ size_t cb_expect_judge(const struct cb_expect *x, const struct cb_phase_result *
 		if (!(x->set & (1u << m)))
 			continue;
 		struct cb_verdict *v = &out[n++];
-		bool min = m == CB_EXPECT_MIN_IOPS || m == CB_EXPECT_MIN_BW;
+		bool min = cb_expect_is_min((enum cb_expect_metric)m);
 		v->metric = (enum cb_expect_metric)m;
 		v->key = cb_expect_options[m].name;
 		v->measured = measured(v->metric, p);
@@ -85,7 +92,8 @@ size_t cb_expect_judge(const struct cb_expect *x, const struct cb_phase_result *
 
 const struct cb_expect *cb_expect_of(const struct cb_phase_result *p)
 {
-	if (!p->wl || !p->wl->expect.set || cb_phase_is_prefill(p))
+	/* load beside a group's measured members is not judged */
+	if (!p->wl || !p->wl->expect.set || cb_phase_is_prefill(p) || p->load)
 		return NULL;
 	return &p->wl->expect;
 }
@@ -101,11 +109,22 @@ void cb_expect_count(const struct cb_result *r, size_t *passed, size_t *failed)
 	}
 }
 
+bool cb_expect_is_min(enum cb_expect_metric m)
+{
+	return m == CB_EXPECT_MIN_IOPS || m == CB_EXPECT_MIN_BW || m == CB_EXPECT_MIN_CAPACITY;
+}
+
 const char *cb_expect_format(enum cb_expect_metric m, double v, char *buf, size_t n)
 {
 	switch (m) {
 	case CB_EXPECT_MIN_IOPS:
 		snprintf(buf, n, "%.1f IOPS", v);
+		break;
+	case CB_EXPECT_MIN_CAPACITY:
+		if (v < 0)
+			snprintf(buf, n, "not searched");
+		else
+			snprintf(buf, n, "%.0f ops/s", v);
 		break;
 	case CB_EXPECT_MIN_BW: {
 		static const char *const u[] = {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"};

@@ -44,6 +44,9 @@ const struct cb_expect *cb_expect_of(const struct cb_phase_result *p);
 struct cb_result;
 void cb_expect_count(const struct cb_result *r, size_t *passed, size_t *failed);
 
+/* Whether m is a lower bound (min_*), not an upper one. */
+bool cb_expect_is_min(enum cb_expect_metric m);
+
 /* Render a value of metric m ("1523.4 IOPS", "12.300 ms", "100 MiB/s"). */
 const char *cb_expect_format(enum cb_expect_metric m, double v, char *buf, size_t n);
 

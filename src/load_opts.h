@@ -43,10 +43,16 @@ struct cb_search {
 	uint64_t error_ppm;
 };
 
+/* The search's target, ns (the first given of p99, p999, mean); 0: none. */
+static inline uint64_t cb_search_target_ns(const struct cb_search *s)
+{
+	return s->p99_ns ? s->p99_ns : s->p999_ns ? s->p999_ns : s->mean_ns;
+}
+
 /* Whether a search was asked for: a target given. */
 static inline bool cb_search_given(const struct cb_search *s)
 {
-	return s->p99_ns || s->p999_ns || s->mean_ns;
+	return cb_search_target_ns(s) != 0;
 }
 
 #endif

@@ -106,8 +106,8 @@ static void params_json(json_t *o, const struct cb_phase_result *p)
  * expected value is 0. */
 static json_t *verdict_json(const struct cb_verdict *v)
 {
-	static const char *const units[CB_EXPECT_NMETRICS] = {"ops/s", "bytes/s", "us",	 "us",
-							      "us",    "errors",  "osds"};
+	static const char *const units[CB_EXPECT_NMETRICS] = {"ops/s", "bytes/s", "us",	  "us",
+							      "us",    "errors",  "osds", "ops/s"};
 	double k = !strcmp(units[v->metric], "us") ? 1e-3 : 1;
 	bool none = v->measured < 0; /* not measured */
 	return json_pack(

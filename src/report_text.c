@@ -167,8 +167,7 @@ void cb_report_verdicts(FILE *out, const struct cb_result *r, bool only_failed)
 		size_t n = cb_expect_judge(cb_expect_of(p), p, v);
 		for (size_t k = 0; k < n; k++) {
 			char m[48], x[48], g[32], bound[56];
-			bool min =
-			    v[k].metric == CB_EXPECT_MIN_IOPS || v[k].metric == CB_EXPECT_MIN_BW;
+			bool min = cb_expect_is_min(v[k].metric);
 			if (only_failed && v[k].pass)
 				continue;
 			snprintf(bound, sizeof(bound), "%s %s", min ? ">=" : "<=",

@@ -1,47 +1,266 @@
-/* The capacity search (stubs until it lands). */
+/* The capacity search. From the workload's rate it doubles while steps
+ * pass (or halves while they fail) until one rate passes and one above it
+ * fails, then bisects that bracket until it is narrower than `error`, all
+ * within `steps` phases. A step passes when its percentile (from each op's
+ * scheduled start) is at or under the target and it kept its rate: a
+ * saturated client did not apply the load it was asked to. */
 #include "search.h"
 #include "engine.h"
+#include "err.h"
+#include "hist.h"
+#include "report.h"
 #include "result.h"
+#include "units.h"
 
 #include <errno.h>
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum target { T_P99, T_P999, T_MEAN };
+static const char *const target_names[] = {"p99", "p999", "mean"};
+
+struct step {
+	uint64_t rate;
+	double achieved; /* ops/s */
+	double value_ns; /* the target's percentile */
+	bool saturated, pass;
+};
+
+struct cb_search_result {
+	int target; /* enum target */
+	uint64_t target_ns;
+	double error; /* the bracket asked for, a fraction */
+	struct step *steps;
+	size_t nsteps;
+	/* the highest rate that passed and the lowest above it that failed
+	 * (0: none) */
+	uint64_t lo, hi;
+	bool interrupted;
+};
 
 void cb_search_result_free(struct cb_search_result *s)
 {
-	(void)s;
+	if (s)
+		free(s->steps);
+	free(s);
+}
+
+static int target_of(const struct cb_search *s)
+{
+	return s->p99_ns ? T_P99 : s->p999_ns ? T_P999 : T_MEAN;
 }
 
 int cb_search_check(const struct cb_workload *wl, char *why, size_t n)
 {
-	if (!cb_search_given(&wl->search))
+	const struct cb_search *s = &wl->search;
+	bool given = cb_search_given(s);
+	if (!given && (s->steps != 12 || s->error_ppm != 30000)) {
+		snprintf(
+		    why, n,
+		    "search: no target: give one of p99, p999 or mean, e.g. search: { p99: 5ms }");
+		return -EINVAL;
+	}
+	if ((wl->expect.set >> CB_EXPECT_MIN_CAPACITY & 1) && !given) {
+		snprintf(why, n,
+			 "expect: min_capacity judges a capacity search: give search: { p99: 5ms } "
+			 "too");
+		return -EINVAL;
+	}
+	if (!given)
 		return 0;
-	/* refused, not ignored: a key that did nothing would be a surprise */
-	snprintf(why, n,
-		 "search: the capacity search is not in this version of cephbench yet: leave "
-		 "search out and give rate: for one rate");
-	return -EINVAL;
+	if (!!s->p99_ns + !!s->p999_ns + !!s->mean_ns > 1) {
+		snprintf(why, n, "search: give one target of p99, p999 and mean, not several");
+		return -EINVAL;
+	}
+	if (!wl->rate.ops) {
+		snprintf(why, n,
+			 "search: runs at rates: give rate: as the rate the search starts from");
+		return -EINVAL;
+	}
+	if (wl->steady.metric != CB_STEADY_OFF) {
+		snprintf(why, n,
+			 "search: each step runs for duration; leave steady out of a search");
+		return -EINVAL;
+	}
+	if (wl->ops || wl->bytes) {
+		snprintf(why, n, "search: each step runs for duration; leave ops and bytes out");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static double value_of(const struct cb_search_result *s, const struct cb_phase_result *p)
+{
+	switch (s->target) {
+	case T_P99:
+		return (double)cb_hist_percentile(p->hist, 99);
+	case T_P999:
+		return (double)cb_hist_percentile(p->hist, 99.9);
+	default:
+		return cb_hist_mean(p->hist);
+	}
+}
+
+/* The next rate to try, or 0 when the search is done. */
+static uint64_t next_rate(const struct cb_search_result *s, uint64_t start, uint64_t floor)
+{
+	if (!s->nsteps)
+		return start;
+	if (!s->hi) /* nothing failed yet: up */
+		return s->lo * 2;
+	if (!s->lo) /* nothing passed yet: down, to one op per second per client */
+		return s->hi / 2 >= floor && s->hi / 2 < s->hi ? s->hi / 2 : 0;
+	if ((double)(s->hi - s->lo) <= s->error * (double)s->lo || s->hi - s->lo < 2)
+		return 0;
+	return s->lo + (s->hi - s->lo) / 2;
+}
+
+/* Keep the step's figures in best when it is the new best (the highest
+ * passing rate; until one passes, the lowest failing one). */
+static void keep(struct cb_phase_result *best, bool *have, struct cb_phase_result *pr, bool better)
+{
+	if (*have && !better) {
+		cb_phase_release(pr);
+		return;
+	}
+	if (*have)
+		cb_phase_release(best);
+	*best = *pr;
+	*have = true;
 }
 
 int cb_search_run(const struct cb_workload *wl, cb_search_step_fn step, void *arg,
 		  struct cb_phase_result *row, struct cb_err *e)
 {
-	(void)e;
-	return step(arg, wl->rate.ops, row);
+	struct cb_search_result *s = calloc(1, sizeof(*s));
+	if (s)
+		s->steps = calloc(wl->search.steps, sizeof(*s->steps));
+	if (!s || !s->steps) {
+		cb_search_result_free(s);
+		return cb_err_usage(e, "out of memory for a search");
+	}
+	s->target = target_of(&wl->search);
+	s->target_ns = cb_search_target_ns(&wl->search);
+	s->error = (double)wl->search.error_ppm / 1e6;
+	struct cb_phase_result best;
+	bool have = false;
+	int r = 0;
+	uint64_t rate;
+	while (s->nsteps < wl->search.steps &&
+	       (rate = next_rate(s, wl->rate.ops, wl->clients)) != 0) {
+		struct cb_phase_result pr;
+		if (cb_phase_init(&pr) < 0) {
+			r = cb_err_usage(e, "out of memory");
+			break;
+		}
+		r = step(arg, rate, &pr);
+		if (r < 0 || !pr.ran || pr.interrupted || pr.failed) {
+			/* a step cut short measured nothing to judge; a failed
+			 * one is the row's to show */
+			s->interrupted = r == -EINTR || pr.interrupted;
+			keep(&best, &have, &pr, pr.ran);
+			break;
+		}
+		struct step *st = &s->steps[s->nsteps++];
+		st->rate = rate;
+		st->achieved = cb_phase_iops(&pr);
+		st->value_ns = value_of(s, &pr);
+		st->saturated = pr.saturated;
+		st->pass = !pr.saturated && st->value_ns <= (double)s->target_ns;
+		if (st->pass && rate > s->lo)
+			s->lo = rate;
+		if (!st->pass && (!s->hi || rate < s->hi))
+			s->hi = rate;
+		keep(&best, &have, &pr, st->pass ? rate == s->lo : !s->lo && rate == s->hi);
+	}
+	if (have) {
+		cb_phase_release(row);
+		*row = best;
+	}
+	row->search = s;
+	return r;
 }
 
 bool cb_search_capacity(const struct cb_phase_result *p, double *ops)
 {
-	(void)p, (void)ops;
-	return false;
+	if (!p->search || !p->search->lo)
+		return false;
+	*ops = (double)p->search->lo;
+	return true;
+}
+
+/* The bracket's width over the capacity: how far above it the real one may
+ * be; infinite when nothing above it failed. */
+static double bracket(const struct cb_search_result *s)
+{
+	return s->lo && s->hi ? (double)(s->hi - s->lo) / (double)s->lo : INFINITY;
+}
+
+static const char *status(const struct cb_search_result *s)
+{
+	if (s->interrupted)
+		return "interrupted";
+	if (!s->lo)
+		return "none passed";
+	if (!s->hi)
+		return "every step passed";
+	return bracket(s) <= s->error ? "found" : "step budget spent";
 }
 
 int cb_search_json(const struct cb_phase_result *p, json_t *o)
 {
-	(void)p, (void)o;
-	return 0;
+	const struct cb_search_result *s = p->search;
+	if (!s)
+		return 0;
+	json_t *steps = json_array();
+	for (size_t i = 0; steps && i < s->nsteps; i++) {
+		const struct step *st = &s->steps[i];
+		json_array_append_new(steps,
+				      json_pack("{s:I, s:f, s:f, s:b, s:b}", "rate_ops_per_s",
+						(json_int_t)st->rate, "achieved_ops_per_s",
+						st->achieved, "value_us", st->value_ns / 1e3,
+						"saturated", st->saturated, "passed", st->pass));
+	}
+	double b = bracket(s);
+	json_t *j =
+	    json_pack("{s:s, s:f, s:s, s:o, s:o, s:o, s:f, s:o}", "target", target_names[s->target],
+		      "target_us", (double)s->target_ns / 1e3, "status", status(s),
+		      "capacity_ops_per_s", s->lo ? json_integer((json_int_t)s->lo) : json_null(),
+		      "failed_at_ops_per_s", s->hi ? json_integer((json_int_t)s->hi) : json_null(),
+		      "error_pct", isinf(b) ? json_null() : json_real(b * 100), "error_asked_pct",
+		      s->error * 100, "steps", steps);
+	return j && json_object_set_new(o, "search", j) == 0 ? 0 : -ENOMEM;
 }
 
 void cb_search_text(const struct cb_result *r, FILE *out)
 {
-	(void)r, (void)out;
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct cb_phase_result *p = &r->phases[i];
+		const struct cb_search_result *s = p->search;
+		char t[32], c[32], h[32];
+		if (!s)
+			continue;
+		cb_format_duration(s->target_ns, t, sizeof(t));
+		const char *sym = s->target == T_MEAN ? "mean" : target_names[s->target];
+		if (s->lo && s->hi)
+			fprintf(
+			    out, "%s: capacity at %s ≤ %s: %s ops/s (±%.1f %%)%s, %zu steps\n",
+			    p->name, sym, t, cb_format_count(s->lo, c, sizeof(c)), bracket(s) * 100,
+			    bracket(s) <= s->error ? "" : ", step budget spent first", s->nsteps);
+		else if (s->lo)
+			fprintf(out,
+				"%s: capacity at %s ≤ %s: at least %s ops/s: every step passed; "
+				"raise rate or search.steps\n",
+				p->name, sym, t, cb_format_count(s->lo, c, sizeof(c)));
+		else
+			fprintf(out, "%s: capacity at %s ≤ %s: below %s ops/s: no step passed\n",
+				p->name, sym, t,
+				s->hi ? cb_format_count(s->hi, h, sizeof(h)) : "any rate tried");
+		if (s->interrupted)
+			fprintf(out, "%s: the search was interrupted after %zu steps\n", p->name,
+				s->nsteps);
+	}
 }

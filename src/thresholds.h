@@ -15,11 +15,12 @@ enum cb_expect_metric {
 	CB_EXPECT_MAX_P999,
 	CB_EXPECT_MAX_ERRORS,
 	CB_EXPECT_MAX_SLOW_OSDS, /* telemetry's slow OSD finder (tm_osd.h) */
+	CB_EXPECT_MIN_CAPACITY,	 /* a capacity search's finding (search.h) */
 	CB_EXPECT_NMETRICS
 };
 
 struct cb_expect {
-	uint64_t v[CB_EXPECT_NMETRICS]; /* ops/s, bytes/s, ns, ns, ns, errors, OSDs */
+	uint64_t v[CB_EXPECT_NMETRICS]; /* ops/s, bytes/s, ns, ns, ns, errors, OSDs, ops/s */
 	unsigned set;			/* bit m: metric m was given */
 };
 

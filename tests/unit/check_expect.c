@@ -7,10 +7,12 @@
 #include "engine.h"
 #include "unit_run.h"
 #include "unit_result.h"
+#include "err.h"
 #include "expect.h"
 #include "profile.h"
 #include "report.h"
 #include "result.h"
+#include "search.h"
 #include "telemetry.h"
 #include "tm_osd.h"
 #include "tm_osd_perf.h"
@@ -35,7 +37,8 @@ static const char *out_path;
 #define P999	1500
 #define MEAN	1005
 #define ERRORS	3
-#define SLOW	1 /* fill_phase's slow OSDs */
+#define SLOW	1    /* fill_phase's slow OSDs */
+#define CAP	1000 /* phase_new's search: the rates above it saturate */
 #define IOPS	1000
 #define BW	(OPS * BS)
 #define SECOND	1000000000ULL
@@ -76,10 +79,28 @@ static void fill_phase(struct cb_phase_result *p, const char *name, const struct
 	ck_assert_ptr_nonnull(p->tm->osd = cb_tm_osd_from(ids, d, 3));
 }
 
+static int step(void *arg, uint64_t rate, struct cb_phase_result *pr)
+{
+	fill_phase(pr, "row", arg);
+	pr->ran = true;
+	pr->saturated = rate > CAP;
+	return 0;
+}
+
+/* A row with a capacity search behind it: from 125 ops/s up by doubling to
+ * the first saturated step (2000), then bisecting to within 3 %, so the
+ * capacity found is CAP exactly and the row has the figures above. */
 static void phase_new(struct cb_phase_result *p, const struct cb_workload *wl)
 {
+	struct cb_workload s = {.clients = 1,
+				.rate = {.ops = CAP / 8},
+				.search = {.p99_ns = MS, .steps = 12, .error_ppm = 30000}};
+	struct cb_err e = {0};
 	ck_assert_int_eq(cb_phase_init(p), 0);
-	fill_phase(p, "row", wl);
+	ck_assert_int_eq(cb_search_run(&s, step, (void *)wl, p, &e), 0);
+	double cap;
+	ck_assert(cb_search_capacity(p, &cap));
+	ck_assert_double_eq(cap, CAP);
 }
 
 static void set(struct cb_expect *x, enum cb_expect_metric m, uint64_t v)
@@ -123,6 +144,7 @@ static const struct {
     {CB_EXPECT_MAX_P999, "max_p999", P999, -1},
     {CB_EXPECT_MAX_ERRORS, "max_errors", ERRORS, -1},
     {CB_EXPECT_MAX_SLOW_OSDS, "slow_osds", SLOW, -1},
+    {CB_EXPECT_MIN_CAPACITY, "min_capacity", CAP, +1},
 };
 
 /* loop over limits[]: exactly at the limit passes, one unit beyond fails,
@@ -269,6 +291,7 @@ START_TEST(failed_phase_fails_all)
 	set(&x, CB_EXPECT_MAX_P999, 10 * SECOND);
 	set(&x, CB_EXPECT_MAX_ERRORS, 1000000);
 	set(&x, CB_EXPECT_MAX_SLOW_OSDS, 3);
+	set(&x, CB_EXPECT_MIN_CAPACITY, 0);
 	struct cb_verdict v[N_ALL];
 	ck_assert_uint_eq(cb_expect_judge(&x, &p, v), N_ALL);
 	for (size_t i = 0; i < N_ALL; i++)
