@@ -142,6 +142,8 @@ int cb_bottleneck_find(const struct cb_result *r, struct cb_bottleneck *out)
 		unsigned ops = layer < 0 ? 0 : ops_of(layer, p->op);
 		if (cb_phase_is_prefill(p))
 			out->why[i] = CB_LAYERS_PREFILL;
+		else if (p->load)
+			out->why[i] = CB_LAYERS_LOAD;
 		else if (!ops)
 			out->why[i] = CB_LAYERS_OTHER_OP;
 		else if (p->failed)

@@ -21,6 +21,7 @@ extern const char *const cb_layer_names[CB_L_COUNT];
 enum cb_bottleneck_why {
 	CB_LAYERS_USED,
 	CB_LAYERS_PREFILL,   /* a fill step: NAME.prefill */
+	CB_LAYERS_LOAD,	     /* a group's load (role: load), beside what is measured */
 	CB_LAYERS_OTHER_OP,  /* no counterpart on another layer (tree phases, unknown layers) */
 	CB_LAYERS_FAILED,    /* stopped by errors: its figures are not the layer's */
 	CB_LAYERS_NO_OPS,    /* measured nothing */

@@ -2,6 +2,8 @@
 #include "group.h"
 #include "engine.h"
 #include "result.h"
+#include "load_opts.h"
+#include "search.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,16 +11,17 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct cb_group {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	unsigned n, arrived;
-	bool failed;
+	unsigned n, arrived, measure;
+	bool failed, open;
 	atomic_bool stop, sig;
 };
 
-struct cb_group *cb_group_new(unsigned clients)
+struct cb_group *cb_group_new(unsigned clients, unsigned measure)
 {
 	struct cb_group *g = calloc(1, sizeof(*g));
 	if (!g)
@@ -26,6 +29,7 @@ struct cb_group *cb_group_new(unsigned clients)
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->cv, NULL);
 	g->n = clients;
+	g->measure = measure;
 	return g;
 }
 
@@ -42,13 +46,20 @@ static void arrive(struct cb_group *g, unsigned count, bool ok)
 {
 	g->arrived += count;
 	g->failed |= !ok;
-	if (g->arrived >= g->n)
+	if (g->arrived >= g->n) {
+		g->open = true;
 		pthread_cond_broadcast(&g->cv);
+	}
 }
 
 bool cb_group_arrive(struct cb_group *g, bool ok)
 {
 	pthread_mutex_lock(&g->mu);
+	if (g->open) { /* a later phase of a member, or one late after a failure */
+		ok = ok && !g->failed;
+		pthread_mutex_unlock(&g->mu);
+		return ok;
+	}
 	arrive(g, 1, ok);
 	while (g->arrived < g->n)
 		pthread_cond_wait(&g->cv, &g->mu);
@@ -60,13 +71,22 @@ bool cb_group_arrive(struct cb_group *g, bool ok)
 void cb_group_leave(struct cb_group *g, unsigned count, bool ok)
 {
 	pthread_mutex_lock(&g->mu);
-	arrive(g, count, ok);
+	if (!g->open)
+		arrive(g, count, ok);
 	pthread_mutex_unlock(&g->mu);
 }
 
-void cb_group_stop(struct cb_group *g)
+void cb_group_done(struct cb_group *g, bool load)
 {
-	atomic_store(&g->stop, true);
+	pthread_mutex_lock(&g->mu);
+	if (!load && g->measure && --g->measure == 0)
+		atomic_store(&g->stop, true);
+	pthread_mutex_unlock(&g->mu);
+}
+
+bool cb_group_stopped(struct cb_group *g)
+{
+	return atomic_load(&g->stop) || atomic_load(&g->sig);
 }
 
 bool cb_group_poll(struct cb_group *g, bool *sig)
@@ -79,32 +99,51 @@ bool cb_group_poll(struct cb_group *g, bool *sig)
 
 int cb_group_check(const struct cb_workload *wl, char *why, size_t n)
 {
-	if (!wl->together && !wl->alone && wl->role == CB_ROLE_MEASURE)
+	const char *key = wl->role == CB_ROLE_LOAD ? "role: load" : wl->alone ? "alone" : NULL;
+	if (!wl->together && key) {
+		snprintf(why, n, "%s is for a group's member: give together: NAME too", key);
+		return -EINVAL;
+	}
+	if (wl->together && cb_search_given(&wl->search)) {
+		/* a search is many phases one after another, at rates of its
+		 * own choosing: the others' load would not be the same */
+		snprintf(why, n, "search: runs alone; leave it out of group '%s'", wl->together);
+		return -EINVAL;
+	}
+	if (wl->together && wl->role == CB_ROLE_LOAD && wl->alone) {
+		snprintf(why, n,
+			 "alone: a load member is not measured; give alone on a measured one");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cb_group_check_alone(const struct cb_workload *wl, const struct cb_workload *const *above,
+			 size_t n, char *why, size_t len)
+{
+	if (!wl->alone)
 		return 0;
-	/* refused, not ignored: workloads meant to run together would run
-	 * one after another */
-	snprintf(why, n,
-		 "%s: workloads running together are not in this version of cephbench yet: "
-		 "leave together, role and alone out",
-		 wl->together ? "together"
-		 : wl->alone  ? "alone"
-			      : "role");
+	for (size_t i = 0; i < n; i++) {
+		const struct cb_workload *a = above[i];
+		if (strcmp(a->name, wl->alone) != 0)
+			continue;
+		if (a->together && strcmp(a->together, wl->together) == 0) {
+			snprintf(why, len,
+				 "alone: '%s' is in group '%s' too: name a workload that ran alone",
+				 a->name, wl->together);
+			return -EINVAL;
+		}
+		if (strcmp(a->op, wl->op) != 0) {
+			snprintf(why, len,
+				 "alone: '%s' runs op %s, this one %s: name one of the same op",
+				 a->name, a->op, wl->op);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	snprintf(why, len,
+		 "alone: no workload '%s' above this one: name the workload that ran the same op "
+		 "alone, before the group",
+		 wl->alone);
 	return -EINVAL;
-}
-
-int cb_group_row_json(const struct cb_phase_result *p, json_t *o)
-{
-	(void)p, (void)o;
-	return 0;
-}
-
-int cb_group_json(const struct cb_result *r, json_t *root)
-{
-	(void)r, (void)root;
-	return 0;
-}
-
-void cb_group_text(const struct cb_result *r, FILE *out)
-{
-	(void)r, (void)out;
 }

@@ -1,7 +1,8 @@
 /* Workloads running together (`together: NAME`): every member's clients
  * meet at one start line, and the members stop together. The start line
  * and the stop are here (the phase loop calls them); running the members
- * side by side is run_group.c's. */
+ * side by side is run_group.c's; the report's side-by-side table is
+ * group_report.c's. */
 #ifndef CB_GROUP_H
 #define CB_GROUP_H
 
@@ -18,20 +19,28 @@ struct cb_workload;
 /* Cross-key checks of together, role and alone at profile load. 0, or
  * -EINVAL with why. */
 int cb_group_check(const struct cb_workload *wl, char *why, size_t n);
+/* ... and of alone against the workloads above wl (items[0..n)). */
+int cb_group_check_alone(const struct cb_workload *wl, const struct cb_workload *const *above,
+			 size_t n, char *why, size_t len);
 
-/* A start line for clients clients in all (every member's). NULL on ENOMEM. */
-struct cb_group *cb_group_new(unsigned clients);
+/* A start line for clients clients in all (every member's first phase),
+ * and a stop once measure members (role: measure) are done. NULL on ENOMEM. */
+struct cb_group *cb_group_new(unsigned clients, unsigned measure);
 void cb_group_free(struct cb_group *g);
 
 /* A client at the start line, set up (ok) or not: waits until every
- * client arrived (or left); true when all of them set up. */
+ * client arrived (or left); true when all of them set up. Once the line
+ * has opened, a member's later phase passes it at once: true when ok. */
 bool cb_group_arrive(struct cb_group *g, bool ok);
 /* count clients will never arrive (a member skipped, or its phase never
  * started); as if they arrived, set up or not (ok). */
 void cb_group_leave(struct cb_group *g, unsigned count, bool ok);
 
-/* Stop every member's loop (load members once the measured ones ended). */
-void cb_group_stop(struct cb_group *g);
+/* A member ran its last phase: the last measure member's end stops the
+ * rest (the load). */
+void cb_group_done(struct cb_group *g, bool load);
+/* Whether the group is stopping: a load member runs no further phase. */
+bool cb_group_stopped(struct cb_group *g);
 /* A loop's look, off the per-op path: *sig (a signal this loop read) is
  * shared with every member, and comes back set when any member read one;
  * true when the group is stopping (stopped, or a signal). */

@@ -540,9 +540,13 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 				if (sig)
 					atomic_store(&l->sy->interrupted, true);
 				sig = atomic_load(&l->sy->interrupted);
-				if (atomic_load(&l->sy->failed))
+				if (atomic_load(&l->sy->failed) || atomic_load(&l->sy->done))
 					stopping = true;
 			}
+			/* a signal any member read stops every member; the group's
+			 * stop ends its load once the measured members are done */
+			if (ro->group && cb_group_poll(ro->group, &sig))
+				stopping = true;
 		}
 		if (sig && !interrupted) {
 			interrupted = true;
@@ -657,6 +661,10 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 	}
 	l.t0 = cb_now_ns();
 	l.ramp_end = l.t0 + wl->ramp_ns;
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	res->window_unix_ns =
+	    (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec + wl->ramp_ns;
 	if (wl->rate.ops) { /* each client its share, interleaved with the others' */
 		l.rated = true;
 		cb_sched_init(&l.sched, l.t0, (double)wl->rate.ops, wl->arrival, ph->client,

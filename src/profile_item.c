@@ -2,6 +2,7 @@
  * once: no layer and no runner step resolves them again. */
 #include "engines.h"
 #include "expect.h"
+#include "group.h"
 #include "load_check.h"
 #include "profile_item.h"
 
@@ -292,5 +293,11 @@ int pf_add_item(struct loader *l, const struct kvs *k, const char *wwhere)
 		if (strcmp(p->items[i].wl.name, it->wl.name) == 0)
 			return cb_err_usage(l->e, "%s: duplicate workload name '%s'", wwhere,
 					    it->wl.name);
+	const struct cb_workload *above[PROFILE_MAX_ITEMS];
+	for (size_t i = 0; i + 1 < p->n; i++)
+		above[i] = &p->items[i].wl;
+	char why[256];
+	if (cb_group_check_alone(&it->wl, above, p->n - 1, why, sizeof(why)) < 0)
+		return cb_err_usage(l->e, "%s: %s", wwhere, why);
 	return 0;
 }

@@ -176,6 +176,9 @@ static json_t *phase_json(const struct cb_phase_result *p)
 	json_object_set_new(o, "read_bytes", json_integer((json_int_t)(p->bytes - p->write_bytes)));
 	json_object_set_new(o, "write_ops", json_integer((json_int_t)p->write_ops));
 	json_object_set_new(o, "write_bytes", json_integer((json_int_t)p->write_bytes));
+	if (p->window_unix_ns)
+		json_object_set_new(o, "window_start_unix_s",
+				    json_real((double)p->window_unix_ns / 1e9));
 	origin_json(o, p);
 	params_json(o, p);
 	if (p->uses)

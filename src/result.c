@@ -124,6 +124,9 @@ int cb_phase_merge_client(struct cb_phase_result *dst, const struct cb_phase_res
 		sample_add(&dst->samples[i], &src->samples[i]);
 	/* clients at once: their backlogs add (the sum of each one's largest) */
 	dst->backlog_max += src->backlog_max;
+	if (src->window_unix_ns &&
+	    (!dst->window_unix_ns || src->window_unix_ns < dst->window_unix_ns))
+		dst->window_unix_ns = src->window_unix_ns;
 	if (src->elapsed_ns > dst->elapsed_ns)
 		dst->elapsed_ns = src->elapsed_ns;
 	return 0;

@@ -71,6 +71,10 @@ struct cb_phase_result {
 	uint64_t write_bytes;
 	uint64_t errors;
 	uint64_t elapsed_ns; /* end of ramp to the last measured completion */
+	/* The measured window's start on the wall clock, ns since the epoch
+	 * (its earliest client's; a repeat's row keeps its first): where rows
+	 * that ran side by side meet. 0: not measured. */
+	uint64_t window_unix_ns;
 	/* Every successful op of the loop, its ramp's too, and their latency:
 	 * what the cluster saw between telemetry's START and END marks. */
 	uint64_t all_ops, all_bytes, all_lat_ns;

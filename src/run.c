@@ -43,12 +43,10 @@ static bool needs_cluster(const struct cb_profile *p)
 static int run_init(struct run *rn, const struct cb_profile *p, const struct cb_run_opts *o,
 		    struct cb_err *e)
 {
-	*rn = (struct run){.p = p, .o = o, .co = o->cluster, .lock = -1, .ncqs = 1};
+	*rn = (struct run){.p = p, .o = o, .co = o->cluster, .lock = -1};
 	rn->root = cb_ranks_rank(o->ranks) == 0;
 	rn->cluster = needs_cluster(p);
-	for (size_t i = 0; i < p->n; i++)
-		if (p->items[i].wl.clients > rn->ncqs)
-			rn->ncqs = p->items[i].wl.clients;
+	rn->ncqs = cb_run_queues(p);
 	rn->cqs = calloc(rn->ncqs, sizeof(*rn->cqs));
 	for (size_t k = 0; rn->cqs && k < rn->ncqs; k++)
 		if (!(rn->cqs[k] = cb_cq_new()))

@@ -44,7 +44,7 @@ struct run {
 	struct cb_conn *conn; /* NULL when no layer needs the cluster */
 	int lock;
 	struct cb_health *health;
-	struct cb_tm *tm; /* telemetry; NULL until the run is open */
+	struct cb_tm *tm;  /* telemetry; NULL until the run is open */
 	json_t *preflight; /* the gate's verdict (rank 0's), owned */
 	struct cb_out *json;
 	struct cb_cq **cqs; /* one completion queue per client of the widest workload */
@@ -59,6 +59,40 @@ struct run {
 
 /* run_rounds.c: every workload's rounds. 0, -EINTR, or -errno with e set. */
 int cb_run_rounds(struct run *rn, struct cb_err *e);
+
+/* Which steps a round runs: all, or for a group's member its prefills
+ * (alone, before the start line) or the rest (beside the other members). */
+enum cb_steps_which { CB_STEPS_ALL, CB_STEPS_PREFILL, CB_STEPS_MAIN };
+
+/* How a round runs its phases: the result its new rows go to (the indices
+ * in wl_run.row are into it), the runner's options (a group's start line,
+ * its member's queues), whether telemetry follows them. */
+struct cb_round {
+	struct cb_result *res;
+	struct cb_runner_opts ro;
+	bool tm;
+	enum cb_steps_which which;
+};
+
+/* Round k of workload i begins: its first round starts it. 0 to run it, 1
+ * when it has no round k (skipped, or its repeats done), -errno with e set. */
+int cb_run_wl_begin(struct run *rn, size_t i, unsigned k, struct cb_err *e);
+/* One round of workload i's steps. 0, -EINTR, or -errno with e set. */
+int cb_run_wl_round(struct run *rn, size_t i, unsigned round, const struct cb_round *c,
+		    struct cb_err *e);
+/* Round k of workload i ended: its last ends its sessions. */
+void cb_run_wl_finish(struct run *rn, size_t i, unsigned k);
+/* A later run of a step merged into its row pr came from (pr's telemetry
+ * taken); one that did not start still marks the row cut or failed. 0 or
+ * -ENOMEM. */
+int cb_run_merge_row(struct cb_phase_result *row, struct cb_phase_result *pr);
+
+/* run_group.c: round k of the group whose first member is workload i, its
+ * members side by side. 0, -EINTR, or -errno with e set. */
+int cb_run_group(struct run *rn, size_t i, unsigned k, struct cb_err *e);
+/* The queues a run needs: its widest workload's clients, or a group's
+ * members' together. */
+size_t cb_run_queues(const struct cb_profile *p);
 /* ... and the end of each workload's sessions and connection. */
 void cb_run_end_workloads(struct run *rn);
 

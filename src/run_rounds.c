@@ -1,6 +1,7 @@
 /* The workloads of a run, round after round: each workload's steps as
  * phases, their rows in the result, its clients' sessions across rounds. */
 #include "run_priv.h"
+#include "group.h"
 #include "search.h"
 #include "telemetry.h"
 
@@ -8,18 +9,23 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* One phase of a step, with its telemetry. */
+/* One phase of a step, with its telemetry (unless a group's other member
+ * has it: telemetry follows one phase at a time). */
 struct step_run {
 	struct run *rn;
 	const struct cb_plan_item *it;
 	struct cb_phase *ph;
 	struct cb_workload *w; /* ph->wl, the step's own copy */
+	const struct cb_round *c;
 };
 
 static int phase_tm(struct step_run *sr, struct cb_phase_result *pr)
 {
-	struct cb_runner_opts ro = sr->rn->ro;
+	struct cb_runner_opts ro = sr->c->ro;
+	if (!sr->c->tm)
+		return cb_run_phase(sr->ph, sr->it->engine, &ro, pr);
 	struct cb_tm_phase tp;
 	/* without memory for its telemetry the phase runs without it */
 	if (cb_tm_phase_begin(sr->rn->tm, sr->ph, sr->it->engine, &tp, &ro) < 0)
@@ -40,7 +46,8 @@ static int search_step(void *arg, uint64_t rate, struct cb_phase_result *pr)
 /* Run one step of workload i as a phase into pr, through conn. Returns 0,
  * -EINTR on a signal, or -errno with e set. */
 static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct cb_conn *conn,
-		    void **sessions, struct cb_phase_result *pr, struct cb_err *e)
+		    void **sessions, const struct cb_round *c, struct cb_phase_result *pr,
+		    struct cb_err *e)
 {
 	const struct cb_plan_item *it = &rn->p->items[i];
 	struct cb_workload w = it->wl;
@@ -68,7 +75,7 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 		w.ramp_ns = w.ops = w.bytes = 0;
 		w.duration_ns = st->duration_ns;
 	}
-	struct step_run sr = {.rn = rn, .it = it, .ph = &ph, .w = &w};
+	struct step_run sr = {.rn = rn, .it = it, .ph = &ph, .w = &w, .c = c};
 	int r = cb_search_given(&w.search) ? cb_search_run(&w, search_step, &sr, pr, e)
 					   : phase_tm(&sr, pr);
 	rn->left[i].created |= out.created;
@@ -119,9 +126,7 @@ void cb_run_end_workloads(struct run *rn)
 		wl_end(rn, i, &rn->wls[i]);
 }
 
-/* A later run of a step merged into its row; one that did not start still
- * marks the row cut or failed. 0 or -ENOMEM. */
-static int merge_row(struct cb_phase_result *row, struct cb_phase_result *pr)
+int cb_run_merge_row(struct cb_phase_result *row, struct cb_phase_result *pr)
 {
 	/* a run of the step that never started measured nothing of it; the
 	 * row's telemetry short of a later run's (no memory) is not the run's
@@ -138,37 +143,62 @@ static int merge_row(struct cb_phase_result *row, struct cb_phase_result *pr)
 	return 0;
 }
 
-/* One round of workload i: its steps in order, the list repeated for the
- * engine's iterations; one report row per step, later runs merged into it.
- * A prefill runs only the first time: the data is there after it. */
-static int wl_round(struct run *rn, size_t i, struct wl_run *w, unsigned round, struct cb_err *e)
+/* A group member's load stops once the measured members are done. */
+static bool load_stopped(const struct cb_plan_item *it, const struct cb_round *c)
+{
+	return c->ro.group && it->wl.role == CB_ROLE_LOAD && cb_group_stopped(c->ro.group);
+}
+
+/* A new row of a group's member names its group, role and alone. */
+static int group_row(const struct cb_workload *wl, struct cb_phase_result *pr)
+{
+	if (!wl->together)
+		return 0;
+	pr->group = strdup(wl->together);
+	pr->load = wl->role == CB_ROLE_LOAD;
+	pr->alone = wl->alone ? strdup(wl->alone) : NULL;
+	return !pr->group || (wl->alone && !pr->alone) ? -ENOMEM : 0;
+}
+
+/* One round of workload i: its steps in order (those c->which asks for),
+ * the list repeated for the engine's iterations; one row per step in
+ * c->res, later runs merged into it. A prefill runs only the first time:
+ * the data is there after it. */
+int cb_run_wl_round(struct run *rn, size_t i, unsigned round, const struct cb_round *c,
+		    struct cb_err *e)
 {
 	const struct cb_plan_item *it = &rn->p->items[i];
+	struct wl_run *w = &rn->wls[i];
 	int r = 0;
 	for (unsigned k = 0; k < w->iters && r == 0; k++) {
-		for (size_t s = 0; s < w->nsteps && r == 0; s++) {
+		for (size_t s = 0; s < w->nsteps && r == 0 && !load_stopped(it, c); s++) {
 			struct cb_phase_result one, *pr;
 			bool first = w->row[s] == SIZE_MAX;
-			if ((round > 0 || k > 0) && cb_step_is_prefill(&w->steps[s]))
+			bool prefill = cb_step_is_prefill(&w->steps[s]);
+			if (((round > 0 || k > 0) && prefill) ||
+			    (c->which == CB_STEPS_PREFILL && !prefill) ||
+			    (c->which == CB_STEPS_MAIN && prefill))
 				continue;
-			pr = first ? cb_result_add_phase(&rn->res)
+			pr = first ? cb_result_add_phase(c->res)
 				   : (cb_phase_init(&one) == 0 ? &one : NULL);
 			if (!pr) {
 				r = cb_err_usage(e, "out of memory");
 				break;
 			}
 			r = run_step(rn, i, &w->steps[s], w->conn ? w->conn : rn->conn, w->sessions,
-				     pr, e);
+				     c, pr, e);
 			pr->wl = &it->wl;
 			pr->step = w->steps[s].suffix;
 			pr->engine = it->engine;
 			pr->lopts = it->lopts;
+			if (first && !prefill && group_row(&it->wl, pr) < 0 && r == 0)
+				r = cb_err_usage(e, "out of memory");
 			if (first && pr->ran)
-				w->row[s] = rn->res.nphases - 1;
+				w->row[s] = c->res->nphases - 1;
 			else if (first)
-				cb_result_drop_last(&rn->res);
+				cb_result_drop_last(c->res);
 			else {
-				if (merge_row(&rn->res.phases[w->row[s]], pr) < 0 && r == 0)
+				if (cb_run_merge_row(&c->res->phases[w->row[s]], pr) < 0 && r == 0)
 					r = cb_err_usage(e, "out of memory");
 				cb_phase_release(&one);
 			}
@@ -199,23 +229,48 @@ static int skip_unavailable(struct run *rn, size_t i, struct cb_err *e)
 	return 1;
 }
 
-/* Round k of workload i: its first round starts it (or skips it), its last
- * ends it. 0, -EINTR, or -errno with e set. */
-static int wl_turn(struct run *rn, size_t i, unsigned k, struct cb_err *e)
+int cb_run_wl_begin(struct run *rn, size_t i, unsigned k, struct cb_err *e)
 {
 	const struct cb_plan_item *it = &rn->p->items[i];
 	struct wl_run *w = &rn->wls[i];
 	int r;
 	if (k >= it->wl.repeat || (k > 0 && !w->sessions))
-		return 0;
+		return 1;
 	if (k == 0 && (r = skip_unavailable(rn, i, e)) != 0)
-		return r > 0 ? 0 : r;
+		return r;
 	if (k == 0 && (r = wl_start(rn, i, w, e)) < 0)
 		return r;
-	r = wl_round(rn, i, w, k, e);
-	if (k + 1 == it->wl.repeat)
-		wl_end(rn, i, w);
+	return 0;
+}
+
+void cb_run_wl_finish(struct run *rn, size_t i, unsigned k)
+{
+	if (k + 1 == rn->p->items[i].wl.repeat)
+		wl_end(rn, i, &rn->wls[i]);
+}
+
+/* Round k of workload i: its first round starts it (or skips it), its last
+ * ends it. 0, -EINTR, or -errno with e set. */
+static int wl_turn(struct run *rn, size_t i, unsigned k, struct cb_err *e)
+{
+	int r = cb_run_wl_begin(rn, i, k, e);
+	if (r != 0)
+		return r > 0 ? 0 : r;
+	struct cb_round c = {.res = &rn->res, .ro = rn->ro, .tm = true, .which = CB_STEPS_ALL};
+	r = cb_run_wl_round(rn, i, k, &c, e);
+	cb_run_wl_finish(rn, i, k);
 	return r;
+}
+
+/* Whether workload i is a group's member after its first: the group runs
+ * at its first member's place. */
+static bool later_member(const struct cb_profile *p, size_t i)
+{
+	const char *g = p->items[i].wl.together;
+	for (size_t j = 0; g && j < i; j++)
+		if (p->items[j].wl.together && strcmp(p->items[j].wl.together, g) == 0)
+			return true;
+	return false;
 }
 
 /* Rounds: every workload once, in order, then again those with repeats
@@ -229,7 +284,10 @@ int cb_run_rounds(struct run *rn, struct cb_err *e)
 		rounds = p->items[i].wl.repeat > rounds ? p->items[i].wl.repeat : rounds;
 	for (unsigned k = 0; k < rounds; k++)
 		for (size_t i = 0; i < p->n; i++) {
-			int r = wl_turn(rn, i, k, e);
+			if (later_member(p, i))
+				continue;
+			int r = p->items[i].wl.together ? cb_run_group(rn, i, k, e)
+							: wl_turn(rn, i, k, e);
 			if (r < 0)
 				return r;
 		}

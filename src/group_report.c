@@ -1,0 +1,127 @@
+/* What a group's rows show: each member's group and role, and the
+ * side-by-side table of an op alone and in its group (fsopbench's figure:
+ * how much slower a stat is while others write). A member names the row it
+ * is set beside with alone: the workload that ran the same op by itself. */
+#include "group.h"
+#include "hist.h"
+#include "result.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The row workload alone ran p's step as: same step suffix ("alone.stat"
+ * beside "md.stat"). NULL when it did not run. */
+static const struct cb_phase_result *alone_row(const struct cb_result *r,
+					       const struct cb_phase_result *p)
+{
+	const char *dot = p->wl && p->step ? strrchr(p->name, '.') : NULL;
+	size_t n = strlen(p->alone);
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct cb_phase_result *a = &r->phases[i];
+		if (a->group || strncmp(a->name, p->alone, n) != 0)
+			continue;
+		if (dot ? strcmp(a->name + n, dot) == 0 : a->name[n] == '\0')
+			return a;
+	}
+	return NULL;
+}
+
+struct figures {
+	double mean, p50, p99; /* ns */
+};
+
+static struct figures figures_of(const struct cb_phase_result *p)
+{
+	return (struct figures){cb_hist_mean(p->hist), (double)cb_hist_percentile(p->hist, 50),
+				(double)cb_hist_percentile(p->hist, 99)};
+}
+
+static double ratio(double together, double alone)
+{
+	return alone > 0 ? together / alone : 0;
+}
+
+int cb_group_row_json(const struct cb_phase_result *p, json_t *o)
+{
+	if (!p->group)
+		return 0;
+	json_object_set_new(o, "group", json_string(p->group));
+	json_object_set_new(o, "role", json_string(p->load ? "load" : "measure"));
+	if (p->alone)
+		json_object_set_new(o, "alone", json_string(p->alone));
+	return 0;
+}
+
+static json_t *figures_json(struct figures f, double scale)
+{
+	return json_pack("{s:f, s:f, s:f}", "mean", f.mean / scale, "p50", f.p50 / scale, "p99",
+			 f.p99 / scale);
+}
+
+int cb_group_json(const struct cb_result *r, json_t *root)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < r->nphases; i++) {
+		const struct cb_phase_result *p = &r->phases[i], *s;
+		if (!p->alone || !(s = alone_row(r, p)))
+			continue;
+		struct figures t = figures_of(p), l = figures_of(s);
+		struct figures x = {ratio(t.mean, l.mean), ratio(t.p50, l.p50),
+				    ratio(t.p99, l.p99)};
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "row",
+						   p->name, "group", p->group, "alone", s->name,
+						   "op", p->op, "alone_us", figures_json(l, 1e3),
+						   "together_us", figures_json(t, 1e3), "slowdown",
+						   figures_json(x, 1)));
+	}
+	if (a && json_array_size(a))
+		json_object_set_new(root, "interference", a);
+	else
+		json_decref(a);
+	return 0;
+}
+
+/* The members of each group, once: what was measured beside what load. */
+static void members_text(const struct cb_result *r, FILE *out)
+{
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct cb_phase_result *p = &r->phases[i];
+		bool seen = false;
+		for (size_t j = 0; p->group && j < i && !seen; j++)
+			seen = r->phases[j].group && strcmp(r->phases[j].group, p->group) == 0;
+		if (!p->group || seen)
+			continue;
+		fprintf(out, "group '%s' ran side by side:", p->group);
+		for (size_t j = i; j < r->nphases; j++) {
+			const struct cb_phase_result *m = &r->phases[j];
+			if (m->group && strcmp(m->group, p->group) == 0)
+				fprintf(out, " %s%s", m->name, m->load ? " (load)" : "");
+		}
+		fputc('\n', out);
+	}
+}
+
+void cb_group_text(const struct cb_result *r, FILE *out)
+{
+	members_text(r, out);
+	bool head = false;
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct cb_phase_result *p = &r->phases[i], *s;
+		if (!p->alone || !(s = alone_row(r, p)))
+			continue;
+		if (!head) {
+			fprintf(out,
+				"\nInterference: each op alone and in its group (latency in ms; "
+				"slowdown = in group / alone)\n"
+				"%-20s %-20s %-9s | %8s %8s %8s | %8s %8s %8s\n",
+				"row", "alone", "op", "mean", "in group", "slowdown", "p99",
+				"in group", "slowdown");
+			head = true;
+		}
+		struct figures t = figures_of(p), l = figures_of(s);
+		fprintf(out, "%-20s %-20s %-9s | %8.3f %8.3f %7.1fx | %8.3f %8.3f %7.1fx\n",
+			p->name, s->name, p->op, l.mean / 1e6, t.mean / 1e6, ratio(t.mean, l.mean),
+			l.p99 / 1e6, t.p99 / 1e6, ratio(t.p99, l.p99));
+	}
+}
