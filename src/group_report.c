@@ -112,15 +112,17 @@ void cb_group_text(const struct cb_result *r, FILE *out)
 			continue;
 		if (!head) {
 			fprintf(out,
-				"\nInterference: each op alone and in its group (latency in ms; "
-				"slowdown = in group / alone)\n"
-				"%-20s %-20s %-9s | %8s %8s %8s | %8s %8s %8s\n",
-				"row", "alone", "op", "mean", "in group", "slowdown", "p99",
-				"in group", "slowdown");
+				"\nInterference: each op alone and in its group (slowdown = in "
+				"group / alone)\n"
+				"%-16s %-22s %-12s | %26s | %26s\n"
+				"%-16s %-22s %-12s | %8s %8s %8s | %8s %8s %8s\n",
+				"", "", "", "mean latency (ms)", "p99 latency (ms)", "row", "alone",
+				"op", "alone", "in group", "slowdown", "alone", "in group",
+				"slowdown");
 			head = true;
 		}
 		struct figures t = figures_of(p), l = figures_of(s);
-		fprintf(out, "%-20s %-20s %-9s | %8.3f %8.3f %7.1fx | %8.3f %8.3f %7.1fx\n",
+		fprintf(out, "%-16s %-22s %-12s | %8.3f %8.3f %7.1fx | %8.3f %8.3f %7.1fx\n",
 			p->name, s->name, p->op, l.mean / 1e6, t.mean / 1e6, ratio(t.mean, l.mean),
 			l.p99 / 1e6, t.p99 / 1e6, ratio(t.p99, l.p99));
 	}
