@@ -182,9 +182,11 @@ struct wire {
 	uint64_t ops, bytes, write_ops, write_bytes, errors, elapsed_ns, block_size, nsamples;
 	uint64_t nper_client;
 	uint64_t all_ops, all_bytes, all_lat_ns;
-	uint8_t ran, interrupted, failed, has_hist;
+	/* open loop (rate.h): zero, and no service histogram, in a closed one */
+	uint64_t late_ops, backlog_max, window_unix_ns;
+	uint8_t ran, interrupted, failed, has_hist, has_service;
 	char target[128];
-	struct cb_hist hist;
+	struct cb_hist hist, service;
 };
 
 static void to_wire(const struct cb_phase_result *res, struct wire *w)
@@ -205,10 +207,17 @@ static void to_wire(const struct cb_phase_result *res, struct wire *w)
 	w->ran = res->ran;
 	w->interrupted = res->interrupted;
 	w->failed = res->failed;
+	w->late_ops = res->late_ops;
+	w->backlog_max = res->backlog_max;
+	w->window_unix_ns = res->window_unix_ns;
 	snprintf(w->target, sizeof(w->target), "%s", res->target);
 	if (res->hist) {
 		w->hist = *res->hist;
 		w->has_hist = 1;
+	}
+	if (res->service_hist) {
+		w->service = *res->service_hist;
+		w->has_service = 1;
 	}
 }
 
@@ -237,7 +246,7 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 		rank_figures(&res->ranks[k], (unsigned)k, rk->hosts[k], &all[k]);
 		if (k == 0)
 			continue; /* res holds rank 0's own already */
-		struct cb_hist h = all[k].hist;
+		struct cb_hist h = all[k].hist, sv = all[k].service;
 		struct cb_phase_result one = {
 		    .ops = all[k].ops,
 		    .bytes = all[k].bytes,
@@ -249,6 +258,10 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 		    .all_lat_ns = all[k].all_lat_ns,
 		    .elapsed_ns = all[k].elapsed_ns,
 		    .hist = all[k].has_hist ? &h : NULL,
+		    .service_hist = all[k].has_service ? &sv : NULL,
+		    .late_ops = all[k].late_ops,
+		    .backlog_max = all[k].backlog_max,
+		    .window_unix_ns = all[k].window_unix_ns,
 		    .samples = (struct cb_sample *)s,
 		    .nsamples = (size_t)all[k].nsamples,
 		    .interrupted = all[k].interrupted,

@@ -98,6 +98,19 @@ mpi -np 3 "$CEPHBENCH" run "$p" --conf "$CONF" --json "$T/d.json"
 assert_rc 0 "3 ranks for 3 s"
 [ "$(jrow "$T/d.json" w 'sum(s["ops"] for s in p["samples"]) == p["ops"] and len(p["samples"]) >= 3')" = True ] ||
 	fail "3 ranks for 3 s: samples $(jrow "$T/d.json" w '[s["ops"] for s in p["samples"]]'), ops $(jrow "$T/d.json" w 'p["ops"]')"
+
+# 1b. Open loop over ranks: 300 ops/s for the run, each of the 3 ranks'
+#     clients its share; the ranks' late ops, backlogs and service times
+#     merge into the row as the clients' do, the window starts at the
+#     earliest rank's.
+p=$(rados_profile mpir "duration: 3s, rate: 300")
+mpi -np 3 "$CEPHBENCH" run "$p" --conf "$CONF" --json "$T/r.json"
+assert_rc 0 "3 ranks at a rate"
+[ "$(jrow "$T/r.json" w 'abs(p["open_loop"]["achieved_ops_per_s"] - 300) <= 6')" = True ] ||
+	fail "3 ranks at a rate: achieved $(jrow "$T/r.json" w 'p["open_loop"]')"
+[ "$(jrow "$T/r.json" w 'p["open_loop"]["service_histogram"]["count"] == p["ops"] and sum(s["due"] for s in p["samples"]) >= p["ops"]')" = True ] ||
+	fail "3 ranks at a rate: the ranks' service times or due counts are not merged"
+[ "$(jrow "$T/r.json" w 'p["window_start_unix_s"] > 0')" = True ] || fail "3 ranks at a rate: no window start"
 assert_ns_empty "after 3 ranks for 3 s"
 
 # 1b. RBD: each rank's client writes images of its own (no two ranks on
