@@ -186,9 +186,9 @@ int cb_search_run(const struct cb_workload *wl, cb_search_step_fn step, void *ar
 
 bool cb_search_capacity(const struct cb_phase_result *p, double *ops)
 {
-	if (!p->search || !p->search->lo)
+	if (!p->search)
 		return false;
-	*ops = (double)p->search->lo;
+	*ops = (double)p->search->lo; /* 0 when no step passed */
 	return true;
 }
 

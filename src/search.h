@@ -32,8 +32,8 @@ typedef int (*cb_search_step_fn)(void *arg, uint64_t rate, struct cb_phase_resul
 int cb_search_run(const struct cb_workload *wl, cb_search_step_fn step, void *arg,
 		  struct cb_phase_result *row, struct cb_err *e);
 
-/* The capacity found (ops/s) for expect's min_capacity; false without a
- * search. */
+/* The capacity found (ops/s; 0 when no step passed) for expect's
+ * min_capacity; false without a search. */
 bool cb_search_capacity(const struct cb_phase_result *p, double *ops);
 
 int cb_search_json(const struct cb_phase_result *p, struct json_t *o);
