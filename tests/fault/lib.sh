@@ -199,11 +199,11 @@ wait_osd_writes() { # BEFORE N
 
 # Run cephbench (arguments as for cb) under a bound of BOUND seconds; once
 # its writes reach the OSDs (200 of them, then a second more), hold every
-# OSD op for eight seconds (ceph osd pause: clients keep their ops queued,
-# as with a stuck OSD). Exit code in $rc (124: the bound was hit), output in
-# $T/out and $T/err.
+# OSD op for CB_PAUSE_S seconds, eight unless set (ceph osd pause: clients
+# keep their ops queued, as with a stuck OSD). Exit code in $rc (124: the
+# bound was hit), output in $T/out and $T/err.
 cb_paused() { # BOUND ARGS...
-	local bound=$1 pid
+	local bound=$1 pid hold=${CB_PAUSE_S:-8}
 	shift
 	set +e
 	local before
@@ -216,7 +216,7 @@ cb_paused() { # BOUND ARGS...
 	wait_osd_writes "$before" 200
 	sleep 1
 	fceph osd pause >/dev/null 2>&1 || fail "ceph osd pause failed"
-	sleep 8
+	sleep "$hold"
 	fceph osd unpause >/dev/null 2>&1 || fail "ceph osd unpause failed"
 	wait_bg "$pid"
 	[ "$rc" -ne 124 ] || fail "the run was still going after ${bound} s: $(tail -3 "$T/err")"

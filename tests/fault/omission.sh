@@ -14,29 +14,12 @@ assert_rc 0 "the capacity run"
 rate=$(J "$T/cap.json" 'print(max(20, int(d["phases"][0]["iops"] / 2)))')
 echo "omission: capacity $(J "$T/cap.json" 'print(round(d["phases"][0]["iops"]))') ops/s, rate $rate"
 
-# Run ARGS under a 90 s bound; once the writes reach the OSDs, 2 s later
-# hold every OSD op for 2 s.
-paused_2s() {
-	local pid before
-	before=$(osd_writes)
-	set +e
-	timeout 90 "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err" &
-	pid=$!
-	set -e
-	wait_osd_writes "$before" 100
-	sleep 2
-	fceph osd pause >/dev/null 2>&1 || fail "ceph osd pause failed"
-	sleep 2
-	fceph osd unpause >/dev/null 2>&1 || fail "ceph osd unpause failed"
-	wait_bg "$pid"
-}
-
 # ops of at least 1 s in the row's histogram: buckets are [index, count],
 # a bucket's lower bound as docs/result.md gives it
 SLOW='sum(c for i, c in d["phases"][0]["histogram"]["buckets"]
           if (i if i < 2048 else (1024 + (i & 1023)) << ((i >> 10) - 1)) >= 1e9)'
 
-paused_2s rados write 12 -p "$POOL" -b 4K -t 16 --rate "$rate" --conf "$CONF" \
+CB_PAUSE_S=2 cb_paused 90 rados write 12 -p "$POOL" -b 4K -t 16 --rate "$rate" --conf "$CONF" \
 	--json "$T/open.json" --quiet
 assert_rc 0 "open loop through the pause"
 J "$T/open.json" "p = d['phases'][0]; o = p['open_loop']; slow = $SLOW
@@ -46,7 +29,7 @@ assert p['latency_us']['p99.9'] >= 1e6, p['latency_us']
 assert o['late_ops'] >= 0.7 * 2 * $rate - 16, o['late_ops']
 assert slow > 16, slow" || fail "open loop: the stall is not in the figures"
 
-paused_2s rados write 12 -p "$POOL" -b 4K -t 16 --conf "$CONF" --json "$T/closed.json" --quiet
+CB_PAUSE_S=2 cb_paused 90 rados write 12 -p "$POOL" -b 4K -t 16 --conf "$CONF" --json "$T/closed.json" --quiet
 assert_rc 0 "closed loop through the pause"
 J "$T/closed.json" "p = d['phases'][0]; slow = $SLOW
 print(f'omission: closed loop p99.9 {p[\"latency_us\"][\"p99.9\"] / 1e3:.0f} ms, max {p[\"latency_us\"][\"max\"] / 1e3:.0f} ms, {slow} ops >= 1 s of {p[\"ops\"]}')

@@ -13,20 +13,6 @@
 #include <math.h>
 #include <string.h>
 
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	ck_assert_msg(json_is_number(v), "no number %s", key);
-	return json_number_value(v);
-}
-
-static const char *str(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	ck_assert_msg(json_is_string(v), "no string %s", key);
-	return json_string_value(v);
-}
-
 static const char *const mix =
     "name: u\n"
     "workloads:\n"
@@ -43,13 +29,13 @@ START_TEST(members_overlap)
 	/* the load's impossible expect is not judged: exit 0 */
 	ck_assert_int_eq(unit_run_yaml(mix, &r), 0);
 	json_t *p = unit_phase(r, 1), *w = unit_phase(r, 2);
-	ck_assert_str_eq(str(p, "name"), "probe");
-	ck_assert_str_eq(str(w, "name"), "writers");
-	ck_assert_str_eq(str(p, "group"), "mix");
-	ck_assert_str_eq(str(w, "role"), "load");
-	ck_assert_str_eq(str(p, "role"), "measure");
-	double p0 = num(p, "window_start_unix_s"), w0 = num(w, "window_start_unix_s");
-	double p1 = p0 + num(p, "duration_s"), w1 = w0 + num(w, "duration_s");
+	ck_assert_str_eq(unit_str(p, "name"), "probe");
+	ck_assert_str_eq(unit_str(w, "name"), "writers");
+	ck_assert_str_eq(unit_str(p, "group"), "mix");
+	ck_assert_str_eq(unit_str(w, "role"), "load");
+	ck_assert_str_eq(unit_str(p, "role"), "measure");
+	double p0 = unit_real(p, "window_start_unix_s"), w0 = unit_real(w, "window_start_unix_s");
+	double p1 = p0 + unit_real(p, "duration_s"), w1 = w0 + unit_real(w, "duration_s");
 	ck_assert_msg(fabs(p0 - w0) < 1 && fabs(p1 - w1) < 1,
 		      "probe %.3f..%.3f, writers %.3f..%.3f", p0, p1, w0, w1);
 	/* the members' per-second samples cover the same seconds */
@@ -59,7 +45,7 @@ START_TEST(members_overlap)
 	/* solo ran before the group, alone */
 	json_t *s = unit_phase(r, 0);
 	ck_assert_ptr_null(json_object_get(s, "group"));
-	ck_assert(num(s, "window_start_unix_s") + num(s, "duration_s") <= p0 + 0.1);
+	ck_assert(unit_real(s, "window_start_unix_s") + unit_real(s, "duration_s") <= p0 + 0.1);
 	/* judged: none of the load's */
 	json_t *v;
 	size_t i;
@@ -67,11 +53,11 @@ START_TEST(members_overlap)
 	json_t *in = json_object_get(r, "interference");
 	ck_assert_int_eq(json_array_size(in), 1);
 	json_t *x = json_array_get(in, 0);
-	ck_assert_str_eq(str(x, "row"), "probe");
-	ck_assert_str_eq(str(x, "alone"), "solo");
-	double slow = num(json_object_get(x, "slowdown"), "mean");
-	double want = num(json_object_get(x, "together_us"), "mean") /
-		      num(json_object_get(x, "alone_us"), "mean");
+	ck_assert_str_eq(unit_str(x, "row"), "probe");
+	ck_assert_str_eq(unit_str(x, "alone"), "solo");
+	double slow = unit_real(json_object_get(x, "slowdown"), "mean");
+	double want = unit_real(json_object_get(x, "together_us"), "mean") /
+		      unit_real(json_object_get(x, "alone_us"), "mean");
 	ck_assert_double_eq_tol(slow, want, 1e-9);
 	json_decref(r);
 }

@@ -17,13 +17,6 @@
 #define L 0.050
 #define T 2.0
 
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	ck_assert_msg(json_is_number(v), "no number %s", key);
-	return json_number_value(v);
-}
-
 START_TEST(capacity_of_the_queue_model)
 {
 	json_t *r;
@@ -37,9 +30,9 @@ START_TEST(capacity_of_the_queue_model)
 	json_t *ph = unit_phase(r, 0), *s = json_object_get(ph, "search");
 	ck_assert(json_is_object(s));
 	ck_assert_str_eq(json_string_value(json_object_get(s, "status")), "found");
-	double cap = num(s, "capacity_ops_per_s"), err = num(s, "error_pct") / 100;
+	double cap = unit_real(s, "capacity_ops_per_s"), err = unit_real(s, "error_pct") / 100;
 	double model = C * (1 + L / (0.99 * T));
-	ck_assert_msg(err <= num(s, "error_asked_pct") / 100, "error %.1f %%", err * 100);
+	ck_assert_msg(err <= unit_real(s, "error_asked_pct") / 100, "error %.1f %%", err * 100);
 	/* 1 % for the model's own approximations (the ops' own service
 	 * time, the last second's partial queue) */
 	ck_assert_msg(cap <= model * 1.01 && model <= cap * (1 + err) * 1.01,
@@ -51,9 +44,9 @@ START_TEST(capacity_of_the_queue_model)
 	json_array_foreach(json_object_get(s, "steps"), i, st)
 	{
 		bool pass = !json_is_true(json_object_get(st, "saturated")) &&
-			    num(st, "value_us") <= L * 1e6;
+			    unit_real(st, "value_us") <= L * 1e6;
 		ck_assert(pass == json_is_true(json_object_get(st, "passed")));
-		seen |= num(st, "rate_ops_per_s") == cap && pass;
+		seen |= unit_real(st, "rate_ops_per_s") == cap && pass;
 	}
 	ck_assert(seen);
 	ck_assert_int_le(json_array_size(json_object_get(s, "steps")), 12);

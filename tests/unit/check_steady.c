@@ -17,13 +17,6 @@ static json_t *steady(json_t *ph)
 	return s;
 }
 
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	ck_assert_msg(json_is_number(v), "no number %s", key);
-	return json_number_value(v);
-}
-
 START_TEST(flat_stops_after_first_window)
 {
 	json_t *r;
@@ -37,7 +30,7 @@ START_TEST(flat_stops_after_first_window)
 	    0);
 	json_t *ph = unit_phase(r, 0), *s = steady(ph);
 	ck_assert(json_is_true(json_object_get(s, "reached")));
-	ck_assert_double_eq(num(s, "after_s"), 2);
+	ck_assert_double_eq(unit_real(s, "after_s"), 2);
 	ck_assert_str_eq(json_string_value(json_object_get(s, "metric")), "iops");
 	/* stopped there: two seconds of 200 ops, not twenty */
 	json_int_t ops = unit_num(ph, "ops");
@@ -60,8 +53,8 @@ START_TEST(rising_runs_to_max)
 	    0);
 	json_t *ph = unit_phase(r, 0), *s = steady(ph);
 	ck_assert(json_is_false(json_object_get(s, "reached")));
-	ck_assert_double_eq(num(s, "after_s"), 6);
-	ck_assert_double_eq(num(s, "max_s"), 6);
+	ck_assert_double_eq(unit_real(s, "after_s"), 6);
+	ck_assert_double_eq(unit_real(s, "max_s"), 6);
 	/* it ran the whole six seconds at the rate */
 	json_int_t ops = unit_num(ph, "ops");
 	ck_assert_msg(ops >= 1150 && ops <= 1210, "%lld ops", (long long)ops);

@@ -88,6 +88,22 @@ static inline json_int_t unit_num(json_t *o, const char *key)
 	return json_integer_value(v);
 }
 
+/* The number o[key] (integer or real), which must be there. */
+static inline double unit_real(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	ck_assert_msg(json_is_number(v), "no number %s", key);
+	return json_number_value(v);
+}
+
+/* The string o[key], which must be there. */
+static inline const char *unit_str(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	ck_assert_msg(json_is_string(v), "no string %s", key);
+	return json_string_value(v);
+}
+
 /* Remove the scratch files (p.yaml, r.json and those named in more,
  * NULL-terminated, or NULL), the directory, the signalfd. */
 static inline void unit_profile_close(const char *const *more)
