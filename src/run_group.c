@@ -156,7 +156,8 @@ static int side_by_side(struct run *rn, struct member *m, size_t n, struct cb_er
 	for (size_t j = 0; j < n; j++) {
 		if (m[j].started)
 			pthread_join(m[j].tid, NULL);
-		if (m[j].runs && join_rows(&m[j]) < 0 && m[j].r == 0)
+		/* a member whose thread never started has the run's rows back */
+		if (m[j].started && join_rows(&m[j]) < 0 && m[j].r == 0)
 			m[j].r = cb_err_usage(&m[j].e, "out of memory");
 		if (m[j].r < 0 && r == 0) {
 			r = m[j].r;
