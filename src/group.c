@@ -118,9 +118,23 @@ int cb_group_check(const struct cb_workload *wl, char *why, size_t n)
 	return 0;
 }
 
-int cb_group_check_alone(const struct cb_workload *wl, const struct cb_workload *const *above,
-			 size_t n, char *why, size_t len)
+int cb_group_check_members(const struct cb_workload *wl, const struct cb_workload *const *above,
+			   size_t n, char *why, size_t len)
 {
+	if (!wl->together)
+		return 0;
+	size_t first = n; /* the group runs at its first member's place */
+	for (size_t i = 0; i < n && first == n; i++)
+		if (above[i]->together && strcmp(above[i]->together, wl->together) == 0)
+			first = i;
+	if (first < n && above[first]->repeat != wl->repeat) {
+		snprintf(why, len,
+			 "repeat: %llu, but '%s' of group '%s' repeats %llu: a group's members "
+			 "repeat alike",
+			 (unsigned long long)wl->repeat, above[first]->name, wl->together,
+			 (unsigned long long)above[first]->repeat);
+		return -EINVAL;
+	}
 	if (!wl->alone)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
@@ -131,6 +145,13 @@ int cb_group_check_alone(const struct cb_workload *wl, const struct cb_workload 
 			snprintf(why, len,
 				 "alone: '%s' is in group '%s' too: name a workload that ran alone",
 				 a->name, wl->together);
+			return -EINVAL;
+		}
+		if (i > first) {
+			snprintf(why, len,
+				 "alone: '%s' runs after group '%s' (which runs at '%s'): name a "
+				 "workload above the group",
+				 a->name, wl->together, above[first]->name);
 			return -EINVAL;
 		}
 		if (strcmp(a->op, wl->op) != 0) {

@@ -19,9 +19,11 @@ struct cb_workload;
 /* Cross-key checks of together, role and alone at profile load. 0, or
  * -EINVAL with why. */
 int cb_group_check(const struct cb_workload *wl, char *why, size_t n);
-/* ... and of alone against the workloads above wl (items[0..n)). */
-int cb_group_check_alone(const struct cb_workload *wl, const struct cb_workload *const *above,
-			 size_t n, char *why, size_t len);
+/* ... and of a member against the workloads above it (above[0..n)): the
+ * group's members repeat alike (a round's members run side by side), and
+ * alone names one that ran before the group. */
+int cb_group_check_members(const struct cb_workload *wl, const struct cb_workload *const *above,
+			   size_t n, char *why, size_t len);
 
 /* A start line for clients clients in all (every member's first phase),
  * and a stop once measure members (role: measure) are done. NULL on ENOMEM. */

@@ -625,7 +625,10 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 	}
 	if (r < 0)
 		goto teardown;
-	if (cb_signal_pending(ro->sigfd) || (sy && atomic_load(&sy->interrupted))) {
+	bool sig = cb_signal_pending(ro->sigfd);
+	if (ro->group) /* told to the other members, or heard from them */
+		cb_group_poll(ro->group, &sig);
+	if (sig || (sy && atomic_load(&sy->interrupted))) {
 		if (sy)
 			atomic_store(&sy->interrupted, true);
 		res->interrupted = true;

@@ -297,7 +297,7 @@ int pf_add_item(struct loader *l, const struct kvs *k, const char *wwhere)
 	for (size_t i = 0; i + 1 < p->n; i++)
 		above[i] = &p->items[i].wl;
 	char why[256];
-	if (cb_group_check_alone(&it->wl, above, p->n - 1, why, sizeof(why)) < 0)
+	if (cb_group_check_members(&it->wl, above, p->n - 1, why, sizeof(why)) < 0)
 		return cb_err_usage(l->e, "%s: %s", wwhere, why);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,7 +103,8 @@ static int start(struct member *m, struct cb_group *g, size_t *q, bool tm, bool 
 	struct run *rn = m->rn;
 	struct wl_run *w = &rn->wls[m->i];
 	unsigned clients = (unsigned)rn->p->items[m->i].wl.clients;
-	m->c = (struct cb_round){.res = &m->res, .ro = rn->ro, .tm = tm, .which = CB_STEPS_MAIN};
+	m->c = (struct cb_round){
+	    .res = &m->res, .ro = rn->ro, .tm = tm, .which = CB_STEPS_MAIN, .outer_row = m->row};
 	m->c.ro.group = g;
 	m->c.ro.cqs = rn->cqs + *q;
 	m->c.ro.ncqs = clients;
@@ -119,8 +121,8 @@ static int start(struct member *m, struct cb_group *g, size_t *q, bool tm, bool 
 	}
 	memcpy(w->row, m->row, sizeof(m->row[0]) * w->nsteps);
 	cb_group_leave(g, clients, false);
-	return m->r = cb_err_usage(&m->e, "cannot start a thread for workload '%s'",
-				   rn->p->items[m->i].wl.name);
+	return m->r = cb_err_cluster(&m->e, -EAGAIN, "cannot start a thread for workload '%s'",
+				     rn->p->items[m->i].wl.name);
 }
 
 /* The members' side-by-side part: the line's clients, the threads, their
@@ -136,21 +138,27 @@ static int side_by_side(struct run *rn, struct member *m, size_t n, struct cb_er
 		}
 	if (!clients)
 		return 0;
+	if (!measure) { /* load beside nothing measures nothing */
+		if (!rn->o->quiet && rn->root)
+			fprintf(stderr,
+				"group '%s': no measured member runs: its load does not run\n",
+				rn->p->items[m[0].i].wl.together);
+		return 0;
+	}
 	struct cb_group *g = cb_group_new(clients, measure);
 	if (!g)
 		return cb_err_usage(e, "out of memory");
 	size_t q = 0;
-	bool tm = true, progress = true;
+	bool tm = true;
 	for (size_t j = 0; j < n; j++) {
 		if (!m[j].runs)
 			continue;
-		/* telemetry follows the first measured member: its cluster and
-		 * host figures are those of the whole group's load */
-		bool load = rn->p->items[m[j].i].wl.role == CB_ROLE_LOAD;
-		bool this_tm = tm && !load;
-		start(&m[j], g, &q, this_tm, progress);
+		/* telemetry and the progress lines follow the first measured
+		 * member: its cluster and host figures are those of the whole
+		 * group's load */
+		bool this_tm = tm && rn->p->items[m[j].i].wl.role != CB_ROLE_LOAD;
+		start(&m[j], g, &q, this_tm, this_tm);
 		tm &= !this_tm;
-		progress = false;
 	}
 	int r = 0;
 	for (size_t j = 0; j < n; j++) {
@@ -159,7 +167,11 @@ static int side_by_side(struct run *rn, struct member *m, size_t n, struct cb_er
 		/* a member whose thread never started has the run's rows back */
 		if (m[j].started && join_rows(&m[j]) < 0 && m[j].r == 0)
 			m[j].r = cb_err_usage(&m[j].e, "out of memory");
-		if (m[j].r < 0 && r == 0) {
+		/* a member's own error outranks being stopped or cancelled by
+		 * another's */
+		bool weak = r == -EINTR || r == -ECANCELED;
+		bool real = m[j].r != -EINTR && m[j].r != -ECANCELED;
+		if (m[j].r < 0 && (r == 0 || (weak && real))) {
 			r = m[j].r;
 			*e = m[j].e;
 		}

@@ -72,6 +72,10 @@ struct cb_round {
 	struct cb_runner_opts ro;
 	bool tm;
 	enum cb_steps_which which;
+	/* A group member's round into a result of its own: the run's rows of
+	 * its steps (SIZE_MAX: none yet), so that a later round's step that
+	 * never started is kept to mark the run's row cut; NULL otherwise. */
+	const size_t *outer_row;
 };
 
 /* Round k of workload i begins: its first round starts it. 0 to run it, 1

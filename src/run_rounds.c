@@ -193,7 +193,8 @@ int cb_run_wl_round(struct run *rn, size_t i, unsigned round, const struct cb_ro
 			pr->lopts = it->lopts;
 			if (first && !prefill && group_row(&it->wl, pr) < 0 && r == 0)
 				r = cb_err_usage(e, "out of memory");
-			if (first && pr->ran)
+			bool marks = c->outer_row && c->outer_row[s] != SIZE_MAX;
+			if (first && (pr->ran || marks))
 				w->row[s] = c->res->nphases - 1;
 			else if (first)
 				cb_result_drop_last(c->res);

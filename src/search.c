@@ -146,7 +146,7 @@ int cb_search_run(const struct cb_workload *wl, cb_search_step_fn step, void *ar
 	s->target_ns = cb_search_target_ns(&wl->search);
 	s->error = (double)wl->search.error_ppm / 1e6;
 	struct cb_phase_result best;
-	bool have = false;
+	bool have = false, cut_int = false, cut_fail = false;
 	int r = 0;
 	uint64_t rate;
 	while (s->nsteps < wl->search.steps &&
@@ -158,10 +158,13 @@ int cb_search_run(const struct cb_workload *wl, cb_search_step_fn step, void *ar
 		}
 		r = step(arg, rate, &pr);
 		if (r < 0 || !pr.ran || pr.interrupted || pr.failed) {
-			/* a step cut short measured nothing to judge; a failed
-			 * one is the row's to show */
+			/* a step cut short measured nothing to judge: the row
+			 * keeps the capacity's figures, marked cut or failed; with
+			 * no step passed, the cut step is the row */
 			s->interrupted = r == -EINTR || pr.interrupted;
-			keep(&best, &have, &pr, pr.ran);
+			cut_int = pr.interrupted;
+			cut_fail = pr.failed;
+			keep(&best, &have, &pr, pr.ran && !s->lo);
 			break;
 		}
 		struct step *st = &s->steps[s->nsteps++];
@@ -180,6 +183,8 @@ int cb_search_run(const struct cb_workload *wl, cb_search_step_fn step, void *ar
 		cb_phase_release(row);
 		*row = best;
 	}
+	row->interrupted |= cut_int;
+	row->failed |= cut_fail;
 	row->search = s;
 	return r;
 }

@@ -3,15 +3,19 @@
  * seconds within 1 s of each other), the load stops once the measured
  * member is done (long before its own minute), a load member is neither
  * judged by its expect nor in the breakdown, the member with alone: is set
- * beside the row that ran alone, and a group's repeat merges into one row
- * per member. */
+ * beside the row that ran alone, a group's repeat merges into one row
+ * per member, a signal stops every member, and load beside nothing
+ * measured does not run. */
 #include "unit_profile.h"
 #include "unit_run.h"
 
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const mix =
     "name: u\n"
@@ -84,6 +88,59 @@ START_TEST(repeat_merges_per_member)
 }
 END_TEST
 
+/* SIGINT from another thread a second in (blocked in every thread, read
+ * from the run's signalfd): whichever member's loop reads it, every member
+ * stops, each row partial; a missed signal would run the 30 s phases out. */
+static void *interrupter(void *arg)
+{
+	(void)arg;
+	usleep(1000000);
+	kill(getpid(), SIGINT);
+	return NULL;
+}
+
+START_TEST(signal_stops_every_member)
+{
+	json_t *r;
+	pthread_t t;
+	ck_assert_int_eq(pthread_create(&t, NULL, interrupter, NULL), 0);
+	int rc = unit_run_yaml("name: u\n"
+			       "workloads:\n"
+			       "  - {name: a, layer: noop, op: read, delay: 1ms, duration: 30s, "
+			       "together: g}\n"
+			       "  - {name: b, layer: noop, op: write, delay: 1ms, duration: 30s, "
+			       "clients: 2, together: g}\n"
+			       "  - {name: w, layer: noop, op: write, delay: 1ms, duration: 30s, "
+			       "together: g, role: load}\n",
+			       &r);
+	pthread_join(t, NULL);
+	ck_assert_int_eq(rc, CB_EXIT_INTERRUPTED);
+	ck_assert_int_eq(json_array_size(json_object_get(r, "phases")), 3);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *ph = unit_phase(r, i);
+		ck_assert(json_is_true(json_object_get(ph, "interrupted")));
+		ck_assert_msg(unit_real(ph, "duration_s") < 20, "%s ran %.1f s",
+			      unit_str(ph, "name"), unit_real(ph, "duration_s"));
+	}
+	json_decref(r);
+}
+END_TEST
+
+/* Load beside nothing measured measures nothing: no row, exit 0. */
+START_TEST(load_alone_does_not_run)
+{
+	json_t *r;
+	ck_assert_int_eq(unit_run_yaml("name: u\n"
+				       "workloads:\n"
+				       "  - {name: w, layer: noop, op: write, duration: 1m, "
+				       "together: g, role: load}\n",
+				       &r),
+			 0);
+	ck_assert_int_eq(json_array_size(json_object_get(r, "phases")), 0);
+	json_decref(r);
+}
+END_TEST
+
 int main(void)
 {
 	if (unit_profile_open("check_group") < 0)
@@ -93,6 +150,8 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, members_overlap);
 	tcase_add_test(tc, repeat_merges_per_member);
+	tcase_add_test(tc, signal_stops_every_member);
+	tcase_add_test(tc, load_alone_does_not_run);
 	suite_add_tcase(s, tc);
 	int rc = unit_run(s);
 	unit_profile_close(NULL);
