@@ -3,6 +3,7 @@
  * how much slower a stat is while others write). A member names the row it
  * is set beside with alone: the workload that ran the same op by itself. */
 #include "group.h"
+#include "engine.h"
 #include "hist.h"
 #include "result.h"
 
@@ -10,18 +11,16 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The row workload alone ran p's step as: same step suffix ("alone.stat"
- * beside "md.stat"). NULL when it did not run. */
+/* The row workload alone ran p's step as: its own workload's row of the
+ * same step ("md-alone.file-stat" beside "md.file-stat"). NULL when it did
+ * not run. */
 static const struct cb_phase_result *alone_row(const struct cb_result *r,
 					       const struct cb_phase_result *p)
 {
-	const char *dot = p->wl && p->step ? strrchr(p->name, '.') : NULL;
-	size_t n = strlen(p->alone);
 	for (size_t i = 0; i < r->nphases; i++) {
 		const struct cb_phase_result *a = &r->phases[i];
-		if (a->group || strncmp(a->name, p->alone, n) != 0)
-			continue;
-		if (dot ? strcmp(a->name + n, dot) == 0 : a->name[n] == '\0')
+		if (a->wl && strcmp(a->wl->name, p->alone) == 0 &&
+		    (a->step && p->step ? strcmp(a->step, p->step) == 0 : a->step == p->step))
 			return a;
 	}
 	return NULL;

@@ -5,6 +5,7 @@
 #include "group.h"
 #include "load_check.h"
 #include "profile_item.h"
+#include "steady.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +19,6 @@
 
 static const char *const arrivals[] = {"uniform", "poisson", NULL};
 static const char *const roles[] = {"measure", "load", NULL};
-static const char *const steady_metrics[] = {"off", "iops", "bw", "p99", NULL};
 
 const struct cb_option cb_workload_options[] = {
     {"name", CB_OPT_NAME, offsetof(struct cb_workload, name), NULL, 0, 0, NULL,
@@ -66,7 +66,7 @@ const struct cb_option cb_workload_options[] = {
      "in a group: the workload that ran the same op alone; the report sets the two side by "
      "side with the slowdown"},
     {"steady.metric", CB_OPT_ENUM, offsetof(struct cb_workload, steady.metric), "off", 0, 0,
-     steady_metrics, "end the phase at steady state of iops, bw or p99 (fio's ss)"},
+     cb_steady_metrics, "end the phase at steady state of iops, bw or p99 (fio's ss)"},
     {"steady.window", CB_OPT_DURATION, offsetof(struct cb_workload, steady.window_ns), "30s",
      2000000000ULL, CB_MAX_PHASE_NS, NULL, "the window the metric must hold steady over"},
     {"steady.within", CB_OPT_PERCENT, offsetof(struct cb_workload, steady.within_ppm), "5%", 1,

@@ -249,7 +249,7 @@ void cb_search_text(const struct cb_result *r, FILE *out)
 		if (!s)
 			continue;
 		cb_format_duration(s->target_ns, t, sizeof(t));
-		const char *sym = s->target == T_MEAN ? "mean" : target_names[s->target];
+		const char *sym = target_names[s->target];
 		if (s->lo && s->hi)
 			fprintf(
 			    out, "%s: capacity at %s ≤ %s: %s ops/s (±%.1f %%)%s, %zu steps\n",

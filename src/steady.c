@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+const char *const cb_steady_metrics[] = {"off", "iops", "bw", "p99", NULL};
+
 struct judge {
 	int metric;
 	uint64_t window;     /* seconds */
@@ -145,20 +147,16 @@ void cb_steady_end(struct cb_steady_state *s, struct cb_phase_result *res)
 	s->priv = NULL;
 }
 
-static const char *metric_name(int m)
-{
-	return m == CB_STEADY_BW ? "bw" : m == CB_STEADY_P99 ? "p99" : "iops";
-}
-
 int cb_steady_json(const struct cb_phase_result *p, json_t *o)
 {
 	if (!p->steady || !p->wl)
 		return 0;
 	const struct cb_steady *s = &p->wl->steady;
-	json_t *j = json_pack("{s:s, s:f, s:f, s:f, s:b, s:f}", "metric", metric_name(s->metric),
-			      "window_s", (double)s->window_ns / 1e9, "within_pct",
-			      (double)s->within_ppm / 1e4, "max_s", (double)s->max_ns / 1e9,
-			      "reached", p->steady == 1, "after_s", (double)p->steady_ns / 1e9);
+	json_t *j =
+	    json_pack("{s:s, s:f, s:f, s:f, s:b, s:f}", "metric", cb_steady_metrics[s->metric],
+		      "window_s", (double)s->window_ns / 1e9, "within_pct",
+		      (double)s->within_ppm / 1e4, "max_s", (double)s->max_ns / 1e9, "reached",
+		      p->steady == 1, "after_s", (double)p->steady_ns / 1e9);
 	return j && json_object_set_new(o, "steady", j) == 0 ? 0 : -ENOMEM;
 }
 
@@ -171,11 +169,11 @@ void cb_steady_text(const struct cb_phase_result *p, FILE *out)
 	cb_format_duration(s->window_ns, w, sizeof(w));
 	if (p->steady == 1)
 		fprintf(out, "%s: steady: %s held within %.3g%% over %s after %.0f s measured\n",
-			p->name, metric_name(s->metric), (double)s->within_ppm / 1e4, w,
+			p->name, cb_steady_metrics[s->metric], (double)s->within_ppm / 1e4, w,
 			(double)p->steady_ns / 1e9);
 	else
 		fprintf(out,
 			"%s: steady: not reached: %s never held within %.3g%% over %s by max %s\n",
-			p->name, metric_name(s->metric), (double)s->within_ppm / 1e4, w,
+			p->name, cb_steady_metrics[s->metric], (double)s->within_ppm / 1e4, w,
 			cb_format_duration(s->max_ns, m, sizeof(m)));
 }

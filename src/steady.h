@@ -14,6 +14,10 @@ struct cb_workload;
 struct cb_phase_result;
 struct json_t;
 
+/* The metrics' names by enum cb_steady_metric, NULL-terminated: the
+ * profile key's choices and the report's words. */
+extern const char *const cb_steady_metrics[];
+
 /* Cross-key checks at profile load. 0, or -EINVAL with why. */
 int cb_steady_check(const struct cb_workload *wl, char *why, size_t n);
 

@@ -164,6 +164,7 @@ START_TEST(rows_left_out)
 	add(&r, "fs-read-4k.prefill", "cephfs", "prefill", 4 << 20, 10, 9000);	 /* 9 */
 	add(&r, "krbd-randread-8k", "krbd", "randread", 8192, 9500, 450);	 /* 10 */
 	add(&r, "img-randrw", "rbd", "randrw", 4096, 9500, 450);		 /* 11 */
+	add(&r, "vm-load", "rbd", "read", 4096, 9000, 500)->load = true;	 /* 12 */
 	ck_assert_int_eq(cb_bottleneck_find(&r, &l), 0);
 	ck_assert_int_eq(l.why[0], CB_LAYERS_USED);
 	ck_assert_int_eq(l.why[1], CB_LAYERS_PREFILL);
@@ -177,6 +178,7 @@ START_TEST(rows_left_out)
 	ck_assert_int_eq(l.why[9], CB_LAYERS_PREFILL);
 	ck_assert_int_eq(l.why[10], CB_LAYERS_USED);
 	ck_assert_int_eq(l.why[11], CB_LAYERS_ALONE); /* no mixed op beneath rbd */
+	ck_assert_int_eq(l.why[12], CB_LAYERS_LOAD);  /* a group's load, not rbd's figure */
 	ck_assert_uint_eq(l.n, 2);
 	/* rados seq stands as the base of a sequential read; the first rbd row
 	 * is compared, the second named as left out */

@@ -12,10 +12,7 @@
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
-#include <pthread.h>
-#include <signal.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const mix =
     "name: u\n"
@@ -88,32 +85,21 @@ START_TEST(repeat_merges_per_member)
 }
 END_TEST
 
-/* SIGINT from another thread a second in (blocked in every thread, read
- * from the run's signalfd): whichever member's loop reads it, every member
+/* SIGINT a second in: whichever member's loop reads it, every member
  * stops, each row partial; a missed signal would run the 30 s phases out. */
-static void *interrupter(void *arg)
-{
-	(void)arg;
-	usleep(1000000);
-	kill(getpid(), SIGINT);
-	return NULL;
-}
-
 START_TEST(signal_stops_every_member)
 {
 	json_t *r;
-	pthread_t t;
-	ck_assert_int_eq(pthread_create(&t, NULL, interrupter, NULL), 0);
-	int rc = unit_run_yaml("name: u\n"
-			       "workloads:\n"
-			       "  - {name: a, layer: noop, op: read, delay: 1ms, duration: 30s, "
-			       "together: g}\n"
-			       "  - {name: b, layer: noop, op: write, delay: 1ms, duration: 30s, "
-			       "clients: 2, together: g}\n"
-			       "  - {name: w, layer: noop, op: write, delay: 1ms, duration: 30s, "
-			       "together: g, role: load}\n",
-			       &r);
-	pthread_join(t, NULL);
+	int rc = unit_run_yaml_interrupted(
+	    "name: u\n"
+	    "workloads:\n"
+	    "  - {name: a, layer: noop, op: read, delay: 1ms, duration: 30s, "
+	    "together: g}\n"
+	    "  - {name: b, layer: noop, op: write, delay: 1ms, duration: 30s, "
+	    "clients: 2, together: g}\n"
+	    "  - {name: w, layer: noop, op: write, delay: 1ms, duration: 30s, "
+	    "together: g, role: load}\n",
+	    &r);
 	ck_assert_int_eq(rc, CB_EXIT_INTERRUPTED);
 	ck_assert_int_eq(json_array_size(json_object_get(r, "phases")), 3);
 	for (size_t i = 0; i < 3; i++) {

@@ -8,7 +8,6 @@
 
 #include <check.h>
 #include <jansson.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,30 +223,18 @@ START_TEST(max_errors_fails_the_run)
 }
 END_TEST
 
-/* The stop signal comes from another thread once the run is under way (a
- * 30 s phase: a runner that missed the signal ends it with exit 0 instead
- * of hanging the test); SIGINT is blocked in every thread, so it waits on
- * the run's signalfd as in the binary. A second is long for the profile's
- * load, even in a sanitizer build on a loaded machine. */
-static void *interrupter(void *arg)
-{
-	(void)arg;
-	usleep(1000000);
-	kill(getpid(), SIGINT);
-	return NULL;
-}
-
+/* The stop signal a second into a 30 s phase (unit_run_yaml_interrupted):
+ * a second is long for the profile's load, even in a sanitizer build on a
+ * loaded machine. */
 START_TEST(sigint_partial_row)
 {
 	json_t *r;
-	pthread_t t;
-	ck_assert_int_eq(pthread_create(&t, NULL, interrupter, NULL), 0);
-	int rc = unit_run_yaml("name: u\n"
-			       "workloads:\n"
-			       "  - {name: a, layer: noop, op: read, duration: 30s, delay: 100us}\n"
-			       "  - {name: b, layer: noop, op: read, ops: 10}\n",
-			       &r);
-	pthread_join(t, NULL);
+	int rc = unit_run_yaml_interrupted(
+	    "name: u\n"
+	    "workloads:\n"
+	    "  - {name: a, layer: noop, op: read, duration: 30s, delay: 100us}\n"
+	    "  - {name: b, layer: noop, op: read, ops: 10}\n",
+	    &r);
 	ck_assert_int_eq(rc, CB_EXIT_INTERRUPTED);
 	ck_assert_ptr_nonnull(r);
 	ck_assert(json_is_true(json_object_get(r, "interrupted")));

@@ -72,6 +72,27 @@ static inline int unit_run_yaml(const char *yaml, json_t **out)
 	return rc;
 }
 
+static inline void *unit_interrupter(void *arg)
+{
+	(void)arg;
+	usleep(1000000);
+	kill(getpid(), SIGINT);
+	return NULL;
+}
+
+/* unit_run_yaml with SIGINT sent from another thread a second in: blocked
+ * in every thread, it waits on the run's signalfd as in the binary. Give
+ * the profile phases far longer than that (a runner that missed the signal
+ * ends them with exit 0 instead of hanging the test). */
+static inline int unit_run_yaml_interrupted(const char *yaml, json_t **out)
+{
+	pthread_t t;
+	ck_assert_int_eq(pthread_create(&t, NULL, unit_interrupter, NULL), 0);
+	int rc = unit_run_yaml(yaml, out);
+	pthread_join(t, NULL);
+	return rc;
+}
+
 /* Row i of record rec. */
 static inline json_t *unit_phase(json_t *rec, size_t i)
 {
