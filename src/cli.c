@@ -28,6 +28,7 @@ const char cb_cli_run_help[] =
     "      --run-name N     names the run's objects (default: the profile's name)\n"
     "      --format F       text (default) or json, on stdout\n"
     "      --json FILE      also write the JSON result to FILE\n"
+    "      --html FILE      also write the result as one self-contained HTML page\n"
     "      --no-cleanup     keep what the run wrote (for later seq/rand runs)\n"
     "      --allow-destructive  let write workloads write to an existing image, device\n"
     "                       or file the run did not create (its data is overwritten;\n"
@@ -84,6 +85,9 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 	case CB_OPT_JSON:
 		o->json_path = arg;
 		return cb_err_rule(e, "--json", arg, cb_path_rule(arg)) ?: 1;
+	case CB_OPT_HTML:
+		o->html_path = arg;
+		return cb_err_rule(e, "--html", arg, cb_path_rule(arg)) ?: 1;
 	case CB_OPT_NO_CLEANUP:
 		o->no_cleanup = true;
 		return 1;
@@ -101,7 +105,8 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 		return 1;
 	case CB_OPT_PREFLIGHT:
 		if (!(o->preflight = cb_pf_require_parse(arg)))
-			return cb_err_usage(e, "--preflight '%s': use ok, warn or any", CB_ECHO(arg));
+			return cb_err_usage(e, "--preflight '%s': use ok, warn or any",
+					    CB_ECHO(arg));
 		return 1;
 	case CB_OPT_NO_PREFLIGHT:
 		o->preflight = CB_PF_OFF;

@@ -16,6 +16,7 @@ enum {
 	CB_OPT_RUN_NAME,
 	CB_OPT_FORMAT,
 	CB_OPT_JSON,
+	CB_OPT_HTML,
 	CB_OPT_NO_CLEANUP,
 	CB_OPT_QUIET,
 	CB_OPT_ALLOW_DESTRUCTIVE,
@@ -42,6 +43,7 @@ enum {
 	{"run-name", required_argument, NULL, CB_OPT_RUN_NAME},                                    \
 	    {"format", required_argument, NULL, CB_OPT_FORMAT},                                    \
 	    {"json", required_argument, NULL, CB_OPT_JSON},                                        \
+	    {"html", required_argument, NULL, CB_OPT_HTML},                                        \
 	    {"allow-destructive", no_argument, NULL, CB_OPT_ALLOW_DESTRUCTIVE},                    \
 	    {"wait", no_argument, NULL, CB_OPT_WAIT}, CB_CLI_HEALTH_OPTIONS,                       \
 	    {"preflight", required_argument, NULL, CB_OPT_PREFLIGHT},                              \

@@ -106,6 +106,11 @@ static int run_open(struct run *rn, struct cb_err *e)
 		snprintf(what, sizeof(what), "--json %s", o->json_path);
 		r = cb_out_open(what, o->json_path, CB_OUT_REPORT, &rn->json, e);
 	}
+	if (r == 0 && rn->root && o->html_path) {
+		char what[4200];
+		snprintf(what, sizeof(what), "--html %s", o->html_path);
+		r = cb_out_open(what, o->html_path, CB_OUT_REPORT, &rn->html, e);
+	}
 	if (r == 0 && rn->cluster)
 		r = cb_conn_open(&rn->co, &rn->conn, e);
 	if ((r = cb_ranks_agree(rk, r, e)) < 0 || !rn->cluster)
@@ -192,6 +197,7 @@ static int run_close(struct run *rn, struct cb_err *e)
 	free(rn->wls);
 	cb_health_close(rn->health);
 	cb_out_close(rn->json);
+	cb_out_close(rn->html);
 	int rc = cb_err_isset(e)   ? (int)e->exit
 		 : rn->interrupted ? CB_EXIT_INTERRUPTED
 				   : rn->verdict;

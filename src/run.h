@@ -17,6 +17,7 @@ struct cb_run_opts {
 	const char *run_name;		/* NULL: the profile's name */
 	enum cb_format format;
 	const char *json_path; /* also write the JSON record here */
+	const char *html_path; /* and the page (src/html.c) here */
 	bool no_cleanup;
 	bool allow_destructive; /* let writes reach things the run did not create */
 	bool quiet;		/* print only errors, failures and regressions */

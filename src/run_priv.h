@@ -47,6 +47,7 @@ struct run {
 	struct cb_tm *tm;  /* telemetry; NULL until the run is open */
 	json_t *preflight; /* the gate's verdict (rank 0's), owned */
 	struct cb_out *json;
+	struct cb_out *html;
 	struct cb_cq **cqs; /* one completion queue per client of the widest workload */
 	size_t ncqs;
 	struct cb_runner_opts ro;

@@ -6,8 +6,10 @@
 #include "expect.h"
 #include "outfile.h"
 #include "report.h"
+#include "html.h"
 #include "run_priv.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -20,6 +22,35 @@ _Static_assert(sizeof(((struct cb_result *)0)->debug_kept) == CB_DEBUG_KEPT_MAX,
 static int render_json(FILE *f, const void *rec)
 {
 	return cb_report_json_dump(f, rec);
+}
+
+/* A page cannot carry an error message out of cb_out_write: a missing
+ * Chart.js is found before, by writing to /dev/null. */
+static int render_html(FILE *f, const void *page)
+{
+	struct cb_err e = {0};
+	return cb_html_write(f, page, &e);
+}
+
+/* The page is a report: it never fails the run, one note says why. */
+static void write_html_file(struct run *rn, const json_t *rec)
+{
+	struct cb_err he = {0};
+	if (!rn->html)
+		return;
+	json_t *data = json_pack("{s:O}", "record", rec);
+	struct cb_html page = {"run", rn->name, data};
+	FILE *null = fopen("/dev/null", "w");
+	int r = data && null ? cb_html_write(null, &page, &he) : -ENOMEM;
+	if (null)
+		fclose(null);
+	if (r == 0)
+		cb_out_write(rn->html, render_html, &page, &he);
+	else if (!cb_err_isset(&he))
+		cb_err_usage(&he, "out of memory");
+	if (cb_err_isset(&he))
+		fprintf(stderr, "--html: not written: %s\n", he.msg);
+	json_decref(data);
 }
 
 /* The report on stdout as --format and --quiet ask. */
@@ -102,6 +133,7 @@ void cb_run_report(struct run *rn, struct cb_err *e)
 		rn->verdict = CB_EXIT_FAILED;
 	print_report(rn, rec, e);
 	write_json_file(rn, rec, e);
+	write_html_file(rn, rec);
 	json_decref(rec);
 	malloc_trim(0); /* as after the phases, before the cleanup */
 }

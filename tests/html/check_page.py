@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Open a cephbench page in a real headless Chromium, over the DevTools
+protocol on a pipe (--remote-debugging-pipe: stdlib only), and check it:
+no console error, no exception, no network request but the file itself,
+every chart drawn (pixels on its canvas) with as many points as the JSON
+behind it, and a screenshot written for a reader to look at.
+usage: check_page.py PAGE.html SCREENSHOT.png [RESULT.json]
+(prints one line per chart; with RESULT.json each phase's per-second charts
+must have as many points as that file has samples)"""
+import base64, json, os, subprocess, sys, tempfile, time
+
+page, shot = os.path.abspath(sys.argv[1]), sys.argv[2]
+r_ours, w_chrome = os.pipe()   # chromium writes on its fd 4
+r_chrome, w_ours = os.pipe()   # chromium reads on its fd 3
+profile = tempfile.mkdtemp(prefix="cb-chromium.")
+
+
+def child_fds():
+    # through spare numbers first: the pipes may already sit on 3 and 4
+    a, b = os.dup(r_chrome), os.dup(w_chrome)
+    os.dup2(a, 3)
+    os.dup2(b, 4)
+
+
+proc = subprocess.Popen(
+    ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
+     "--remote-debugging-pipe", "--user-data-dir=" + profile,
+     "--window-size=1200,900", "--no-first-run", "about:blank"],
+    close_fds=False, preexec_fn=child_fds,
+    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+os.close(r_chrome)
+os.close(w_chrome)
+os.set_inheritable(r_ours, False)
+os.set_inheritable(w_ours, False)
+buf, seq, events = b"", 0, []
+
+
+def recv():
+    global buf
+    while b"\0" not in buf:
+        chunk = os.read(r_ours, 1 << 20)
+        if not chunk:
+            sys.exit("check_page: chromium closed the pipe")
+        buf += chunk
+    msg, buf = buf.split(b"\0", 1)
+    return json.loads(msg)
+
+
+def call(method, session=None, **params):
+    global seq
+    seq += 1
+    m = {"id": seq, "method": method, "params": params}
+    if session:
+        m["sessionId"] = session
+    os.write(w_ours, json.dumps(m).encode() + b"\0")
+    while True:
+        r = recv()
+        if r.get("id") == seq:
+            if "error" in r:
+                sys.exit("check_page: %s: %s" % (method, r["error"]))
+            return r["result"]
+        events.append(r)
+
+
+try:
+    target = call("Target.createTarget", url="about:blank")["targetId"]
+    s = call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+    for d in ("Runtime", "Log", "Network", "Page"):
+        call(d + ".enable", s)
+    call("Page.navigate", s, url="file://" + page)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        v = call("Runtime.evaluate", s, expression="document.body && document.body.dataset.ready",
+                 returnByValue=True)["result"].get("value")
+        if v == "1":
+            break
+        time.sleep(0.2)
+    else:
+        sys.exit("check_page: the page never finished drawing (no data-ready)")
+    charts = call("Runtime.evaluate", s, returnByValue=True, expression="""
+      [...document.querySelectorAll('canvas')].map(c => {
+        const ch = Chart.getChart(c);
+        const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let ink = 0;
+        for (let i = 3; i < px.length; i += 4) if (px[i]) ink++;
+        return {id: c.id, want: Number(c.dataset.points),
+                got: ch ? ch.data.datasets[0].data.length : -1, ink: ink};
+      })""")["result"]["value"]
+    png = call("Page.captureScreenshot", s, format="png", captureBeyondViewport=True)
+    with open(shot, "wb") as f:
+        f.write(base64.b64decode(png["data"]))
+    events += []
+finally:
+    proc.kill()
+    proc.wait()
+    subprocess.run(["rm", "-rf", profile])
+
+bad = []
+for ev in events:
+    m, p = ev.get("method"), ev.get("params", {})
+    if m == "Runtime.exceptionThrown":
+        bad.append("exception: " + json.dumps(p["exceptionDetails"])[:300])
+    elif m == "Runtime.consoleAPICalled" and p["type"] in ("error", "warning", "assert"):
+        bad.append("console %s: %s" % (p["type"], json.dumps(p["args"])[:300]))
+    elif m == "Log.entryAdded" and p["entry"]["level"] in ("error", "warning"):
+        bad.append("log: " + p["entry"]["text"][:300])
+    elif m == "Network.requestWillBeSent" and p["request"]["url"] != "file://" + page:
+        bad.append("network request: " + p["request"]["url"][:300])
+if len(sys.argv) > 3:
+    with open(sys.argv[3]) as f:
+        rec = json.load(f)
+    by_id = {c["id"]: c for c in charts}
+    for k, p in enumerate(rec["phases"]):
+        for kind in ("rate", "lat"):
+            c = by_id.get("p%d-%s" % (k, kind))
+            if not c or c["got"] != len(p["samples"]):
+                bad.append("phase %s: chart %s has %s points, the JSON %d samples"
+                           % (p["name"], kind, c and c["got"], len(p["samples"])))
+if not charts:
+    bad.append("no chart on the page")
+for c in charts:
+    print("%s: %d points (want %d), %d pixels drawn" % (c["id"], c["got"], c["want"], c["ink"]))
+    if c["got"] != c["want"]:
+        bad.append("%s: %d points, the JSON has %d" % (c["id"], c["got"], c["want"]))
+    if c["ink"] == 0:
+        bad.append("%s: nothing drawn" % c["id"])
+if os.path.getsize(shot) < 10000:
+    bad.append("screenshot %s is %d bytes: blank?" % (shot, os.path.getsize(shot)))
+for b in bad:
+    print("check_page: " + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
