@@ -3,6 +3,7 @@
 #include "html.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 extern const char cb_html_page_js[];
@@ -25,7 +26,7 @@ static void put_escaped(FILE *f, const char *s)
 
 /* Chart.js is read at render time, from the package, not copied into the
  * binary: Debian's security updates of it reach the next page. */
-static int put_chartjs(FILE *f, struct cb_err *e)
+int cb_html_open(struct cb_html *h, struct cb_err *e)
 {
 	FILE *js = fopen(CB_HTML_CHARTJS, "r");
 	if (!js)
@@ -33,29 +34,37 @@ static int put_chartjs(FILE *f, struct cb_err *e)
 				  "cannot read %s (%s): the HTML page needs Chart.js; install "
 				  "Debian's package libjs-chart.js",
 				  CB_HTML_CHARTJS, strerror(errno));
+	FILE *mem = open_memstream(&h->chartjs, &h->chartjs_len);
 	char buf[65536];
 	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), js)) > 0)
-		fwrite(buf, 1, n, f);
-	int r = ferror(js) ? -EIO : 0;
+	while (mem && (n = fread(buf, 1, sizeof(buf), js)) > 0)
+		fwrite(buf, 1, n, mem);
+	int r = !mem ? -ENOMEM : ferror(js) ? -EIO : 0;
 	fclose(js);
-	if (r < 0)
-		return cb_err_set(e, CB_EXIT_USAGE, r, "cannot read %s", CB_HTML_CHARTJS);
+	if (mem && fclose(mem) != 0 && r == 0)
+		r = -ENOMEM;
+	if (r < 0) {
+		cb_html_close(h);
+		return cb_err_set(e, CB_EXIT_USAGE, r, "cannot read %s: %s", CB_HTML_CHARTJS,
+				  strerror(-r));
+	}
 	return 0;
 }
 
-int cb_html_write(FILE *f, const struct cb_html *h, struct cb_err *e)
+int cb_html_render(FILE *f, const void *arg)
 {
-	json_t *doc = json_deep_copy(h->data);
+	const struct cb_html *h = arg;
+	/* a shallow copy: "kind" beside the data's members, the record not copied */
+	json_t *doc = json_copy((json_t *)h->data);
 	if (!doc || json_object_set_new(doc, "kind", json_string(h->kind)) < 0) {
 		json_decref(doc);
-		return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "out of memory");
+		return -ENOMEM;
 	}
 	/* JSON_ESCAPE_SLASH: no "</script>" can end the data early */
 	char *text = json_dumps(doc, JSON_COMPACT | JSON_ESCAPE_SLASH);
 	json_decref(doc);
 	if (!text)
-		return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "out of memory");
+		return -ENOMEM;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", f);
 	put_escaped(f, h->title);
 	fprintf(f, "</title>\n<style>\n%s</style>\n", cb_html_page_css);
@@ -63,12 +72,17 @@ int cb_html_write(FILE *f, const struct cb_html *h, struct cb_err *e)
 	fputs(text, f);
 	free(text);
 	fputs("</script>\n<script>\n", f);
-	int r = put_chartjs(f, e);
-	if (r < 0)
-		return r;
+	fwrite(h->chartjs, 1, h->chartjs_len, f);
 	fprintf(f,
 		"</script>\n</head><body><div id=\"cb-root\"></div>\n<script>\n%s</script>\n"
 		"</body></html>\n",
 		cb_html_page_js);
 	return ferror(f) ? -EIO : 0;
+}
+
+void cb_html_close(struct cb_html *h)
+{
+	free(h->chartjs);
+	h->chartjs = NULL;
+	h->chartjs_len = 0;
 }

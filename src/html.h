@@ -12,16 +12,24 @@
 /* Where libjs-chart.js puts the library the page inlines. */
 #define CB_HTML_CHARTJS "/usr/share/javascript/chart.js/chart.min.js"
 
-/* What the page draws: "run" (data: {"record": R}), "compare" or
- * "history"; data's members go into the page beside "kind". */
+/* A page to write: what it draws (kind "run": data {"record": R}), its
+ * title, and Chart.js, read by cb_html_open so that writing it can fail
+ * only as a write does. */
 struct cb_html {
 	const char *kind;
 	const char *title;
-	const json_t *data;
+	const json_t *data; /* borrowed; its members go into the page beside "kind" */
+	char *chartjs;	    /* owned */
+	size_t chartjs_len;
 };
 
-/* Write the page to f. 0, or -errno with e set: Chart.js missing names its
- * package; a write error names nothing (the caller's file does). */
-int cb_html_write(FILE *f, const struct cb_html *h, struct cb_err *e);
+/* Read Chart.js into h. 0, or -errno with e set naming the package. */
+int cb_html_open(struct cb_html *h, struct cb_err *e);
+
+/* Write the page (arg: a struct cb_html opened) to f, as cb_out_write's
+ * render. 0, -ENOMEM or -EIO. */
+int cb_html_render(FILE *f, const void *arg);
+
+void cb_html_close(struct cb_html *h);
 
 #endif

@@ -9,7 +9,6 @@
 #include "html.h"
 #include "run_priv.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -24,32 +23,21 @@ static int render_json(FILE *f, const void *rec)
 	return cb_report_json_dump(f, rec);
 }
 
-/* A page cannot carry an error message out of cb_out_write: a missing
- * Chart.js is found before, by writing to /dev/null. */
-static int render_html(FILE *f, const void *page)
-{
-	struct cb_err e = {0};
-	return cb_html_write(f, page, &e);
-}
-
 /* The page is a report: it never fails the run, one note says why. */
 static void write_html_file(struct run *rn, const json_t *rec)
 {
 	struct cb_err he = {0};
 	if (!rn->html)
 		return;
-	json_t *data = json_pack("{s:O}", "record", rec);
-	struct cb_html page = {"run", rn->name, data};
-	FILE *null = fopen("/dev/null", "w");
-	int r = data && null ? cb_html_write(null, &page, &he) : -ENOMEM;
-	if (null)
-		fclose(null);
-	if (r == 0)
-		cb_out_write(rn->html, render_html, &page, &he);
-	else if (!cb_err_isset(&he))
+	json_t *data = json_pack("{s:O}", "record", (json_t *)rec);
+	struct cb_html page = {.kind = "run", .title = rn->name, .data = data};
+	if (!data)
 		cb_err_usage(&he, "out of memory");
+	else if (cb_html_open(&page, &he) == 0)
+		cb_out_write(rn->html, cb_html_render, &page, &he);
 	if (cb_err_isset(&he))
 		fprintf(stderr, "--html: not written: %s\n", he.msg);
+	cb_html_close(&page);
 	json_decref(data);
 }
 

@@ -16,8 +16,8 @@
     Number(v).toLocaleString("en", {maximumFractionDigits: d === undefined ? 1 : d}));
 
   /* A table whose columns sort on a click of their heading. */
-  function table(cols, rows, cls) {
-    const t = el("table", {class: cls || "cb-table"});
+  function table(cols, rows) {
+    const t = el("table", {class: "cb-table"});
     const head = el("tr");
     cols.forEach((c, i) => {
       const th = el("th", {}, c.title);
@@ -85,8 +85,7 @@
   }
 
   function header(r) {
-    const v = r.verdict;
-    const verdict = v ? (v.failed ? "FAIL" : "PASS") : "no thresholds";
+    const verdict = r.verdict ? r.verdict.result.toUpperCase() : "no thresholds";
     root.append(el("h1", {}, "cephbench: " + r.run_name + " (" + r.profile.name + ")"));
     const c = r.cluster || {};
     root.append(el("p", {class: "cb-head"},
@@ -116,7 +115,7 @@
       cls: p.failed ? "cb-FAIL" : (p.disturbed && p.disturbed.length ? "cb-disturbed" : "")}))));
   }
 
-  function phase(r, p, k) {
+  function phase(p, k) {
     const sec = el("section", {class: "cb-phase"});
     sec.append(el("h3", {}, p.name + ": " + p.layer + " " + p.op +
       (p.disturbed && p.disturbed.length ? " (disturbed: " + p.disturbed.join(", ") + ")" : "")));
@@ -168,7 +167,7 @@
   function run(r) {
     header(r);
     summary(r);
-    r.phases.forEach((p, k) => phase(r, p, k));
+    r.phases.forEach(phase);
     layers(r);
   }
 
