@@ -7,7 +7,7 @@ behind it, and a screenshot written for a reader to look at.
 usage: check_page.py PAGE.html SCREENSHOT.png [RESULT.json]
 (prints one line per chart; with RESULT.json each phase's per-second charts
 must have as many points as that file has samples)"""
-import base64, json, os, subprocess, sys, tempfile, time
+import base64, json, os, shutil, subprocess, sys, tempfile, time
 
 page, shot = os.path.abspath(sys.argv[1]), sys.argv[2]
 r_ours, w_chrome = os.pipe()   # chromium writes on its fd 4
@@ -89,11 +89,10 @@ try:
     png = call("Page.captureScreenshot", s, format="png", captureBeyondViewport=True)
     with open(shot, "wb") as f:
         f.write(base64.b64decode(png["data"]))
-    events += []
 finally:
     proc.kill()
     proc.wait()
-    subprocess.run(["rm", "-rf", profile])
+    shutil.rmtree(profile, ignore_errors=True)
 
 bad = []
 for ev in events:
@@ -116,6 +115,19 @@ if len(sys.argv) > 3:
             if not c or c["got"] != len(p["samples"]):
                 bad.append("phase %s: chart %s has %s points, the JSON %d samples"
                            % (p["name"], kind, c and c["got"], len(p["samples"])))
+        # the percentile curve: a point per bucket below the last, counted here
+        h = p.get("histogram") or {}
+        if h.get("count"):
+            seen, want = 0, 0
+            for _, n in h["buckets"]:
+                seen += n
+                if seen >= h["count"]:
+                    break
+                want += 1
+            c = by_id.get("p%d-pct" % k)
+            if not c or c["got"] != want:
+                bad.append("phase %s: percentile curve has %s points, the histogram %d buckets"
+                           " below its last" % (p["name"], c and c["got"], want))
 if not charts:
     bad.append("no chart on the page")
 for c in charts:
