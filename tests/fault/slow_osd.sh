@@ -44,8 +44,8 @@ PY
 [ $? -eq 0 ] || fail "the JSON's slow_osds"
 
 # No delay: nobody is slow, run after run. One op in flight: this host
-# runs other sandboxes beside this one (CI: the cluster tests' beside the
-# fault tests'), and a stall of one OSD's process delays every op it has in
+# may run other sandboxes beside this one (CI takes the main sandbox's lock
+# too, so its cluster tests wait), and a stall of one OSD's process delays every op it has in
 # flight at once; at 4 in flight, with load 9 on 2 cores, one run in 10
 # named an OSD (replica writes 1.9 ms against its peers' 0.7: a real
 # second of that OSD's, but the host's doing, not the OSD's).
