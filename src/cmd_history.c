@@ -249,18 +249,10 @@ static void print_text(const json_t *rows)
 	}
 }
 
-/* One CSV field: text escaped and quoted (cb_esc_csv). */
+/* One CSV field (cb_esc_csv_json), then its separator. */
 static void csv_field(const json_t *v, bool last)
 {
-	if (json_is_string(v)) {
-		cb_esc_csv(stdout, json_string_value(v));
-	} else if (json_is_integer(v)) {
-		printf("%lld", (long long)json_integer_value(v));
-	} else if (json_is_real(v)) {
-		printf("%.15g", json_real_value(v));
-	} else if (json_is_boolean(v)) {
-		fputs(json_is_true(v) ? "1" : "0", stdout);
-	}
+	cb_esc_csv_json(stdout, v);
 	putchar(last ? '\n' : ',');
 }
 

@@ -53,6 +53,7 @@ int cb_group_row_json(const struct cb_phase_result *p, struct json_t *o);
 /* The run's side-by-side table (rows alone and together, the slowdown),
  * into the record's root, and under the report's table. */
 int cb_group_json(const struct cb_result *r, struct json_t *root);
-void cb_group_text(const struct cb_result *r, FILE *out);
+/* ... rendered from the record (its phases' groups, its "interference"). */
+void cb_group_text(const struct json_t *rec, FILE *out);
 
 #endif

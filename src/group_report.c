@@ -3,6 +3,7 @@
  * how much slower a stat is while others write). A member names the row it
  * is set beside with alone: the workload that ran the same op by itself. */
 #include "group.h"
+#include "jget.h"
 #include "engine.h"
 #include "hist.h"
 #include "result.h"
@@ -82,34 +83,41 @@ int cb_group_json(const struct cb_result *r, json_t *root)
 }
 
 /* The members of each group, once: what was measured beside what load. */
-static void members_text(const struct cb_result *r, FILE *out)
+static void members_text(const json_t *phases, FILE *out)
 {
-	for (size_t i = 0; i < r->nphases; i++) {
-		const struct cb_phase_result *p = &r->phases[i];
+	const json_t *p, *m;
+	size_t i, j;
+	json_array_foreach(phases, i, p)
+	{
+		const char *g = cb_jstr(p, "group", NULL);
 		bool seen = false;
-		for (size_t j = 0; p->group && j < i && !seen; j++)
-			seen = r->phases[j].group && strcmp(r->phases[j].group, p->group) == 0;
-		if (!p->group || seen)
+		for (j = 0; g && j < i && !seen; j++)
+			seen = strcmp(cb_jstr(json_array_get(phases, j), "group", ""), g) == 0;
+		if (!g || seen)
 			continue;
-		fprintf(out, "group '%s' ran side by side:", p->group);
-		for (size_t j = i; j < r->nphases; j++) {
-			const struct cb_phase_result *m = &r->phases[j];
-			if (m->group && strcmp(m->group, p->group) == 0)
-				fprintf(out, " %s%s", m->name, m->load ? " (load)" : "");
+		fprintf(out, "group '%s' ran side by side:", g);
+		json_array_foreach(phases, j, m)
+		{
+			if (j >= i && strcmp(cb_jstr(m, "group", ""), g) == 0)
+				fprintf(out, " %s%s", cb_jstr(m, "name", ""),
+					strcmp(cb_jstr(m, "role", ""), "load") == 0 ? " (load)"
+										    : "");
 		}
 		fputc('\n', out);
 	}
 }
 
-void cb_group_text(const struct cb_result *r, FILE *out)
+void cb_group_text(const json_t *rec, FILE *out)
 {
-	members_text(r, out);
-	bool head = false;
-	for (size_t i = 0; i < r->nphases; i++) {
-		const struct cb_phase_result *p = &r->phases[i], *s;
-		if (!p->alone || !(s = alone_row(r, p)))
-			continue;
-		if (!head) {
+	members_text(json_object_get(rec, "phases"), out);
+	const json_t *x;
+	size_t i;
+	json_array_foreach(json_object_get(rec, "interference"), i, x)
+	{
+		const json_t *l = json_object_get(x, "alone_us"),
+			     *t = json_object_get(x, "together_us");
+		const json_t *r = json_object_get(x, "slowdown");
+		if (i == 0)
 			fprintf(out,
 				"\nInterference: each op alone and in its group (slowdown = in "
 				"group / alone)\n"
@@ -118,11 +126,9 @@ void cb_group_text(const struct cb_result *r, FILE *out)
 				"", "", "", "mean latency (ms)", "p99 latency (ms)", "row", "alone",
 				"op", "alone", "in group", "slowdown", "alone", "in group",
 				"slowdown");
-			head = true;
-		}
-		struct figures t = figures_of(p), l = figures_of(s);
 		fprintf(out, "%-16s %-22s %-12s | %8.3f %8.3f %7.1fx | %8.3f %8.3f %7.1fx\n",
-			p->name, s->name, p->op, l.mean / 1e6, t.mean / 1e6, ratio(t.mean, l.mean),
-			l.p99 / 1e6, t.p99 / 1e6, ratio(t.p99, l.p99));
+			cb_jstr(x, "row", ""), cb_jstr(x, "alone", ""), cb_jstr(x, "op", ""),
+			cb_jnum(l, "mean") / 1e3, cb_jnum(t, "mean") / 1e3, cb_jnum(r, "mean"),
+			cb_jnum(l, "p99") / 1e3, cb_jnum(t, "p99") / 1e3, cb_jnum(r, "p99"));
 	}
 }

@@ -1,6 +1,7 @@
 /* The page as one file: style, data, Chart.js and the page's script in
  * that order, so the data is parsed before the script that draws it. */
 #include "html.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -85,4 +86,16 @@ void cb_html_close(struct cb_html *h)
 	free(h->chartjs);
 	h->chartjs = NULL;
 	h->chartjs_len = 0;
+}
+
+int cb_html_run_page(struct cb_out *o, const json_t *rec, const char *title, struct cb_err *e)
+{
+	json_t *data = json_pack("{s:O}", "record", (json_t *)rec);
+	struct cb_html page = {.kind = "run", .title = title ? title : "cephbench", .data = data};
+	int r = data ? cb_html_open(&page, e) : cb_err_usage(e, "out of memory");
+	if (r == 0)
+		r = cb_out_write(o, cb_html_render, &page, e);
+	cb_html_close(&page);
+	json_decref(data);
+	return r;
 }

@@ -32,4 +32,9 @@ int cb_html_render(FILE *f, const void *arg);
 
 void cb_html_close(struct cb_html *h);
 
+struct cb_out;
+/* The page of one run's record rec, titled title, written whole to o
+ * (outfile.h). 0, or -errno with e set (Chart.js missing, the write). */
+int cb_html_run_page(struct cb_out *o, const json_t *rec, const char *title, struct cb_err *e);
+
 #endif

@@ -1,5 +1,6 @@
 /* Open-loop schedules, their checks and their figures' rendering. */
 #include "rate.h"
+#include "jget.h"
 #include "engine.h"
 #include "report.h"
 #include "result.h"
@@ -7,6 +8,7 @@
 #include "units.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -74,20 +76,22 @@ int cb_rate_json(const struct cb_phase_result *p, json_t *o)
 	return j && json_object_set_new(o, "open_loop", j) == 0 ? 0 : -ENOMEM;
 }
 
-void cb_rate_text(const struct cb_phase_result *p, FILE *out)
+void cb_rate_text(const json_t *p, FILE *out)
 {
-	if (p->rate_ops <= 0)
+	const json_t *o = json_object_get(p, "open_loop");
+	if (!o)
 		return;
+	const json_t *svc = json_object_get(o, "service_latency_us");
 	char a[32], t[32], late[32], bl[32];
-	const struct cb_hist *h = p->service_hist;
 	fprintf(out,
 		"%s: open loop (%s): achieved %s of %s ops/s%s; %s ops late (over 1 ms behind "
 		"schedule), backlog up to %s; latency above is from each op's scheduled start, "
 		"service time mean %.3f ms, p99 %.3f ms\n",
-		p->name, p->arrival == CB_ARRIVAL_POISSON ? "poisson" : "uniform",
-		cb_format_count((uint64_t)llround(cb_phase_iops(p)), a, sizeof(a)),
-		cb_format_count((uint64_t)llround(p->rate_ops), t, sizeof(t)),
-		p->saturated ? ": saturated" : "", cb_format_count(p->late_ops, late, sizeof(late)),
-		cb_format_count(p->backlog_max, bl, sizeof(bl)), h ? cb_hist_mean(h) / 1e6 : 0.0,
-		h && h->count ? (double)cb_hist_percentile(h, 99) / 1e6 : 0.0);
+		cb_jstr(p, "name", ""), cb_jstr(o, "arrival", ""),
+		cb_format_count((uint64_t)llround(cb_jnum(o, "achieved_ops_per_s")), a, sizeof(a)),
+		cb_format_count((uint64_t)llround(cb_jnum(o, "rate_ops_per_s")), t, sizeof(t)),
+		cb_jtrue(o, "saturated") ? ": saturated" : "",
+		cb_format_count(cb_jcount(o, "late_ops"), late, sizeof(late)),
+		cb_format_count(cb_jcount(o, "backlog_max"), bl, sizeof(bl)),
+		cb_jnum(svc, "mean") / 1e3, cb_jnum(svc, "p99") / 1e3);
 }

@@ -49,7 +49,8 @@ int cb_rate_check(const struct cb_workload *wl, char *why, size_t n);
  * loop). 0 or -ENOMEM. */
 int cb_rate_json(const struct cb_phase_result *p, struct json_t *o);
 
-/* ... and its lines under the report's table. */
-void cb_rate_text(const struct cb_phase_result *p, FILE *out);
+/* ... and its line under the report's table, from that section of the
+ * row's record. */
+void cb_rate_text(const struct json_t *row, FILE *out);
 
 #endif

@@ -26,17 +26,47 @@ void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char 
 			       uint64_t block_size, uint64_t depth);
 void cb_report_progress(FILE *out, const struct cb_progress *p);
 
-/* The end-of-run table, ending with the verdicts when there are any. */
-void cb_report_text(FILE *out, const struct cb_result *r);
+/* The end-of-run report, ending with the verdicts when there are any. It
+ * is drawn from the result record (cb_result_json), not from the run's
+ * structures, so that `cephbench report` prints a saved record's report
+ * byte for byte as the run printed it; each part renders the section of
+ * the record its module writes. */
+void cb_report_text(FILE *out, const json_t *rec);
 
-/* The PASS/FAIL table of the thresholds (nothing when none were given);
- * only_failed: only the failing rows, and nothing when all passed. */
-void cb_report_verdicts(FILE *out, const struct cb_result *r, bool only_failed);
+/* The PASS/FAIL table of the record's thresholds (nothing when none were
+ * given); only_failed: only the failing rows, and nothing when all passed. */
+void cb_report_verdicts(FILE *out, const json_t *rec, bool only_failed);
 
-/* The per-layer bottleneck breakdown (src/bottleneck.h): the section below the
- * table (nothing when no group), and the record's "layers" array (NULL on
- * ENOMEM). */
-void cb_report_bottleneck_text(FILE *out, const struct cb_result *r);
+/* The lines under the table: read shares, iterations, ranks, each row's
+ * open loop, steady state and telemetry, the groups, the skipped
+ * workloads, the layer breakdown. */
+void cb_report_notes(FILE *out, const json_t *rec);
+
+/* One verdict of a row (an entry of its "expect") as the tables print it. */
+struct cb_verdict_text {
+	const char *phase, *key; /* borrowed from the record */
+	char measured[48], bound[64], margin[32];
+	char why[48]; /* " (the phase failed)", " (client-bound)" or "" */
+	bool pass;
+};
+void cb_report_verdict_row(const json_t *row, const json_t *v, struct cb_verdict_text *t);
+
+/* One CSV row per phase of the records recs[0..n) (report_csv.c). 0 or
+ * -ENOMEM. */
+int cb_report_csv(FILE *out, json_t *const *recs, size_t n);
+
+/* The record as Markdown: a line on the run, the table, the verdicts, the
+ * notes in a code block (report_md.c). 0 or -ENOMEM. */
+int cb_report_markdown(FILE *out, const json_t *rec);
+
+/* A row's depth as the tables print it: "4x1" for clients x in flight,
+ * "16" for one client. */
+void cb_report_depth(const json_t *row, char *buf, size_t n);
+
+/* The per-layer bottleneck breakdown (src/bottleneck.h): the section below
+ * the table from the record's "layers" (nothing when none), and that array
+ * (NULL on ENOMEM). */
+void cb_report_bottleneck_text(FILE *out, const json_t *rec);
 json_t *cb_bottleneck_json(const struct cb_result *r);
 
 struct cb_hist;

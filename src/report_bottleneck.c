@@ -5,83 +5,91 @@
 #include "report.h"
 #include "tm_client.h"
 #include "units.h"
+#include "jget.h"
 
 #include <stdint.h>
 #include <string.h>
 
-static double ms(int64_t ns)
+/* The layer a phase of the record ran on ("" when not found). */
+static const char *layer_of(const json_t *rec, const char *phase)
 {
-	return (double)ns / 1e6;
-}
-
-static void depth(const struct cb_phase_result *p, char *buf, size_t n)
-{
-	if (p->clients > 1)
-		snprintf(buf, n, "%llux%llu", (unsigned long long)p->clients,
-			 (unsigned long long)p->concurrency);
-	else
-		snprintf(buf, n, "%llu", (unsigned long long)p->concurrency);
-}
-
-static void group_text(FILE *out, const struct cb_result *r, const struct cb_layer_group *g)
-{
-	char bs[32], qd[48];
-	cb_format_size(g->block_size, bs, sizeof(bs));
-	if (g->has_worst) {
-		const struct cb_layer_row *w = &g->row[g->worst];
-		fprintf(out, "%s %s: most lost in %s over %s (%+.1f %% IOPS, %+.3f ms p99)\n", bs,
-			g->op, cb_layer_names[g->worst], cb_layer_names[w->base], -w->iops_lost_pct,
-			ms(w->p99_added_ns));
-	} else {
-		fprintf(out, "%s %s: no layer loses IOPS over the one beneath it\n", bs, g->op);
+	const json_t *p;
+	size_t i;
+	json_array_foreach(json_object_get(rec, "phases"), i, p)
+	{
+		if (strcmp(cb_jstr(p, "name", ""), phase) == 0)
+			return cb_jstr(p, "layer", "");
 	}
+	return "";
+}
+
+static void group_text(FILE *out, const json_t *rec, const json_t *g)
+{
+	const json_t *rows = json_object_get(g, "rows"), *worst = json_object_get(g, "most_lost");
+	const json_t *w, *x;
+	size_t i;
+	char bs[32], qd[48];
+	const char *op = cb_jstr(g, "op", "");
+	cb_format_size(cb_jcount(g, "block_size"), bs, sizeof(bs));
+	const char *wl = cb_jstr(worst, "layer", NULL);
+	w = NULL;
+	json_array_foreach(rows, i, x)
+	{
+		if (wl && strcmp(cb_jstr(x, "layer", ""), wl) == 0)
+			w = x;
+	}
+	if (w)
+		fprintf(out, "%s %s: most lost in %s over %s (%+.1f %% IOPS, %+.3f ms p99)\n", bs,
+			op, wl, cb_jstr(worst, "base", ""), -cb_jnum(w, "iops_lost_pct"),
+			cb_jnum(w, "p99_added_us") / 1e3);
+	else
+		fprintf(out, "%s %s: no layer loses IOPS over the one beneath it\n", bs, op);
 	int nw = 5;
-	for (int l = 0; l < CB_L_COUNT; l++)
-		if (g->row[l].phase != SIZE_MAX) {
-			int n = (int)strlen(r->phases[g->row[l].phase].name);
-			nw = n > nw ? n : nw;
-		}
+	json_array_foreach(rows, i, x)
+	{
+		int n = (int)strlen(cb_jstr(x, "phase", ""));
+		nw = n > nw ? n : nw;
+	}
 	fprintf(out, "  %-6s %-*s %7s %10s %9s %9s | %-6s %8s %9s %9s\n", "layer", nw, "phase",
 		"qd", "IOPS", "p50 ms", "p99 ms", "over", "IOPS", "p50 ms", "p99 ms");
-	for (int l = 0; l < CB_L_COUNT; l++) {
-		const struct cb_layer_row *w = &g->row[l];
-		if (w->phase == SIZE_MAX)
-			continue;
-		const struct cb_phase_result *p = &r->phases[w->phase];
-		depth(p, qd, sizeof(qd));
-		fprintf(out, "  %-6s %-*s %7s %10.1f %9.3f %9.3f |", cb_layer_names[l], nw, p->name,
-			qd, w->iops, ms((int64_t)w->p50_ns), ms((int64_t)w->p99_ns));
-		if (w->has_base)
-			fprintf(out, " %-6s %+6.1f %% %+9.3f %+9.3f", cb_layer_names[w->base],
-				-w->iops_lost_pct, ms(w->p50_added_ns), ms(w->p99_added_ns));
-		char why[128];
-		fputs(cb_tm_client_bound(p->tm, why, sizeof(why)) ? " (client-bound)\n" : "\n",
-		      out);
+	json_array_foreach(rows, i, x)
+	{
+		cb_report_depth(x, qd, sizeof(qd));
+		fprintf(out, "  %-6s %-*s %7s %10.1f %9.3f %9.3f |", cb_jstr(x, "layer", ""), nw,
+			cb_jstr(x, "phase", ""), qd, cb_jnum(x, "iops"), cb_jnum(x, "p50_us") / 1e3,
+			cb_jnum(x, "p99_us") / 1e3);
+		if (json_object_get(x, "base"))
+			fprintf(out, " %-6s %+6.1f %% %+9.3f %+9.3f", cb_jstr(x, "base", ""),
+				-cb_jnum(x, "iops_lost_pct"), cb_jnum(x, "p50_added_us") / 1e3,
+				cb_jnum(x, "p99_added_us") / 1e3);
+		fputs(cb_jtrue(x, "client_bound") ? " (client-bound)\n" : "\n", out);
 	}
-	if (g->depth_differs)
+	if (json_is_false(json_object_get(g, "same_in_flight")))
 		fprintf(out,
 			"  note: ops in flight differ (qd): a fair comparison needs the same\n");
-	if (g->pools_differ)
+	if (json_is_false(json_object_get(g, "same_pool")))
 		fprintf(out, "  note: the rows ran on different pools: the costs include the "
 			     "pools' differences\n");
-	for (size_t k = 0; k < g->nshadowed; k++)
+	json_array_foreach(json_object_get(g, "not_compared"), i, x)
+	{
+		const char *ph = json_string_value(x) ? json_string_value(x) : "";
 		fprintf(out, "  note: %s not compared: an earlier %s row stands for its layer\n",
-			r->phases[g->shadowed[k]].name, r->phases[g->shadowed[k]].layer);
+			ph, layer_of(rec, ph));
+	}
 }
 
-void cb_report_bottleneck_text(FILE *out, const struct cb_result *r)
+void cb_report_bottleneck_text(FILE *out, const json_t *rec)
 {
-	struct cb_bottleneck l;
-	if (cb_bottleneck_find(r, &l) < 0) {
-		fprintf(out, "\n(layer breakdown left out: out of memory)\n");
-	} else if (l.n) {
-		fprintf(out,
-			"\nLayer breakdown: the same op and block size on several layers, each "
-			"over the layer beneath it\n");
-		for (size_t i = 0; i < l.n; i++)
-			group_text(out, r, &l.groups[i]);
+	const json_t *layers = json_object_get(rec, "layers"), *g;
+	size_t i;
+	if (!json_array_size(layers))
+		return;
+	fprintf(out, "\nLayer breakdown: the same op and block size on several layers, each "
+		     "over the layer beneath it\n");
+	json_array_foreach(layers, i, g)
+	{
+		group_text(out, rec, g);
 	}
-	cb_bottleneck_free(&l);
 }
 
 /* Microseconds as the phases' latency_us has them: truncated. */

@@ -10,8 +10,8 @@
 #include "telemetry.h"
 #include "tm_client.h"
 #include "units.h"
+#include "jget.h"
 
-#include <math.h>
 #include <string.h>
 
 void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer,
@@ -42,145 +42,243 @@ void cb_report_progress(FILE *out, const struct cb_progress *p)
 	fflush(out);
 }
 
-static double ms(uint64_t ns)
+/* The table's header line: what ran, where, when. */
+static void header_text(const json_t *rec, FILE *out)
 {
-	return (double)ns / 1e6;
+	const json_t *cl = json_object_get(rec, "cluster");
+	const json_t *prof = json_object_get(rec, "profile");
+	const char *fsid = cb_jstr(cl, "fsid", "");
+	char cluster[320] = "no cluster"; /* a run of noop workloads connects to none */
+	if (fsid[0])
+		snprintf(cluster, sizeof(cluster), "cluster %s (ceph %s)", fsid,
+			 cb_jstr(cl, "ceph_version", "unknown"));
+	fprintf(out, "\ncephbench %s: run '%s', profile '%s' (sha256 %.12s), %s, host %s, %s%s\n",
+		cb_jstr(json_object_get(rec, "tool"), "version", "?"), cb_jstr(rec, "run_name", ""),
+		cb_jstr(prof, "name", ""), cb_jstr(prof, "sha256", ""), cluster,
+		cb_jstr(rec, "host", ""), cb_jstr(rec, "started", ""),
+		cb_jtrue(rec, "interrupted") ? " (interrupted: partial)" : "");
+	const json_t *pf = json_object_get(rec, "preflight");
+	if (pf && fsid[0]) /* a run without a cluster has no gate */
+		cb_preflight_text(pf, out);
 }
 
-void cb_report_text(FILE *out, const struct cb_result *r)
+/* Clients x in flight each, as "4x1"; the in-flight count alone for one. */
+void cb_report_depth(const json_t *row, char *buf, size_t n)
+{
+	uint64_t clients = cb_jcount(row, "clients"), qd = cb_jcount(row, "concurrency");
+	if (clients > 1)
+		snprintf(buf, n, "%llux%llu", (unsigned long long)clients, (unsigned long long)qd);
+	else
+		snprintf(buf, n, "%llu", (unsigned long long)qd);
+}
+
+/* Latencies as latency_us holds them (whole microseconds), in ms. */
+static double ms_of(const json_t *lat, const char *key)
+{
+	return cb_jnum(lat, key) / 1e3;
+}
+
+static void table_text(const json_t *phases, FILE *out)
 {
 	int w = 5, ow = 9;
-	char ts[32];
-	struct tm tm;
-
-	gmtime_r(&r->started, &tm);
-	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	char cluster[320] = "no cluster"; /* a run of noop workloads connects to none */
-	if (r->fsid[0])
-		snprintf(cluster, sizeof(cluster), "cluster %s (ceph %s)", r->fsid,
-			 r->ceph_version);
-	fprintf(out, "\ncephbench %s: run '%s', profile '%s' (sha256 %.12s), %s, host %s, %s%s\n",
-		CB_VERSION, r->run_name, r->profile_name, r->profile_sha256, cluster, r->host, ts,
-		r->interrupted ? " (interrupted: partial)" : "");
-	if (r->preflight && r->fsid[0]) /* a run without a cluster has no gate */
-		cb_preflight_text(r->preflight, out);
-	cb_search_text(r, out); /* a capacity found is what the report leads with */
-	for (size_t i = 0; i < r->nphases; i++) {
-		int n = (int)strlen(r->phases[i].name), o = (int)strlen(r->phases[i].op);
+	size_t i;
+	const json_t *p;
+	json_array_foreach(phases, i, p)
+	{
+		int n = (int)strlen(cb_jstr(p, "name", "")), o = (int)strlen(cb_jstr(p, "op", ""));
 		w = n > w ? n : w;
 		ow = o > ow ? o : ow;
 	}
 	fprintf(out, "%-*s %-6s %-*s %-10s %6s %7s %10s %10s %9s | %9s %9s %9s %9s %9s | %6s\n", w,
 		"phase", "layer", ow, "op", "target", "bs", "qd", "ops", "IOPS", "MiB/s", "mean ms",
 		"p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors");
-	for (size_t i = 0; i < r->nphases; i++) {
-		const struct cb_phase_result *p = &r->phases[i];
-		const struct cb_hist *h = p->hist;
+	json_array_foreach(phases, i, p)
+	{
+		const json_t *lat = json_object_get(p, "latency_us");
 		char bs[32], qd[48];
-		cb_format_size(p->block_size, bs, sizeof(bs));
-		/* clients x in flight each, as "4x1" */
-		if (p->clients > 1)
-			snprintf(qd, sizeof(qd), "%llux%llu", (unsigned long long)p->clients,
-				 (unsigned long long)p->concurrency);
-		else
-			snprintf(qd, sizeof(qd), "%llu", (unsigned long long)p->concurrency);
+		cb_format_size(cb_jcount(p, "block_size"), bs, sizeof(bs));
+		cb_report_depth(p, qd, sizeof(qd));
 		fprintf(
 		    out,
 		    "%-*s %-6s %-*s %-10s %6s %7s %10llu %10.1f %9.2f | %9.3f %9.3f %9.3f %9.3f "
 		    "%9.3f | %6llu%s\n",
-		    w, p->name, p->layer, ow, p->op, p->target, bs, qd, (unsigned long long)p->ops,
-		    cb_phase_iops(p), cb_phase_bw(p) / 1048576.0, cb_hist_mean(h) / 1e6,
-		    ms(cb_hist_percentile(h, 50)), ms(cb_hist_percentile(h, 99)),
-		    ms(cb_hist_percentile(h, 99.9)), ms(h->count ? h->max : 0),
-		    (unsigned long long)p->errors,
-		    p->failed ? " failed" : (p->interrupted ? " partial" : ""));
+		    w, cb_jstr(p, "name", ""), cb_jstr(p, "layer", ""), ow, cb_jstr(p, "op", ""),
+		    cb_jstr(p, "pool", ""), bs, qd, (unsigned long long)cb_jcount(p, "ops"),
+		    cb_jnum(p, "iops"), cb_jnum(p, "bw_bytes_per_s") / 1048576.0,
+		    ms_of(lat, "mean"), ms_of(lat, "p50"), ms_of(lat, "p99"), ms_of(lat, "p99.9"),
+		    ms_of(lat, "max"), (unsigned long long)cb_jcount(p, "errors"),
+		    cb_jtrue(p, "failed") ? " failed"
+					  : (cb_jtrue(p, "interrupted") ? " partial" : ""));
 	}
-	for (size_t i = 0; i < r->nphases; i++) {
-		const struct cb_phase_result *p = &r->phases[i];
-		if (p->write_ops == 0 || p->write_ops == p->ops)
+}
+
+/* The lines under the table that a phase has only sometimes: a read
+ * share, iterations, ranks. */
+static void mix_text(const json_t *phases, FILE *out)
+{
+	size_t i;
+	const json_t *p;
+	json_array_foreach(phases, i, p)
+	{
+		uint64_t ops = cb_jcount(p, "ops"), wr = cb_jcount(p, "write_ops");
+		if (wr == 0 || wr == ops)
 			continue;
-		uint64_t rd = p->ops - p->write_ops;
-		fprintf(out, "%s: reads %.1f %% of ops (%llu reads, %llu writes)\n", p->name,
-			100.0 * (double)rd / (double)p->ops, (unsigned long long)rd,
-			(unsigned long long)p->write_ops);
+		fprintf(out, "%s: reads %.1f %% of ops (%llu reads, %llu writes)\n",
+			cb_jstr(p, "name", ""), 100.0 * (double)(ops - wr) / (double)ops,
+			(unsigned long long)(ops - wr), (unsigned long long)wr);
 	}
-	for (size_t i = 0; i < r->nphases; i++) {
-		const struct cb_phase_result *p = &r->phases[i];
-		struct cb_rate_stats st;
-		if (!cb_phase_rate_stats(p, &st))
+	json_array_foreach(phases, i, p)
+	{
+		const json_t *it = json_object_get(p, "iterations");
+		if (!it)
 			continue;
-		fprintf(out, "%s: %zu iterations, ops/s max %.1f min %.1f mean %.1f stddev %.1f\n",
-			p->name, p->niters, st.max, st.min, st.mean, st.stddev);
+		fprintf(out, "%s: %llu iterations, ops/s max %.1f min %.1f mean %.1f stddev %.1f\n",
+			cb_jstr(p, "name", ""), (unsigned long long)cb_jcount(it, "count"),
+			cb_jnum(it, "iops_max"), cb_jnum(it, "iops_min"), cb_jnum(it, "iops_mean"),
+			cb_jnum(it, "iops_stddev"));
 	}
-	for (size_t i = 0; i < r->nphases; i++) {
-		const struct cb_phase_result *p = &r->phases[i];
-		const struct cb_rank_figures *f, *l;
-		if (!cb_phase_rank_span(p, &f, &l))
+	json_array_foreach(phases, i, p)
+	{
+		const json_t *ranks = json_object_get(p, "ranks"), *f = NULL, *l = NULL, *k;
+		size_t j;
+		if (json_array_size(ranks) < 2)
 			continue;
+		/* the first of equals, as they ran */
+		json_array_foreach(ranks, j, k)
+		{
+			if (!f || cb_jnum(k, "duration_s") < cb_jnum(f, "duration_s"))
+				f = k;
+			if (!l || cb_jnum(k, "duration_s") > cb_jnum(l, "duration_s"))
+				l = k;
+		}
 		fprintf(out,
-			"%s: %zu ranks, first done after %.3f s (rank %u on %s), last after "
-			"%.3f s (rank %u on %s)\n",
-			p->name, p->nranks, (double)f->elapsed_ns / 1e9, f->rank, f->host,
-			(double)l->elapsed_ns / 1e9, l->rank, l->host);
+			"%s: %zu ranks, first done after %.3f s (rank %llu on %s), last after "
+			"%.3f s (rank %llu on %s)\n",
+			cb_jstr(p, "name", ""), json_array_size(ranks), cb_jnum(f, "duration_s"),
+			(unsigned long long)cb_jcount(f, "rank"), cb_jstr(f, "host", ""),
+			cb_jnum(l, "duration_s"), (unsigned long long)cb_jcount(l, "rank"),
+			cb_jstr(l, "host", ""));
 	}
-	for (size_t i = 0; i < r->nphases; i++) {
-		cb_rate_text(&r->phases[i], out);
-		cb_steady_text(&r->phases[i], out);
-		cb_tm_text(&r->phases[i], out);
+}
+
+void cb_report_notes(FILE *out, const json_t *rec)
+{
+	const json_t *phases = json_object_get(rec, "phases"), *p;
+	size_t i;
+	mix_text(phases, out);
+	json_array_foreach(phases, i, p)
+	{
+		cb_rate_text(p, out);
+		cb_steady_text(p, out);
+		cb_tm_text(p, out);
 	}
-	cb_group_text(r, out);
-	for (size_t i = 0; i < r->nskipped; i++)
-		fprintf(out, "%s: skipped (optional): %s\n", r->skipped[i].workload,
-			r->skipped[i].reason);
-	cb_report_bottleneck_text(out, r);
-	cb_report_verdicts(out, r, false);
+	cb_group_text(rec, out);
+	json_array_foreach(json_object_get(rec, "skipped"), i, p)
+	{
+		fprintf(out, "%s: skipped (optional): %s\n", cb_jstr(p, "workload", ""),
+			cb_jstr(p, "reason", ""));
+	}
+	cb_report_bottleneck_text(out, rec);
+}
+
+void cb_report_text(FILE *out, const json_t *rec)
+{
+	const json_t *phases = json_object_get(rec, "phases");
+	header_text(rec, out);
+	cb_search_text(phases, out); /* a capacity found is what the report leads with */
+	table_text(phases, out);
+	cb_report_notes(out, rec);
+	cb_report_verdicts(out, rec, false);
 }
 
 /* "above"/"below" the expected value by how much, for a verdict row. */
-static const char *margin_text(const struct cb_verdict *v, char *buf, size_t n)
+static const char *margin_text(const json_t *v, char *buf, size_t n)
 {
-	if (v->measured < 0)
+	if (!cb_jhas(v, "measured"))
 		snprintf(buf, n, "-"); /* not measured */
-	else if (isinf(v->margin))
-		snprintf(buf, n, "above 0");
+	else if (!cb_jhas(v, "margin_pct"))
+		snprintf(buf, n, "above 0"); /* expected 0 */
 	else
-		snprintf(buf, n, "%+.1f %%", v->margin * 100);
+		snprintf(buf, n, "%+.1f %%", cb_jnum(v, "margin_pct"));
 	return buf;
 }
 
-void cb_report_verdicts(FILE *out, const struct cb_result *r, bool only_failed)
+/* The metric a verdict's threshold names, -1 for one this build lacks. */
+static int metric_of(const char *key)
 {
-	size_t passed, failed, w = 5;
-	cb_expect_count(r, &passed, &failed);
+	for (int m = 0; m < CB_EXPECT_NMETRICS; m++)
+		if (strcmp(cb_expect_options[m].name, key) == 0)
+			return m;
+	return -1;
+}
+
+/* A verdict's figure in its metric's own unit (latencies in ns), -1 when
+ * it was not measured. */
+static double figure(const json_t *v, const char *key)
+{
+	if (!cb_jhas(v, key))
+		return -1;
+	double k = strcmp(cb_jstr(v, "unit", ""), "us") == 0 ? 1e3 : 1;
+	return cb_jnum(v, key) * k;
+}
+
+static void figure_text(int m, double v, char *buf, size_t n)
+{
+	if (m < 0)
+		snprintf(buf, n, "%g", v);
+	else
+		cb_expect_format((enum cb_expect_metric)m, v, buf, n);
+}
+
+void cb_report_verdict_row(const json_t *row, const json_t *v, struct cb_verdict_text *t)
+{
+	const json_t *client = json_object_get(json_object_get(row, "telemetry"), "client");
+	char x[48];
+	t->phase = cb_jstr(row, "name", "");
+	t->key = cb_jstr(v, "threshold", "");
+	t->pass = cb_jtrue(v, "pass");
+	int metric = metric_of(t->key);
+	bool min = metric >= 0 ? cb_expect_is_min((enum cb_expect_metric)metric)
+			       : strncmp(t->key, "min_", 4) == 0;
+	figure_text(metric, figure(v, "measured"), t->measured, sizeof(t->measured));
+	figure_text(metric, figure(v, "expected"), x, sizeof(x));
+	snprintf(t->bound, sizeof(t->bound), "%s %s", min ? ">=" : "<=", x);
+	margin_text(v, t->margin, sizeof(t->margin));
+	snprintf(t->why, sizeof(t->why), "%s%s",
+		 cb_jtrue(row, "failed") ? " (the phase failed)" : "",
+		 !t->pass && cb_jtrue(client, "bound") ? " (client-bound)" : "");
+}
+
+void cb_report_verdicts(FILE *out, const json_t *rec, bool only_failed)
+{
+	const json_t *phases = json_object_get(rec, "phases"), *p, *v;
+	size_t passed = 0, failed = 0, w = 5, i, k;
+	json_array_foreach(phases, i, p)
+	{
+		json_array_foreach(json_object_get(p, "expect"), k, v)
+		{
+			cb_jtrue(v, "pass") ? passed++ : failed++;
+		}
+		if (json_array_size(json_object_get(p, "expect")) &&
+		    strlen(cb_jstr(p, "name", "")) > w)
+			w = strlen(cb_jstr(p, "name", ""));
+	}
 	if (passed + failed == 0 || (only_failed && !failed))
 		return;
-	for (size_t i = 0; i < r->nphases; i++)
-		if (cb_expect_of(&r->phases[i]) && strlen(r->phases[i].name) > w)
-			w = strlen(r->phases[i].name);
 	fprintf(out, "\nexpectations: %s, %zu of %zu passed\n", failed ? "FAIL" : "PASS", passed,
 		passed + failed);
 	fprintf(out, "%-*s %-17s %16s %18s %12s  %s\n", (int)w, "phase", "threshold", "measured",
 		"expected", "vs expected", "verdict");
-	for (size_t i = 0; i < r->nphases; i++) {
-		const struct cb_phase_result *p = &r->phases[i];
-		struct cb_verdict v[CB_EXPECT_NMETRICS];
-		size_t n = cb_expect_judge(cb_expect_of(p), p, v);
-		for (size_t k = 0; k < n; k++) {
-			char m[48], x[48], g[32], bound[56];
-			bool min = cb_expect_is_min(v[k].metric);
-			if (only_failed && v[k].pass)
+	json_array_foreach(phases, i, p)
+	{
+		json_array_foreach(json_object_get(p, "expect"), k, v)
+		{
+			struct cb_verdict_text t;
+			cb_report_verdict_row(p, v, &t);
+			if (only_failed && t.pass)
 				continue;
-			snprintf(bound, sizeof(bound), "%s %s", min ? ">=" : "<=",
-				 cb_expect_format(v[k].metric, v[k].expected, x, sizeof(x)));
-			char why[128];
-			fprintf(out, "%-*s %-17s %16s %18s %12s  %s%s%s\n", (int)w, p->name,
-				v[k].key,
-				cb_expect_format(v[k].metric, v[k].measured, m, sizeof(m)), bound,
-				margin_text(&v[k], g, sizeof(g)), v[k].pass ? "PASS" : "FAIL",
-				p->failed ? " (the phase failed)" : "",
-				!v[k].pass && cb_tm_client_bound(p->tm, why, sizeof(why))
-				    ? " (client-bound)"
-				    : "");
+			fprintf(out, "%-*s %-17s %16s %18s %12s  %s%s\n", (int)w, t.phase, t.key,
+				t.measured, t.bound, t.margin, t.pass ? "PASS" : "FAIL", t.why);
 		}
 	}
 }

@@ -27,18 +27,8 @@ static int render_json(FILE *f, const void *rec)
 static void write_html_file(struct run *rn, const json_t *rec)
 {
 	struct cb_err he = {0};
-	if (!rn->html)
-		return;
-	json_t *data = json_pack("{s:O}", "record", (json_t *)rec);
-	struct cb_html page = {.kind = "run", .title = rn->name, .data = data};
-	if (!data)
-		cb_err_usage(&he, "out of memory");
-	else if (cb_html_open(&page, &he) == 0)
-		cb_out_write(rn->html, cb_html_render, &page, &he);
-	if (cb_err_isset(&he))
+	if (rn->html && cb_html_run_page(rn->html, rec, rn->name, &he) < 0)
 		fprintf(stderr, "--html: not written: %s\n", he.msg);
-	cb_html_close(&page);
-	json_decref(data);
 }
 
 /* The report on stdout as --format and --quiet ask. */
@@ -49,9 +39,9 @@ static void print_report(struct run *rn, const json_t *rec, struct cb_err *e)
 	if (o->format == CB_FORMAT_JSON)
 		wr = cb_report_json_dump(stdout, rec);
 	else if (o->quiet) /* cron mails what it prints: only what failed */
-		cb_report_verdicts(stdout, &rn->res, true);
+		cb_report_verdicts(stdout, rec, true);
 	else
-		cb_report_text(stdout, &rn->res);
+		cb_report_text(stdout, rec);
 	cb_health_print(rec, o->format == CB_FORMAT_JSON ? stderr : stdout, !o->quiet);
 	if ((fflush(stdout) != 0 || wr < 0 || ferror(stdout)) && !cb_err_isset(e))
 		cb_err_usage(e, "cannot write the report to standard output");

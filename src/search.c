@@ -5,6 +5,7 @@
  * scheduled start) is at or under the target and it kept its rate: a
  * saturated client did not apply the load it was asked to. */
 #include "search.h"
+#include "jget.h"
 #include "engine.h"
 #include "err.h"
 #include "hist.h"
@@ -240,32 +241,41 @@ int cb_search_json(const struct cb_phase_result *p, json_t *o)
 	return j && json_object_set_new(o, "search", j) == 0 ? 0 : -ENOMEM;
 }
 
-void cb_search_text(const struct cb_result *r, FILE *out)
+void cb_search_text(const json_t *phases, FILE *out)
 {
-	for (size_t i = 0; i < r->nphases; i++) {
-		const struct cb_phase_result *p = &r->phases[i];
-		const struct cb_search_result *s = p->search;
+	size_t i;
+	const json_t *p;
+	json_array_foreach(phases, i, p)
+	{
+		const json_t *s = json_object_get(p, "search");
+		const char *name = cb_jstr(p, "name", "");
 		char t[32], c[32], h[32];
 		if (!s)
 			continue;
-		cb_format_duration(s->target_ns, t, sizeof(t));
-		const char *sym = target_names[s->target];
-		if (s->lo && s->hi)
-			fprintf(
-			    out, "%s: capacity at %s ≤ %s: %s ops/s (±%.1f %%)%s, %zu steps\n",
-			    p->name, sym, t, cb_format_count(s->lo, c, sizeof(c)), bracket(s) * 100,
-			    bracket(s) <= s->error ? "" : ", step budget spent first", s->nsteps);
-		else if (s->lo)
+		uint64_t lo = cb_jcount(s, "capacity_ops_per_s"),
+			 hi = cb_jcount(s, "failed_at_ops_per_s");
+		size_t nsteps = json_array_size(json_object_get(s, "steps"));
+		cb_format_duration((uint64_t)llround(cb_jnum(s, "target_us") * 1e3), t, sizeof(t));
+		const char *sym = cb_jstr(s, "target", "");
+		if (lo && hi)
+			fprintf(out, "%s: capacity at %s ≤ %s: %s ops/s (±%.1f %%)%s, %zu steps\n",
+				name, sym, t, cb_format_count(lo, c, sizeof(c)),
+				cb_jnum(s, "error_pct"),
+				cb_jnum(s, "error_pct") <= cb_jnum(s, "error_asked_pct")
+				    ? ""
+				    : ", step budget spent first",
+				nsteps);
+		else if (lo)
 			fprintf(out,
 				"%s: capacity at %s ≤ %s: at least %s ops/s: every step passed; "
 				"raise rate or search.steps\n",
-				p->name, sym, t, cb_format_count(s->lo, c, sizeof(c)));
+				name, sym, t, cb_format_count(lo, c, sizeof(c)));
 		else
 			fprintf(out, "%s: capacity at %s ≤ %s: below %s ops/s: no step passed\n",
-				p->name, sym, t,
-				s->hi ? cb_format_count(s->hi, h, sizeof(h)) : "any rate tried");
-		if (s->interrupted)
-			fprintf(out, "%s: the search was interrupted after %zu steps\n", p->name,
-				s->nsteps);
+				name, sym, t,
+				hi ? cb_format_count(hi, h, sizeof(h)) : "any rate tried");
+		if (strcmp(cb_jstr(s, "status", ""), "interrupted") == 0)
+			fprintf(out, "%s: the search was interrupted after %zu steps\n", name,
+				nsteps);
 	}
 }

@@ -37,7 +37,8 @@ int cb_search_run(const struct cb_workload *wl, cb_search_step_fn step, void *ar
 bool cb_search_capacity(const struct cb_phase_result *p, double *ops);
 
 int cb_search_json(const struct cb_phase_result *p, struct json_t *o);
-/* The lines the report leads with: each searched row's capacity. */
-void cb_search_text(const struct cb_result *r, FILE *out);
+/* The lines the report leads with: each searched row's capacity, from the
+ * record's phases (their "search" sections). */
+void cb_search_text(const struct json_t *phases, FILE *out);
 
 #endif

@@ -3,6 +3,7 @@
  * value of the last window lies within `within` of the window's mean, as
  * fio's ss=iops:5% judges. */
 #include "steady.h"
+#include "jget.h"
 #include "engine.h"
 #include "hist.h"
 #include "result.h"
@@ -160,20 +161,20 @@ int cb_steady_json(const struct cb_phase_result *p, json_t *o)
 	return j && json_object_set_new(o, "steady", j) == 0 ? 0 : -ENOMEM;
 }
 
-void cb_steady_text(const struct cb_phase_result *p, FILE *out)
+void cb_steady_text(const json_t *p, FILE *out)
 {
-	if (!p->steady || !p->wl)
+	const json_t *s = json_object_get(p, "steady");
+	if (!s)
 		return;
-	const struct cb_steady *s = &p->wl->steady;
 	char w[32], m[32];
-	cb_format_duration(s->window_ns, w, sizeof(w));
-	if (p->steady == 1)
+	const char *name = cb_jstr(p, "name", ""), *metric = cb_jstr(s, "metric", "");
+	cb_format_duration((uint64_t)llround(cb_jnum(s, "window_s") * 1e9), w, sizeof(w));
+	if (cb_jtrue(s, "reached"))
 		fprintf(out, "%s: steady: %s held within %.3g%% over %s after %.0f s measured\n",
-			p->name, cb_steady_metrics[s->metric], (double)s->within_ppm / 1e4, w,
-			(double)p->steady_ns / 1e9);
+			name, metric, cb_jnum(s, "within_pct"), w, cb_jnum(s, "after_s"));
 	else
-		fprintf(out,
-			"%s: steady: not reached: %s never held within %.3g%% over %s by max %s\n",
-			p->name, cb_steady_metrics[s->metric], (double)s->within_ppm / 1e4, w,
-			cb_format_duration(s->max_ns, m, sizeof(m)));
+		fprintf(
+		    out, "%s: steady: not reached: %s never held within %.3g%% over %s by max %s\n",
+		    name, metric, cb_jnum(s, "within_pct"), w,
+		    cb_format_duration((uint64_t)llround(cb_jnum(s, "max_s") * 1e9), m, sizeof(m)));
 }

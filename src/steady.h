@@ -39,6 +39,7 @@ bool cb_steady_tick(struct cb_steady_state *s, struct cb_phase_result *res, uint
 void cb_steady_end(struct cb_steady_state *s, struct cb_phase_result *res);
 
 int cb_steady_json(const struct cb_phase_result *p, struct json_t *o);
-void cb_steady_text(const struct cb_phase_result *p, FILE *out);
+/* The row's steady line, from its record's "steady" section. */
+void cb_steady_text(const struct json_t *row, FILE *out);
 
 #endif

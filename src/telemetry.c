@@ -192,15 +192,12 @@ void cb_tm_json(const struct cb_phase_result *pr, json_t *phase)
 	cb_tm_state_json(t->state, pr, phase);
 }
 
-void cb_tm_text(const struct cb_phase_result *pr, FILE *out)
+void cb_tm_text(const json_t *row, FILE *out)
 {
-	const struct cb_phase_tm *t = pr->tm;
-	if (!t)
-		return;
-	cb_tm_client_text(t->client, pr, out);
-	cb_tm_host_text(t->host, pr, out);
-	cb_tm_osd_text(t->osd, pr, out);
-	cb_tm_state_text(t->state, pr, out);
+	cb_tm_client_text(row, out);
+	cb_tm_host_text(row, out);
+	cb_tm_osd_text(row, out);
+	cb_tm_state_text(row, out);
 }
 
 void cb_phase_tm_free(struct cb_phase_tm *t)

@@ -103,8 +103,8 @@ json_t *cb_tm_json_section(json_t *phase, const char *name);
 
 /* The row's telemetry into its JSON object (phase), each part's keys. */
 void cb_tm_json(const struct cb_phase_result *pr, json_t *phase);
-/* ... and its lines under the text table. */
-void cb_tm_text(const struct cb_phase_result *pr, FILE *out);
+/* ... and its lines under the text table, from the row's record. */
+void cb_tm_text(const json_t *row, FILE *out);
 /* The notes kept, a line each ("telemetry: ..."); none under quiet. */
 void cb_tm_print_notes(struct cb_tm *tm, FILE *out);
 /* The run's notes (what was not measured) as a JSON array, NULL if none. */

@@ -1,6 +1,7 @@
 /* Escaping text for a terminal (term_esc.h). */
 #include "term_esc.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -119,4 +120,16 @@ void cb_esc_csv(FILE *out, const char *s)
 	}
 	if (quote)
 		fputc('"', out);
+}
+
+void cb_esc_csv_json(FILE *out, const json_t *v)
+{
+	if (json_is_string(v))
+		cb_esc_csv(out, json_string_value(v));
+	else if (json_is_integer(v))
+		fprintf(out, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		fprintf(out, "%.15g", json_real_value(v));
+	else if (json_is_boolean(v))
+		fputs(json_is_true(v) ? "1" : "0", out);
 }

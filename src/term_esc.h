@@ -28,4 +28,10 @@ const char *cb_esc_str(const char *s, char *buf, size_t n);
  * '"'. */
 void cb_esc_csv(FILE *out, const char *s);
 
+struct json_t;
+/* A JSON scalar as one CSV field: a string as cb_esc_csv writes it, a
+ * number as JSON has it (reals to 15 digits), true/false as 1/0, null or
+ * anything else as an empty field. */
+void cb_esc_csv_json(FILE *out, const struct json_t *v);
+
 #endif

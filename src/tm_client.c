@@ -3,6 +3,7 @@
  * (client-bound) rather than the cluster's. */
 #include "units.h"
 #include "tm_client.h"
+#include "jget.h"
 #include "clock.h"
 #include "result.h"
 #include "tm_host.h"
@@ -291,42 +292,39 @@ void cb_tm_client_json(const struct cb_tm_client *x, const struct cb_phase_resul
 	json_object_set_new(o, "bound_reason", bound ? json_string(why) : json_null());
 }
 
-void cb_tm_client_text(const struct cb_tm_client *x, const struct cb_phase_result *pr, FILE *out)
+void cb_tm_client_text(const json_t *row, FILE *out)
 {
-	if (!x || x->open)
+	const json_t *x = json_object_get(json_object_get(row, "telemetry"), "client");
+	if (!x)
 		return;
+	const char *name = cb_jstr(row, "name", "");
 	char c[40], per[48] = "no ops";
-	double cpu = x->user_s + x->sys_s;
-	if (own_ops(pr))
-		snprintf(per, sizeof(per), "%.1f us/op", cpu * 1e6 / (double)own_ops(pr));
+	if (cb_jhas(x, "cpu_us_per_op"))
+		snprintf(per, sizeof(per), "%.1f us/op", cb_jnum(x, "cpu_us_per_op"));
 	fprintf(out,
 		"%s: client CPU %s (user %.2f s, sys %.2f s), %s ctx switches, peak RSS %llu MiB\n",
-		pr->name, per, x->user_s, x->sys_s,
-		cb_format_count(x->nvcsw + x->nivcsw, c, sizeof(c)),
-		(unsigned long long)(x->max_rss_kib / 1024));
-	/* the busiest three names: where a client's CPU went */
-	const struct tm_group *top[3] = {NULL, NULL, NULL};
-	for (size_t i = 0; i < x->ngroups; i++) {
-		const struct tm_group *g = &x->groups[i];
-		if (g->cpu_s <= 0)
-			continue; /* idle threads say nothing here; the JSON lists them */
-		for (int k = 0; k < 3; k++)
-			if (!top[k] || g->cpu_s > top[k]->cpu_s) {
-				memmove(&top[k + 1], &top[k], (size_t)(2 - k) * sizeof(top[0]));
-				top[k] = g;
-				break;
-			}
+		name, per, cb_jnum(x, "cpu_user_s"), cb_jnum(x, "cpu_sys_s"),
+		cb_format_count(cb_jcount(x, "ctx_voluntary") + cb_jcount(x, "ctx_involuntary"), c,
+				sizeof(c)),
+		(unsigned long long)(cb_jcount(x, "max_rss_kib") / 1024));
+	/* the busiest three names (the JSON's are busiest first): where a
+	 * client's CPU went; idle threads say nothing here */
+	const json_t *g;
+	size_t i, k = 0;
+	json_array_foreach(json_object_get(x, "threads"), i, g)
+	{
+		if (k == 3 || cb_jnum(g, "cpu_s") <= 0)
+			break;
+		if (k == 0)
+			fprintf(out, "%s: client threads:", name);
+		fprintf(out, "%s %s x%llu %.2f s (busiest %.0f %% of a core)", k++ ? "," : "",
+			cb_jstr(g, "name", ""), (unsigned long long)cb_jcount(g, "count"),
+			cb_jnum(g, "cpu_s"), cb_jnum(g, "core_pct"));
 	}
-	if (top[0]) {
-		fprintf(out, "%s: client threads:", pr->name);
-		for (int k = 0; k < 3 && top[k]; k++)
-			fprintf(out, "%s %s x%u %.2f s (busiest %.0f %% of a core)", k ? "," : "",
-				top[k]->name, top[k]->count, top[k]->cpu_s, top[k]->core_pct);
+	if (k)
 		fputc('\n', out);
-	}
-	char why[128];
-	if (cb_tm_client_bound(pr->tm, why, sizeof(why)))
-		fprintf(out, "%s: client-bound: %s\n", pr->name, why);
+	if (cb_jtrue(x, "bound"))
+		fprintf(out, "%s: client-bound: %s\n", name, cb_jstr(x, "bound_reason", ""));
 }
 
 void cb_tm_client_free(struct cb_tm_client *x)

@@ -12,8 +12,9 @@ int cb_tm_client_merge(struct cb_tm_client *dst, const struct cb_tm_client *src)
 /* Its keys into the phase's JSON object; x NULL: it measured nothing. */
 void cb_tm_client_json(const struct cb_tm_client *x, const struct cb_phase_result *pr,
 		       json_t *phase);
-/* Its lines under the phase's row in the text report; x NULL: none. */
-void cb_tm_client_text(const struct cb_tm_client *x, const struct cb_phase_result *pr, FILE *out);
+/* Its lines under the phase's row in the text report, from its section
+ * of the row's record (row); none when the section is absent. */
+void cb_tm_client_text(const json_t *row, FILE *out);
 void cb_tm_client_free(struct cb_tm_client *x);
 
 /* Whether a row's figures are the client's limit, not the cluster's: over

@@ -11,8 +11,9 @@ void cb_tm_host_mark(struct cb_tm_host **x, enum cb_mark m, const struct cb_tm_p
 int cb_tm_host_merge(struct cb_tm_host *dst, const struct cb_tm_host *src);
 /* Its keys into the phase's JSON object; x NULL: it measured nothing. */
 void cb_tm_host_json(const struct cb_tm_host *x, const struct cb_phase_result *pr, json_t *phase);
-/* Its lines under the phase's row in the text report; x NULL: none. */
-void cb_tm_host_text(const struct cb_tm_host *x, const struct cb_phase_result *pr, FILE *out);
+/* Its lines under the phase's row in the text report, from its section
+ * of the row's record (row); none when the section is absent. */
+void cb_tm_host_text(const json_t *row, FILE *out);
 void cb_tm_host_free(struct cb_tm_host *x);
 
 struct tm_cpu;

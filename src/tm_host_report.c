@@ -3,6 +3,7 @@
  * turned into percentages and iostat's figures for the JSON and the text. */
 #include "result.h"
 #include "tm_host_priv.h"
+#include "jget.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -213,68 +214,90 @@ void cb_tm_host_json(const struct cb_tm_host *x, const struct cb_phase_result *p
 	json_object_set_new(o, "disks", disks);
 }
 
-static double pct(const struct tm_cpu *c, int i)
+/* The interface that moved the most over the samples (where a cluster on
+ * this host talks, lo), its bytes and the seconds they were counted in. A
+ * name is summed again at each sample that has it: the same sums, which
+ * never beat themselves. */
+static const char *busiest_if(const json_t *samples, uint64_t *rx, uint64_t *tx, double *secs)
 {
-	return c->total ? (double)c->v[i] / (double)c->total * 100 : 0;
+	const char *best = NULL;
+	uint64_t most = 0;
+	const json_t *s, *v;
+	size_t i;
+	const char *name;
+	json_array_foreach(samples, i, s)
+	{
+		json_object_foreach((json_t *)json_object_get(s, "net"), name, v)
+		{
+			uint64_t r = 0, t = 0;
+			double d = 0;
+			const json_t *z;
+			size_t k;
+			json_array_foreach(samples, k, z)
+			{
+				const json_t *n = json_object_get(json_object_get(z, "net"), name);
+				if (!n)
+					continue;
+				r += cb_jcount(n, "rx_bytes");
+				t += cb_jcount(n, "tx_bytes");
+				d += cb_jnum(z, "interval_s");
+			}
+			if (r + t > most) {
+				most = r + t;
+				best = name;
+				*rx = r;
+				*tx = t;
+				*secs = d;
+			}
+		}
+	}
+	return best;
 }
 
-void cb_tm_host_text(const struct cb_tm_host *x, const struct cb_phase_result *pr, FILE *out)
+void cb_tm_host_text(const json_t *row, FILE *out)
 {
-	if (!x || x->live)
+	const json_t *x = json_object_get(json_object_get(row, "telemetry"), "host");
+	if (!x)
 		return;
-	const struct host_sample *last = NULL;
-	for (size_t i = 0; i < x->ns; i++)
-		if (x->s[i].have_mem)
-			last = &x->s[i];
-	if (x->have_cpu) {
+	const char *name = cb_jstr(row, "name", "");
+	const json_t *samples = json_object_get(x, "samples"), *cpu = json_object_get(x, "cpu");
+	const json_t *last = NULL, *s;
+	size_t i;
+	json_array_foreach(samples, i, s)
+	{
+		if (json_object_get(s, "mem_used_bytes"))
+			last = s;
+	}
+	if (cpu) {
 		fprintf(out,
 			"%s: host CPU usr %.1f %%, sys %.1f %%, iowait %.1f %%, steal %.1f %%, "
 			"idle %.1f %% (%zu samples)",
-			pr->name, pct(&x->cpu, TM_CPU_USR), pct(&x->cpu, TM_CPU_SYS),
-			pct(&x->cpu, TM_CPU_IOWAIT), pct(&x->cpu, TM_CPU_STEAL),
-			pct(&x->cpu, TM_CPU_IDLE), x->ns);
+			name, cb_jnum(cpu, "usr"), cb_jnum(cpu, "sys"), cb_jnum(cpu, "iowait"),
+			cb_jnum(cpu, "steal"), cb_jnum(cpu, "idle"), json_array_size(samples));
 		if (last)
 			fprintf(out, ", load1 %.2f, mem used %.1f GiB, available %.1f GiB",
-				last->have_load ? last->load1 : 0.0,
-				(double)last->mem_used / 1073741824.0,
-				(double)last->mem_avail / 1073741824.0);
+				cb_jnum(last, "load1"),
+				(double)cb_jcount(last, "mem_used_bytes") / 1073741824.0,
+				(double)cb_jcount(last, "mem_available_bytes") / 1073741824.0);
 		fputc('\n', out);
 	}
-	/* the busiest interface: where a cluster on this host talks, lo */
-	size_t busiest = SIZE_MAX;
-	uint64_t best = 0, rx = 0, tx = 0, ns = 0;
-	for (size_t i = 0; i < x->nif; i++) {
-		uint64_t r = 0, t = 0, d = 0;
-		for (size_t k = 0; k < x->ns; k++) {
-			const uint64_t *v = x->vals + k * HOST_STRIDE(x) + i * TM_NET_N;
-			if (v[0] == HOST_ABSENT)
-				continue;
-			r += v[0];
-			t += v[1];
-			d += x->s[k].dt_ns;
-		}
-		if (r + t > best) {
-			best = r + t;
-			busiest = i;
-			rx = r;
-			tx = t;
-			ns = d;
-		}
-	}
-	if (busiest != SIZE_MAX && ns)
-		fprintf(out, "%s: host net %s: rx %.2f MiB/s, tx %.2f MiB/s\n", pr->name,
-			x->ifs[busiest].name, (double)rx / 1048576.0 / ((double)ns / 1e9),
-			(double)tx / 1048576.0 / ((double)ns / 1e9));
-	for (size_t i = 0; i < x->ndisk; i++) {
-		if (!x->disk_seen[i])
-			continue;
-		const uint64_t *d = x->disk_tot[i];
-		struct iostat s = iostat_of(d, (double)x->window_ns / 1e6);
+	uint64_t rx = 0, tx = 0;
+	double secs = 0;
+	const char *nif = busiest_if(samples, &rx, &tx, &secs);
+	if (nif && secs > 0)
+		fprintf(out, "%s: host net %s: rx %.2f MiB/s, tx %.2f MiB/s\n", name, nif,
+			(double)rx / 1048576.0 / secs, (double)tx / 1048576.0 / secs);
+	const char *dev;
+	const json_t *d;
+	json_object_foreach((json_t *)json_object_get(x, "disks"), dev, d)
+	{
 		fprintf(out,
 			"%s: disk %s: %llu reads, %llu writes (%llu, %llu sectors), r_await %.3f "
 			"ms, w_await %.3f ms, aqu-sz %.2f, util %.1f %%\n",
-			pr->name, x->disks[i].name, (unsigned long long)d[0],
-			(unsigned long long)d[4], (unsigned long long)d[2],
-			(unsigned long long)d[6], s.r_await, s.w_await, s.aqu, s.util);
+			name, dev, (unsigned long long)cb_jcount(d, "reads"),
+			(unsigned long long)cb_jcount(d, "writes"),
+			(unsigned long long)cb_jcount(d, "read_sectors"),
+			(unsigned long long)cb_jcount(d, "write_sectors"), cb_jnum(d, "r_await_ms"),
+			cb_jnum(d, "w_await_ms"), cb_jnum(d, "aqu_sz"), cb_jnum(d, "util_pct"));
 	}
 }

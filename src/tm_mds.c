@@ -3,6 +3,7 @@
  * made from the run's librados handle (the same conf and key) and only
  * initialized: no mount, so no MDS session and no caps of its own. */
 #include "tm_mds.h"
+#include "jget.h"
 #include "conn.h"
 #include "tm_osd_perf.h"
 
@@ -152,14 +153,14 @@ json_t *cb_tm_mds_json(const struct cb_tm_mds *x)
 						: json_null());
 }
 
-void cb_tm_mds_text(const struct cb_tm_mds *x, const char *name, uint64_t mine, FILE *out)
+void cb_tm_mds_text(const json_t *mds, const char *name, uint64_t mine, FILE *out)
 {
-	const struct cb_mds_perf *d = &x->d;
 	fprintf(out, "%s: MDS counted %llu requests (%llu from clients), %llu replies", name,
-		(unsigned long long)d->request, (unsigned long long)d->handle_client_request,
-		(unsigned long long)d->reply);
-	if (d->reply_latency.count)
-		fprintf(out, ", reply mean %.2f ms", cb_perf_lat_ms(&d->reply_latency));
+		(unsigned long long)cb_jcount(mds, "requests"),
+		(unsigned long long)cb_jcount(mds, "client_requests"),
+		(unsigned long long)cb_jcount(mds, "replies"));
+	if (cb_jhas(mds, "reply_latency_ms"))
+		fprintf(out, ", reply mean %.2f ms", cb_jnum(mds, "reply_latency_ms"));
 	if (mine)
 		fprintf(out, "; cephbench %llu ops", (unsigned long long)mine);
 	fputc('\n', out);

@@ -23,9 +23,10 @@ void cb_tm_mds_mark(struct cb_tm *tm, struct cb_tm_mds_run *run, struct cb_tm_md
 /* *dst += src; src NULL: nothing; *dst NULL: a copy of src. 0 or -ENOMEM. */
 int cb_tm_mds_merge(struct cb_tm_mds **dst, const struct cb_tm_mds *src);
 json_t *cb_tm_mds_json(const struct cb_tm_mds *x);
-/* Its line under row name; mine: cephbench's ops beside it (a metadata
- * phase's, each one MDS request), 0 none. */
-void cb_tm_mds_text(const struct cb_tm_mds *x, const char *name, uint64_t mine, FILE *out);
+/* Its line under row name, from the section cb_tm_mds_json wrote; mine:
+ * cephbench's ops beside it (a metadata phase's, each one MDS request), 0
+ * none. */
+void cb_tm_mds_text(const json_t *mds, const char *name, uint64_t mine, FILE *out);
 void cb_tm_mds_free(struct cb_tm_mds *x);
 
 #endif

@@ -4,6 +4,7 @@
  * slow OSD (tm_slow.c). The MDS's counters are tm_mds.c's. */
 #include "units.h"
 #include "tm_osd.h"
+#include "jget.h"
 #include "conn.h"
 #include "engines.h"
 #include "result.h"
@@ -343,6 +344,9 @@ void cb_tm_osd_json(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 	json_t *c = cb_tm_json_section(phase, "cluster");
 	if (!c)
 		return;
+	/* the client's own count, beside the MDS's too */
+	json_object_set_new(c, "client_ops", json_integer((json_int_t)pr->all_ops));
+	json_object_set_new(c, "client_bytes", json_integer((json_int_t)pr->all_bytes));
 	if (x->mds)
 		json_object_set_new(c, "mds", cb_tm_mds_json(x->mds));
 	if (!x->n)
@@ -355,8 +359,6 @@ void cb_tm_osd_json(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 	json_object_set_new(c, "osds", osds);
 	json_object_set_new(c, "ops", json_integer((json_int_t)s.ops));
 	json_object_set_new(c, "bytes", json_integer((json_int_t)s.bytes));
-	json_object_set_new(c, "client_ops", json_integer((json_int_t)pr->all_ops));
-	json_object_set_new(c, "client_bytes", json_integer((json_int_t)pr->all_bytes));
 	json_object_set_new(c, "compared", s.compared ? json_string(s.compared) : json_null());
 	json_object_set_new(c, "agree", s.compared ? json_boolean(s.agree) : json_null());
 	char note[160];
@@ -367,6 +369,10 @@ void cb_tm_osd_json(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 		snprintf(note, sizeof(note), "cephbench counted no %s", s.compared);
 	json_object_set_new(c, "agree_note",
 			    s.compared && !s.agree ? json_string(note) : json_null());
+	/* why this layer's counts may differ, the text's explanation */
+	const struct cb_engine *eng = row_engine(pr);
+	if (s.compared && !s.agree && eng && eng->osd_mismatch_why)
+		json_object_set_new(c, "mismatch_why", json_string(eng->osd_mismatch_why));
 	json_object_set_new(c, "lat_mean_us",
 			    s.lat.count ? json_real(cb_perf_lat_ms(&s.lat) * 1e3) : json_null());
 	json_object_set_new(c, "client_lat_mean_us",
@@ -392,54 +398,55 @@ static const char *mib(uint64_t b, char *buf, size_t n)
 	return buf;
 }
 
-void cb_tm_osd_text(const struct cb_tm_osd *x, const struct cb_phase_result *pr, FILE *out)
+void cb_tm_osd_text(const json_t *row, FILE *out)
 {
+	const json_t *x = json_object_get(json_object_get(row, "telemetry"), "cluster");
 	if (!x)
 		return;
-	const char *name = pr->name ? pr->name : "phase";
-	if (x->n) {
-		struct osd_sum s;
-		char a[32], b[32], c[32];
-		summarize(x, pr, &s);
-		bool bytes = s.compared && strcmp(s.compared, "bytes") == 0;
-		const struct cb_engine *eng = row_engine(pr);
-		char verdict[256] = "agree within 1 %";
-		if (!s.agree)
+	const char *name = cb_jstr(row, "name", "phase");
+	const char *compared = cb_jstr(x, "compared", NULL);
+	uint64_t mine_ops = cb_jcount(x, "client_ops"), mine_bytes = cb_jcount(x, "client_bytes");
+	if (json_object_get(x, "osds") && compared) {
+		char a[32], b[32], c[32], verdict[256] = "agree within 1 %";
+		bool agree = cb_jtrue(x, "agree");
+		const char *why = cb_jstr(x, "mismatch_why", NULL);
+		if (!agree)
 			snprintf(verdict, sizeof(verdict), "they differ by more than 1 %%%s%s",
-				 eng && eng->osd_mismatch_why ? ": " : "",
-				 eng && eng->osd_mismatch_why ? eng->osd_mismatch_why : "");
-		if (s.compared)
-			fprintf(
-			    out,
-			    "%s: %scluster counted %s ops, %s; cephbench %s (%s compared: %s)\n",
-			    name, s.agree ? "" : "warning: ", cb_format_count(s.ops, a, sizeof(a)),
-			    mib(s.bytes, b, sizeof(b)),
-			    bytes ? mib(pr->all_bytes, c, sizeof(c))
-				  : cb_format_count(pr->all_ops, c, sizeof(c)),
-			    s.compared, verdict);
+				 why ? ": " : "", why ? why : "");
+		fprintf(
+		    out, "%s: %scluster counted %s ops, %s; cephbench %s (%s compared: %s)\n", name,
+		    agree ? "" : "warning: ", cb_format_count(cb_jcount(x, "ops"), a, sizeof(a)),
+		    mib(cb_jcount(x, "bytes"), b, sizeof(b)),
+		    strcmp(compared, "bytes") == 0 ? mib(mine_bytes, c, sizeof(c))
+						   : cb_format_count(mine_ops, c, sizeof(c)),
+		    compared, verdict);
 		/* the means are of the same ops only when the counts agree (a
 		 * client cache's ops are not the OSDs'; a metadata phase's OSD
 		 * ops are the MDS's own) */
-		if (s.compared && s.agree && s.lat.count && pr->all_ops) {
-			double cl = cb_perf_lat_ms(&s.lat), me = client_mean_us(pr) / 1e3;
+		if (agree && cb_jhas(x, "lat_mean_us") && cb_jhas(x, "client_lat_mean_us")) {
+			double cl = cb_jnum(x, "lat_mean_us") / 1e3;
+			double me = cb_jnum(x, "client_lat_mean_us") / 1e3;
 			fprintf(out,
 				"%s: cluster mean %.2f ms, client mean %.2f ms: %.2f ms client, "
 				"network and queueing\n",
 				name, cl, me, me - cl);
 		}
-		struct slow_osd *sl = NULL;
-		int ns = find_slow(x, &sl);
-		for (int i = 0; i < ns; i++)
-			fprintf(
-			    out,
-			    "%s: slow OSD: osd.%d %s %.1f ms mean, %.1fx the median of %u other "
-			    "OSD%s, host %s\n",
-			    name, sl[i].s.osd, sl[i].op, sl[i].s.mean_ms, sl[i].s.ratio,
-			    sl[i].s.peers, sl[i].s.peers == 1 ? "" : "s", sl[i].host);
-		free(sl);
 	}
-	if (x->mds)
-		cb_tm_mds_text(x->mds, name, pr->all_bytes ? 0 : pr->all_ops, out);
+	const json_t *sl;
+	size_t i;
+	json_array_foreach(json_object_get(x, "slow_osds"), i, sl)
+	{
+		uint64_t peers = cb_jcount(sl, "peers");
+		fprintf(out,
+			"%s: slow OSD: osd.%llu %s %.1f ms mean, %.1fx the median of %llu other "
+			"OSD%s, host %s\n",
+			name, (unsigned long long)cb_jcount(sl, "osd"), cb_jstr(sl, "op", ""),
+			cb_jnum(sl, "mean_ms"), cb_jnum(sl, "ratio"), (unsigned long long)peers,
+			peers == 1 ? "" : "s", cb_jstr(sl, "host", ""));
+	}
+	const json_t *mds = json_object_get(x, "mds");
+	if (mds)
+		cb_tm_mds_text(mds, name, mine_bytes ? 0 : mine_ops, out);
 }
 
 struct cb_tm_osd *cb_tm_osd_from(const int *ids, const struct cb_osd_perf *d, size_t n)

@@ -5,6 +5,7 @@
  * reason ("osd.1 down at +3.2 s"). The judging is cluster_state.c's. */
 #include "clock.h"
 #include "tm_state.h"
+#include "jget.h"
 #include "cluster_state.h"
 #include "result.h"
 
@@ -297,17 +298,17 @@ void cb_tm_state_json(const struct cb_tm_state *x, const struct cb_phase_result 
 		json_object_set_new(phase, "disturbed", a);
 }
 
-void cb_tm_state_text(const struct cb_tm_state *x, const struct cb_phase_result *pr, FILE *out)
+void cb_tm_state_text(const json_t *row, FILE *out)
 {
-	if (!x || !x->n)
+	const json_t *a = json_object_get(row, "disturbed"), *r;
+	size_t i;
+	if (!json_array_size(a))
 		return;
-	char s[300];
-	fprintf(out, "%s: disturbed: ", pr->name);
-	for (size_t i = 0, k = 0; i < x->n; i++) {
-		if (redundant(x, &x->r[i]))
-			continue;
-		reason_text(&x->r[i], s, sizeof(s));
-		fprintf(out, "%s%s", k++ ? "; " : "", s);
+	fprintf(out, "%s: disturbed: ", cb_jstr(row, "name", ""));
+	json_array_foreach(a, i, r)
+	{
+		fprintf(out, "%s%s", i ? "; " : "",
+			json_string_value(r) ? json_string_value(r) : "");
 	}
 	fputc('\n', out);
 }

@@ -11,8 +11,9 @@ void cb_tm_state_mark(struct cb_tm_state **x, enum cb_mark m, const struct cb_tm
 int cb_tm_state_merge(struct cb_tm_state *dst, const struct cb_tm_state *src);
 /* Its keys into the phase's JSON object; x NULL: it measured nothing. */
 void cb_tm_state_json(const struct cb_tm_state *x, const struct cb_phase_result *pr, json_t *phase);
-/* Its lines under the phase's row in the text report; x NULL: none. */
-void cb_tm_state_text(const struct cb_tm_state *x, const struct cb_phase_result *pr, FILE *out);
+/* Its lines under the phase's row in the text report, from its section
+ * of the row's record (row); none when the section is absent. */
+void cb_tm_state_text(const json_t *row, FILE *out);
 void cb_tm_state_free(struct cb_tm_state *x);
 
 /* What lives across the run's phases (tm->state). 0 or -ENOMEM; a refused

@@ -89,7 +89,9 @@ START_TEST(pools_differ)
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
-	cb_report_bottleneck_text(f, &r);
+	json_t *rec = cb_result_json(&r);
+	cb_report_bottleneck_text(f, rec);
+	json_decref(rec);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(buf, "note: the rows ran on different pools"));
 	free(buf);
@@ -211,7 +213,9 @@ START_TEST(nothing_to_compare)
 	ck_assert_int_eq(l.why[1], CB_LAYERS_ALONE);
 	cb_bottleneck_free(&l);
 	FILE *f = open_memstream(&buf, &len);
-	cb_report_text(f, &r);
+	json_t *rec = cb_result_json(&r);
+	cb_report_text(f, rec);
+	json_decref(rec);
 	fclose(f);
 	ck_assert_ptr_null(strstr(buf, "Layer breakdown"));
 	free(buf);
@@ -230,7 +234,9 @@ START_TEST(rendered)
 	bottleneck(&r);
 	add(&r, "img-randwrite-4k-b", "rbd", "randwrite", 4096, 5000, 2000);
 	FILE *f = open_memstream(&buf, &len);
-	cb_report_text(f, &r);
+	json_t *rec = cb_result_json(&r);
+	cb_report_text(f, rec);
+	json_decref(rec);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(buf, "\nLayer breakdown"));
 	ck_assert_ptr_nonnull(

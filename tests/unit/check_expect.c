@@ -563,7 +563,9 @@ static char *verdicts_text(const struct cb_result *r, bool only_failed)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(f);
-	cb_report_verdicts(f, r, only_failed);
+	json_t *rec = cb_result_json(r);
+	cb_report_verdicts(f, rec, only_failed);
+	json_decref(rec);
 	fclose(f);
 	return buf;
 }
@@ -634,7 +636,9 @@ START_TEST(text_verdicts)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	cb_report_text(f, &r);
+	json_t *rec = cb_result_json(&r);
+	cb_report_text(f, rec);
+	json_decref(rec);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(buf, "expectations: PASS"));
 	free(buf);

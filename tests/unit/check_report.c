@@ -111,7 +111,9 @@ START_TEST(text_table)
 	size_t len = 0;
 	fill(&r);
 	FILE *f = open_memstream(&buf, &len);
-	cb_report_text(f, &r);
+	json_t *rec = cb_result_json(&r);
+	cb_report_text(f, rec);
+	json_decref(rec);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(buf, "obj-write-4k"));
 	ck_assert_ptr_nonnull(strstr(buf, "obj-rand-4k"));

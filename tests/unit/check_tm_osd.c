@@ -172,7 +172,11 @@ static char *text_of(const struct cb_phase_result *p)
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
-	cb_tm_osd_text(p->tm->osd, p, f);
+	/* drawn from the row's record, as the report is */
+	json_t *row = json_pack("{s:s}", "name", p->name);
+	cb_tm_osd_json(p->tm->osd, p, row);
+	cb_tm_osd_text(row, f);
+	json_decref(row);
 	fclose(f);
 	return buf;
 }
