@@ -158,9 +158,15 @@ int cb_cmd_report(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e
 	json_t **recs = calloc(a.nfiles, sizeof(*recs));
 	r = recs ? 0 : cb_err_usage(e, "out of memory");
 	/* every file read and checked before a word is printed */
-	for (size_t i = 0; r == 0 && i < a.nfiles; i++)
+	for (size_t i = 0; r == 0 && i < a.nfiles; i++) {
 		if ((r = cb_result_load(a.files[i], &recs[i], e)) == 0)
 			r = cb_result_check(recs[i], a.files[i], e);
+		/* what the checks leave free (reasons, notes, a disk's name)
+		 * reaches the terminal as text, not as its commands */
+		if (r == 0 && (a.fmt == FMT_TEXT || a.fmt == FMT_MD) && !page &&
+		    cb_esc_json(recs[i]) < 0)
+			r = cb_err_usage(e, "out of memory");
+	}
 	if (r == 0 && page)
 		r = cb_html_run_page(page, recs[0],
 				     json_string_value(json_object_get(recs[0], "run_name")), e);

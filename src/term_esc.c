@@ -1,8 +1,10 @@
 /* Escaping text for a terminal (term_esc.h). */
 #include "term_esc.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool cont(unsigned char c)
@@ -132,4 +134,74 @@ void cb_esc_csv_json(FILE *out, const json_t *v)
 		fprintf(out, "%.15g", json_real_value(v));
 	else if (json_is_boolean(v))
 		fputs(json_is_true(v) ? "1" : "0", out);
+}
+
+/* Whether a terminal could act on something in s: a character one()
+ * changes, the backslash aside. */
+static bool needs_esc(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		char buf[8];
+		size_t used, len = one(p, buf, &used);
+		if (*p != '\\' && (len != used || memcmp(buf, p, len) != 0))
+			return true;
+		p += used;
+	}
+	return false;
+}
+
+/* s escaped whole (cb_esc_fputs), as a new JSON string; NULL on ENOMEM. */
+static json_t *escaped(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return NULL;
+	cb_esc_fputs(m, s, 0);
+	json_t *j = fclose(m) == 0 ? json_string(buf) : NULL;
+	free(buf);
+	return j;
+}
+
+int cb_esc_json(json_t *v)
+{
+	if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			json_t *x = json_array_get(v, i);
+			if (json_is_string(x) && needs_esc(json_string_value(x))) {
+				if (json_array_set_new(v, i, escaped(json_string_value(x))) < 0)
+					return -ENOMEM;
+			} else if (cb_esc_json(x) < 0) {
+				return -ENOMEM;
+			}
+		}
+		return 0;
+	}
+	if (!json_is_object(v))
+		return 0;
+	const char *key;
+	json_t *x;
+	void *tmp;
+	json_object_foreach_safe(v, tmp, key, x)
+	{
+		if (json_is_string(x) && needs_esc(json_string_value(x))) {
+			if (json_object_set_new(v, key, escaped(json_string_value(x))) < 0)
+				return -ENOMEM;
+		} else if (cb_esc_json(x) < 0) {
+			return -ENOMEM;
+		}
+		if (!needs_esc(key))
+			continue;
+		/* a key shown by a printer (an interface's, a disk's name):
+		 * moved to its escaped name */
+		json_t *k = escaped(key);
+		int r = k ? json_object_set(v, json_string_value(k), x) : -1;
+		json_decref(k);
+		if (r < 0)
+			return -ENOMEM;
+		json_object_del(v, key);
+	}
+	return 0;
 }

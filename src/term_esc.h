@@ -34,4 +34,11 @@ struct json_t;
  * anything else as an empty field. */
 void cb_esc_csv_json(FILE *out, const struct json_t *v);
 
+/* Every string in the JSON tree v (object keys too) that holds something a
+ * terminal could act on replaced by its escaped form, so that a renderer
+ * of a record from a file (cephbench report's text) prints it as text;
+ * the other strings are left as they are, backslashes and all, so a clean
+ * record prints as its run printed it. 0 or -ENOMEM. */
+int cb_esc_json(struct json_t *v);
+
 #endif

@@ -107,7 +107,8 @@ for f in "$d"/bad/*.json; do
 	else
 		want="$f: $key: expected "
 	fi
-	for cmd in "compare $d/base.json $f" "history $d/h.db --add $f" "history $d/new.db --add $f"; do
+	for cmd in "compare $d/base.json $f" "history $d/h.db --add $f" "history $d/new.db --add $f" \
+		"report $f"; do
 		# shellcheck disable=SC2086
 		run $cmd
 		what="$name: ${cmd%% *}"
@@ -173,6 +174,36 @@ run history "$d/h.db" --format json
 tr -d '\n' <"$d/out" | LC_ALL=C grep -q '[[:cntrl:]]' && fail "history json: a C0 control reached stdout"
 "$py" -c "import json; r = json.load(open('$d/out')); assert r[0]['run_name'] == 'r\x1b[2J\x07'" ||
 	fail "history json: the run name does not read back"
+
+# --- report: the text the checks leave free (a skipped workload's reason,
+# a disturbed reason, a disk's name, the pre-flight's health) reaches the
+# terminal escaped, in text and Markdown; JSON keeps it as stored
+"$py" - "$d" <<'PY'
+import json, sys
+d = sys.argv[1]
+doc = json.load(open(f"{d}/base.json"))
+doc["skipped"] = [{"workload": "k", "reason": "no\x1b[2J rbd\nregression: fake"}]
+p = doc["phases"][0]
+p["disturbed"] = ["scrub\x1b]0;T\a at +1.0 s"]
+p["telemetry"] = {"host": {"window_s": 1.0, "cpu": {"usr": 1.0, "sys": 1.0, "iowait": 0.0,
+        "steal": 0.0, "idle": 98.0}, "samples": [],
+        "disks": {"sd\u009ba": {"reads": 1, "writes": 2, "read_sectors": 8, "write_sectors": 16,
+                  "r_await_ms": 0.5, "w_await_ms": 0.5, "aqu_sz": 0.1, "util_pct": 5.0}}}}
+json.dump(doc, open(f"{d}/free.json", "w"))
+PY
+for fmt in text markdown; do
+	run report --format "$fmt" "$d/free.json"
+	[ "$rc" -eq 0 ] || fail "report $fmt: exit $rc $(cat "$d/err")"
+	plain "$d/out" || fail "report $fmt: a control byte reached stdout: $(od -c "$d/out" | head -20)"
+	grep -qF 'k: skipped (optional): no\x1b[2J rbd\x0aregression: fake' "$d/out" ||
+		fail "report $fmt: the reason is not shown escaped: $(cat "$d/out")"
+	grep -qF 'disturbed: scrub\x1b]0;T\x07 at +1.0 s' "$d/out" ||
+		fail "report $fmt: the disturbed reason is not shown escaped"
+	grep -qF 'disk sd\u009ba: 1 reads' "$d/out" || fail "report $fmt: the disk is not shown escaped"
+done
+run report --format json "$d/free.json"
+"$py" -c "import json; r = json.load(open('$d/out')); assert r['skipped'][0]['reason'].startswith('no\x1b')" ||
+	fail "report json: the reason does not read back as stored"
 
 # --- compare's text: a matrix value with a C1 control (no C0 control, so
 # the rules let it in) is shown escaped in labels and titles
