@@ -109,7 +109,14 @@ try:
     tables = call("Runtime.evaluate", s, returnByValue=True, expression="""
       Object.fromEntries([...document.querySelectorAll('table')].map(
         t => [t.id, t.tBodies[0].rows.length]))""")["result"]["value"]
-    png = call("Page.captureScreenshot", s, format="png", captureBeyondViewport=True)
+    # the window made as tall as the page first: captureBeyondViewport
+    # alone left canvases below the fold blank in the picture
+    height = call("Runtime.evaluate", s, returnByValue=True,
+                  expression="document.documentElement.scrollHeight")["result"]["value"]
+    call("Emulation.setDeviceMetricsOverride", s, width=1200, height=min(int(height), 16000),
+         deviceScaleFactor=1, mobile=False)
+    time.sleep(0.5)
+    png = call("Page.captureScreenshot", s, format="png")
     with open(shot, "wb") as f:
         f.write(base64.b64decode(png["data"]))
 finally:
