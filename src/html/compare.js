@@ -126,7 +126,8 @@ CB.kinds.compare = function (data, root) {
     const rate = cs.map((x) => ({label: curveLabel(x.c, g) + " IOPS",
       data: (x.p.samples || []).map((s) => ({x: s.t, y: s.ops}))}));
     tag(chart(sec, "c" + k + "-iops", {type: "line", data: {datasets: rate},
-      options: {scales: {x: axis("second of the phase"), y: axis("ops/s")}}},
+      options: {scales: {x: axis("second of the phase"), y: axis("ops/s")},
+        plugins: {tooltip: {callbacks: {title: (items) => "second " + items[0].raw.x}}}}},
       rate[0].data.length), cs);
     const withHist = cs.filter((x) => x.p.histogram && x.p.histogram.count);
     if (withHist.length) {
@@ -134,7 +135,11 @@ CB.kinds.compare = function (data, root) {
         data: percentileCurve(x.p.histogram), pointRadius: 0}));
       tag(chart(sec, "c" + k + "-pct", {type: "line", data: {datasets: pc},
         options: {scales: {x: axis("percentile, as 1/(1-q): 10 = p90, 100 = p99", "logarithmic"),
-          y: axis("latency (ms)", "logarithmic")}}}, pc[0].data.length), withHist);
+          y: axis("latency (ms)", "logarithmic")},
+        plugins: {tooltip: {callbacks: {
+          title: (items) => "p" + fmt(100 * (1 - 1 / items[0].raw.x), 4),
+          label: (c) => c.dataset.label + ": " + fmt(c.raw.y, 3) + " ms"}}}}},
+        pc[0].data.length), withHist);
     }
     root.append(sec);
   }
