@@ -3,6 +3,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
+#include "html.h"
+#include "outfile.h"
 #include "term_esc.h"
 
 #include <errno.h>
@@ -32,8 +34,12 @@ static const char compare_help[] =
     "                          interrupted or failed phase is not judged\n"
     "      --by KEY            compare the rows of one file by matrix key KEY\n"
     "      --format F          text (default) or json\n"
+    "      --html FILE         also write the comparison as one self-contained HTML\n"
+    "                          page: the table of --format json, the phases' IOPS\n"
+    "                          and latency percentile curves overlaid\n"
     "\n"
-    "Exit codes: 0 compared, 1 --fail-if-worse crossed, 2 bad input.\n";
+    "Exit codes: 0 compared, 1 --fail-if-worse crossed, 2 bad input (an --html\n"
+    "FILE that cannot be written too).\n";
 
 /* A percentage flag's value; confidence must leave a two-sided tail. */
 static int parse_pct(const char *flag, const char *arg, double lo, bool lo_open, double hi,
@@ -238,6 +244,117 @@ static bool check_worse(const struct cb_cmp_doc *d, const struct cb_cmp_opts *o,
 	return crossed > 0;
 }
 
+/* The --html target checked and Chart.js read, before the work. 0, or
+ * -errno with e set (exit 2). */
+static int open_page(const char *path, struct cb_out **out, struct cb_html *page, struct cb_err *e)
+{
+	char what[4200];
+	snprintf(what, sizeof(what), "--html %s", path);
+	if (cb_out_open(what, path, CB_OUT_REPORT, out, e) < 0)
+		return -EINVAL;
+	if (cb_html_open(page, e) < 0) {
+		cb_out_close(*out);
+		*out = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The page's data: the cephbench-compare/1 document doc, as --format json
+ * prints it, and beside it what the overlaid curves draw: each input's
+ * phases' per-second samples and histograms (borrowed from the files).
+ * NULL on ENOMEM. */
+static json_t *page_data(const struct compare_state *st, const struct cb_cmp_opts *o, json_t *doc)
+{
+	json_t *inputs = json_array();
+	for (size_t i = 0; inputs && i < st->nfiles; i++) {
+		json_t *phases = json_array(), *p;
+		size_t k;
+		json_array_foreach(json_object_get(st->files[i].root, "phases"), k, p)
+		    json_array_append_new(phases,
+					  json_pack("{s:O, s:O*, s:O*, s:O*}", "name",
+						    json_object_get(p, "name"), "samples",
+						    json_object_get(p, "samples"), "histogram",
+						    json_object_get(p, "histogram"), "latency_us",
+						    json_object_get(p, "latency_us")));
+		/* files: the first is A, the later ones their sets' B labels */
+		const char *label = o->by ? NULL : i ? st->sets[i - 1].label_b : "A";
+		json_array_append_new(inputs,
+				      json_pack("{s:s, s:s*, s:o}", "file", st->files[i].path,
+						"label", label, "phases", phases));
+	}
+	return json_pack("{s:O, s:o}", "compare", doc, "inputs", inputs);
+}
+
+/* Load, pair, test, print; then the page. Returns the exit code. */
+static int compare(char **paths, size_t nfiles, const struct cb_cmp_opts *opts,
+		   const struct cb_run_opts *ro, struct cb_out *html, struct cb_html *page,
+		   struct cb_err *e)
+{
+	const struct cb_cmp_opts o = *opts;
+	struct compare_state st = {0};
+	st.files = calloc(nfiles, sizeof(*st.files));
+	if (!st.files)
+		return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "out of memory"), CB_EXIT_USAGE;
+	size_t rows = 0;
+	int rc = 0;
+	for (size_t i = 0; i < nfiles && rc == 0; i++) {
+		rc = cb_cmp_load(paths[i], &st.files[i], e);
+		st.nfiles++;
+		rows += st.files[i].n;
+	}
+	if (rc == 0) {
+		/* at most a set per later file, or per row; a label or title per set,
+		 * plus a title per group */
+		st.sets = calloc(nfiles + rows + 1, sizeof(*st.sets));
+		st.strings = calloc(2 * (nfiles + rows) + 2, sizeof(char *));
+		st.alone = calloc(rows + 1, sizeof(char *));
+		if (!st.sets || !st.strings || !st.alone)
+			rc = cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "out of memory");
+	}
+	if (rc == 0)
+		rc = o.by ? by_sets(&st, &o, e) : file_sets(&st, &o, e);
+	if (rc < 0) {
+		state_free(&st);
+		return (int)e->exit;
+	}
+
+	struct cb_cmp_doc d = {st.sets, st.nsets, st.alone, st.nalone, false};
+	struct cb_err worse = {0};
+	d.worse = !isnan(o.fail_pct) && check_worse(&d, &o, &worse);
+	/* one document for both renderings: the JSON and the page */
+	json_t *j = ro->format == CB_FORMAT_JSON || html ? cb_cmp_json(&d, &o) : NULL;
+	if ((ro->format == CB_FORMAT_JSON || html) && !j)
+		rc = cb_err_usage(e, "out of memory");
+	else if (ro->format == CB_FORMAT_JSON) {
+		if (json_dumpf(j, stdout, JSON_INDENT(2)) < 0)
+			rc = cb_err_set(e, CB_EXIT_USAGE, -EIO, "cannot write the JSON report");
+		else
+			fputc('\n', stdout);
+	} else {
+		cb_cmp_print_text(stdout, &d, &o);
+	}
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = cb_err_usage(e, "standard output: %s", strerror(errno));
+	if (rc == 0 && html) {
+		json_t *data = page_data(&st, &o, j);
+		page->data = data;
+		rc = data ? cb_out_write(html, cb_html_render, page, e)
+			  : cb_err_usage(e, "out of memory");
+		page->data = NULL;
+		json_decref(data);
+	}
+	json_decref(j);
+	state_free(&st);
+	if (rc < 0)
+		return (int)e->exit;
+	if (d.worse) {
+		*e = worse;
+		return CB_EXIT_FAILED;
+	}
+	return 0;
+}
+
 int cb_cmd_compare(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 {
 	enum { OPT_CONFIDENCE = CB_OPT_CMD_BASE, OPT_FAIL, OPT_BY };
@@ -247,6 +364,7 @@ int cb_cmd_compare(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 	    {"fail-if-worse", required_argument, NULL, OPT_FAIL},
 	    {"by", required_argument, NULL, OPT_BY},
 	    {"format", required_argument, NULL, CB_OPT_FORMAT},
+	    {"html", required_argument, NULL, CB_OPT_HTML},
 	    {"help", no_argument, NULL, CB_OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -293,54 +411,13 @@ int cb_cmd_compare(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 	if (mode == CB_CMD_PARSE)
 		return CB_EXIT_OK;
 
-	struct compare_state st = {0};
-	st.files = calloc(nfiles, sizeof(*st.files));
-	if (!st.files)
-		return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "out of memory"), CB_EXIT_USAGE;
-	size_t rows = 0;
-	int rc = 0;
-	for (size_t i = 0; i < nfiles && rc == 0; i++) {
-		rc = cb_cmp_load(argv[optind + (int)i], &st.files[i], e);
-		st.nfiles++;
-		rows += st.files[i].n;
-	}
-	if (rc == 0) {
-		/* at most a set per later file, or per row; a label or title per set,
-		 * plus a title per group */
-		st.sets = calloc(nfiles + rows + 1, sizeof(*st.sets));
-		st.strings = calloc(2 * (nfiles + rows) + 2, sizeof(char *));
-		st.alone = calloc(rows + 1, sizeof(char *));
-		if (!st.sets || !st.strings || !st.alone)
-			rc = cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "out of memory");
-	}
-	if (rc == 0)
-		rc = o.by ? by_sets(&st, &o, e) : file_sets(&st, &o, e);
-	if (rc < 0) {
-		state_free(&st);
-		return (int)e->exit;
-	}
-
-	struct cb_cmp_doc d = {st.sets, st.nsets, st.alone, st.nalone, false};
-	struct cb_err worse = {0};
-	d.worse = !isnan(o.fail_pct) && check_worse(&d, &o, &worse);
-	if (ro.format == CB_FORMAT_JSON) {
-		json_t *j = cb_cmp_json(&d, &o);
-		if (!j || json_dumpf(j, stdout, JSON_INDENT(2)) < 0)
-			rc = cb_err_set(e, CB_EXIT_USAGE, -EIO, "cannot write the JSON report");
-		else
-			fputc('\n', stdout);
-		json_decref(j);
-	} else {
-		cb_cmp_print_text(stdout, &d, &o);
-	}
-	if (rc == 0 && fflush(stdout) != 0)
-		rc = cb_err_usage(e, "standard output: %s", strerror(errno));
-	state_free(&st);
-	if (rc < 0)
-		return (int)e->exit;
-	if (d.worse) {
-		*e = worse;
-		return CB_EXIT_FAILED;
-	}
-	return 0;
+	/* a page that cannot be written is refused before any file is read */
+	struct cb_out *html = NULL;
+	struct cb_html page = {.kind = "compare", .title = "cephbench compare"};
+	if (ro.html_path && open_page(ro.html_path, &html, &page, e) < 0)
+		return CB_EXIT_USAGE;
+	int rc = compare(argv + optind, nfiles, &o, &ro, html, &page, e);
+	cb_out_close(html);
+	cb_html_close(&page);
+	return rc;
 }

@@ -5,8 +5,10 @@
 #include "commands.h"
 #include "health.h"
 #include "history_db.h"
+#include "html.h"
 #include "infile.h"
 #include "options.h"
+#include "outfile.h"
 #include "report.h"
 #include "result_check.h"
 #include "term_esc.h"
@@ -21,9 +23,9 @@
 
 static const char history_help[] =
     "usage: cephbench history FILE [--profile P] [--workload W] [--last N]\n"
-    "                              [--format text|json|csv]\n"
+    "                              [--format text|json|csv] [--html PAGE]\n"
     "       cephbench history FILE --add RESULT.json [--regression PCT] [--baseline N]\n"
-    "                              [--prom FILE] [--quiet]\n"
+    "                              [--prom FILE] [--quiet] [--html PAGE]\n"
     "\n"
     "Lists the runs stored in the history FILE (made by --history), one line per run\n"
     "and phase, oldest first; or stores the result RESULT.json (written by --json) in\n"
@@ -34,6 +36,10 @@ static const char history_help[] =
     "                       matrix W: W_KEY-VALUE...)\n"
     "      --last N         only the last N runs\n"
     "      --format F       text (default), json or csv\n"
+    "      --html PAGE      also write the listing as one self-contained HTML page:\n"
+    "                       IOPS and p99 per phase over the runs, regressions and\n"
+    "                       skipped runs marked (with --add: the whole history,\n"
+    "                       after the result is stored)\n"
     "      --add RESULT.json  store that result\n"
     "      --regression PCT, --baseline N, --prom FILE, --quiet: as for `cephbench run`\n";
 
@@ -44,13 +50,14 @@ enum {
 	OPT_FORMAT,
 	OPT_ADD,
 	OPT_QUIET,
+	OPT_HTML,
 	OPT_HELP,
 };
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 
 struct args {
-	const char *file, *add;
+	const char *file, *add, *html;
 	struct cb_hdb_filter filter;
 	enum out_format format;
 	bool listing_flag; /* a flag that only listing takes */
@@ -71,6 +78,7 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 	    {"baseline", required_argument, NULL, CB_OPT_BASELINE},
 	    {"prom", required_argument, NULL, CB_OPT_PROM},
 	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"html", required_argument, NULL, OPT_HTML},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -123,6 +131,11 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 			break;
 		case OPT_QUIET:
 			a->quiet = true;
+			break;
+		case OPT_HTML:
+			a->html = optarg;
+			if (cb_err_rule(e, "--html", optarg, cb_path_rule(optarg)) < 0)
+				return -EINVAL;
 			break;
 		case 'h':
 		case OPT_HELP:
@@ -309,36 +322,94 @@ static void print_skipped(const json_t *rows)
 	}
 }
 
-static int list_runs(const struct args *a, struct cb_err *e)
+/* The page (--html): the rows as --format json prints them and, beside
+ * them, the runs the pre-flight gate refused (by --profile and --last,
+ * with --workload too: a refused run ran none of its workloads). */
+struct page {
+	struct cb_out *out;
+	struct cb_html html;
+};
+
+static int write_page(const struct args *a, const json_t *rows, const json_t *skipped,
+		      struct page *pg, struct cb_err *e)
+{
+	json_t *data = json_pack("{s:s, s:{s:s?, s:s?, s:I}, s:O, s:O}", "file", a->file, "filter",
+				 "profile", a->filter.profile, "workload", a->filter.workload,
+				 "last", (json_int_t)a->filter.last, "rows", (json_t *)rows,
+				 "skipped", (json_t *)skipped);
+	if (!data)
+		return cb_err_usage(e, "out of memory");
+	pg->html.data = data;
+	int r = cb_out_write(pg->out, cb_html_render, &pg->html, e);
+	pg->html.data = NULL;
+	json_decref(data);
+	return r;
+}
+
+/* The trend (and the skipped runs when wanted) of a->file. 0 or -errno
+ * with e set. */
+static int read_history(const struct args *a, const struct cb_hdb_filter *f, bool want_skipped,
+			json_t **rows, json_t **skipped, struct cb_err *e)
 {
 	struct cb_hdb *db;
-	json_t *rows;
+	*rows = *skipped = NULL;
 	if (check_history(a->file, e) < 0 || cb_hdb_open(a->file, false, a->file, &db, e) < 0)
-		return CB_EXIT_USAGE;
-	json_t *skipped = NULL;
-	int r = cb_hdb_trend(db, &a->filter, &rows, e);
-	/* the text says which runs the gate refused (they have no phase row) */
-	if (r == 0 && a->format == OUT_TEXT && !a->filter.workload &&
-	    (r = cb_hdb_skipped(db, &a->filter, &skipped, e)) < 0)
-		json_decref(rows);
+		return -EINVAL;
+	int r = cb_hdb_trend(db, f, rows, e);
+	if (r == 0 && want_skipped && (r = cb_hdb_skipped(db, f, skipped, e)) < 0) {
+		json_decref(*rows);
+		*rows = NULL;
+	}
 	cb_hdb_close(db);
-	if (r < 0)
+	return r;
+}
+
+static int list_runs(const struct args *a, struct page *pg, struct cb_err *e)
+{
+	json_t *rows, *skipped;
+	/* the text says which runs the gate refused (they have no phase row) */
+	bool text_skipped = a->format == OUT_TEXT && !a->filter.workload;
+	if (read_history(a, &a->filter, text_skipped || pg, &rows, &skipped, e) < 0)
 		return (int)e->exit;
+	const json_t *listed = text_skipped ? skipped : NULL;
+	int r = 0;
 	if (a->format == OUT_JSON)
 		r = cb_report_json_dump(stdout, rows);
 	else if (a->format == OUT_CSV)
 		print_csv(rows);
 	else
 		print_text(rows);
-	print_skipped(skipped);
-	if (a->format == OUT_TEXT && json_array_size(rows) + json_array_size(skipped) == 0 &&
+	print_skipped(listed);
+	if (a->format == OUT_TEXT && json_array_size(rows) + json_array_size(listed) == 0 &&
 	    !a->quiet)
 		fprintf(stderr, "cephbench history: no runs in %s match\n", a->file);
+	if ((fflush(stdout) != 0 || ferror(stdout) || r < 0) && !cb_err_isset(e))
+		cb_err_usage(e, "cannot write to standard output");
+	if (!cb_err_isset(e) && pg)
+		write_page(a, rows, skipped, pg, e);
 	json_decref(skipped);
 	json_decref(rows);
-	if ((fflush(stdout) != 0 || ferror(stdout) || r < 0) && !cb_err_isset(e))
-		return cb_err_usage(e, "cannot write to standard output"), CB_EXIT_USAGE;
-	return CB_EXIT_OK;
+	return cb_err_isset(e) ? (int)e->exit : CB_EXIT_OK;
+}
+
+/* --add --html: the page of the whole history, the run just stored in it;
+ * the exit code stays the store's unless the page cannot be written. */
+static int add_and_draw(const struct args *a, struct page *pg, struct cb_err *e)
+{
+	int rc = add_result(a, e);
+	if (!pg || (rc != CB_EXIT_OK && rc != CB_EXIT_FAILED))
+		return rc;
+	struct cb_err pe = {0};
+	const struct cb_hdb_filter all = {0};
+	json_t *rows, *skipped;
+	if (read_history(a, &all, true, &rows, &skipped, &pe) == 0)
+		write_page(a, rows, skipped, pg, &pe);
+	json_decref(skipped);
+	json_decref(rows);
+	if (!cb_err_isset(&pe))
+		return rc;
+	*e = pe;
+	return (int)e->exit;
 }
 
 int cb_cmd_history(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
@@ -351,5 +422,22 @@ int cb_cmd_history(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 		return CB_EXIT_USAGE;
 	if (mode == CB_CMD_PARSE)
 		return CB_EXIT_OK;
-	return a.add ? add_result(&a, e) : list_runs(&a, e);
+	/* a page that cannot be written is refused before anything is read
+	 * or stored */
+	struct page pg = {.html = {.kind = "history", .title = a.file}};
+	if (a.html) {
+		char what[4200];
+		snprintf(what, sizeof(what), "--html %s", a.html);
+		if (cb_out_open(what, a.html, CB_OUT_REPORT, &pg.out, e) < 0)
+			return CB_EXIT_USAGE;
+		if (cb_html_open(&pg.html, e) < 0) {
+			cb_out_close(pg.out);
+			return CB_EXIT_USAGE;
+		}
+	}
+	struct page *p = a.html ? &pg : NULL;
+	int rc = a.add ? add_and_draw(&a, p, e) : list_runs(&a, p, e);
+	cb_out_close(pg.out);
+	cb_html_close(&pg.html);
+	return rc;
 }

@@ -5,10 +5,26 @@ no console error, no exception, no network request but the file itself,
 every chart drawn (pixels on its canvas) with as many points as the JSON
 behind it, and a screenshot written for a reader to look at.
 usage: check_page.py PAGE.html SCREENSHOT.png [RESULT.json]
+       check_page.py PAGE.html SCREENSHOT.png --compare DOC.json
+       check_page.py PAGE.html SCREENSHOT.png --history HISTORY.json [--skipped N]
 (prints one line per chart; with RESULT.json each phase's per-second charts
-must have as many points as that file has samples)"""
+must have as many points as that file has samples; with --compare (what
+`compare --format json` printed) the page's document must be that one, its
+table hold a row per pair and figure, and every pair's curves be drawn, each
+with the point count of its input file's samples and histogram, the files
+read here; with --history (what `history --format json` printed) each phase
+has an IOPS and a p99 chart with a point per row, its regressions and N
+skipped runs marked, and the table a row each)"""
 import base64, json, os, shutil, subprocess, sys, tempfile, time
 
+opts, args = {}, []
+it = iter(sys.argv[1:])
+for a in it:
+    if a in ("--compare", "--history", "--skipped"):
+        opts[a[2:]] = next(it)
+    else:
+        args.append(a)
+sys.argv[1:] = args
 page, shot = os.path.abspath(sys.argv[1]), sys.argv[2]
 r_ours, w_chrome = os.pipe()   # chromium writes on its fd 4
 r_chrome, w_ours = os.pipe()   # chromium reads on its fd 3
@@ -84,9 +100,23 @@ try:
         let ink = 0;
         for (let i = 3; i < px.length; i += 4) if (px[i]) ink++;
         return {id: c.id, want: Number(c.dataset.points),
-                got: ch ? ch.data.datasets[0].data.length : -1, ink: ink};
+                got: ch ? ch.data.datasets[0].data.length : -1, ink: ink,
+                sets: ch ? ch.data.datasets.map(d => d.data.length) : [],
+                labels: ch ? ch.data.datasets.map(d => d.label) : [],
+                curves: c.dataset.curves ? JSON.parse(c.dataset.curves) : null,
+                phase: c.dataset.phase, figure: c.dataset.figure};
       })""")["result"]["value"]
-    png = call("Page.captureScreenshot", s, format="png", captureBeyondViewport=True)
+    tables = call("Runtime.evaluate", s, returnByValue=True, expression="""
+      Object.fromEntries([...document.querySelectorAll('table')].map(
+        t => [t.id, t.tBodies[0].rows.length]))""")["result"]["value"]
+    # the window made as tall as the page first: captureBeyondViewport
+    # alone left canvases below the fold blank in the picture
+    height = call("Runtime.evaluate", s, returnByValue=True,
+                  expression="document.documentElement.scrollHeight")["result"]["value"]
+    call("Emulation.setDeviceMetricsOverride", s, width=1200, height=min(int(height), 16000),
+         deviceScaleFactor=1, mobile=False)
+    time.sleep(0.5)
+    png = call("Page.captureScreenshot", s, format="png")
     with open(shot, "wb") as f:
         f.write(base64.b64decode(png["data"]))
 finally:
@@ -128,6 +158,95 @@ if len(sys.argv) > 3:
             if not c or c["got"] != want:
                 bad.append("phase %s: percentile curve has %s points, the histogram %d buckets"
                            " below its last" % (p["name"], c and c["got"], want))
+
+
+def buckets_below_last(h):
+    """The percentile curve's points: a bucket each below the last."""
+    seen, want = 0, 0
+    for _, n in h["buckets"]:
+        seen += n
+        if seen >= h["count"]:
+            break
+        want += 1
+    return want
+
+
+def page_data():
+    with open(page) as f:
+        text = f.read()
+    start = text.index('<script type="application/json" id="cb-data">')
+    start = text.index(">", start) + 1
+    return json.loads(text[start:text.index("</script>", start)])
+
+
+if "compare" in opts:
+    with open(opts["compare"]) as f:
+        doc = json.load(f)
+    if page_data().get("compare") != doc:
+        bad.append("the page's compare document is not the one --format json printed")
+    files, phases_of = {}, {}
+    for cmp_ in doc["comparisons"]:
+        for side in ("a", "b"):
+            path = cmp_[side]["file"]
+            if path not in files:
+                with open(path) as f:
+                    files[path] = json.load(f)["phases"]
+    def phase_of(path, name):
+        return next(p for p in files[path] if p["name"] == name)
+    want_rows = sum(4 * len(c["phases"]) for c in doc["comparisons"])
+    if tables.get("cb-compare-table") != want_rows:
+        bad.append("compare table: %s rows, the document %d (4 figures a pair)"
+                   % (tables.get("cb-compare-table"), want_rows))
+    drawn = {}
+    for c in charts:
+        if c["curves"] is None:
+            continue
+        kind = c["id"].rsplit("-", 1)[1]
+        for (cv, got) in zip(c["curves"], c["sets"]):
+            drawn.setdefault((kind, cv["file"], cv["phase"]), []).append(c["id"])
+            p = phase_of(cv["file"], cv["phase"])
+            want = len(p["samples"]) if kind == "iops" else buckets_below_last(p["histogram"])
+            if got != want:
+                bad.append("%s: the curve of %s in %s has %d points, the file %d"
+                           % (c["id"], cv["phase"], cv["file"], got, want))
+        if len(c["curves"]) != len(c["sets"]):
+            bad.append("%s: %d curves named, %d drawn" % (c["id"], len(c["curves"]), len(c["sets"])))
+    for cmp_ in doc["comparisons"]:
+        for pr in cmp_["phases"]:
+            for side, name in (("a", pr["a_name"]), ("b", pr["b_name"])):
+                path = cmp_[side]["file"]
+                kinds = ["iops"] + (["pct"] if (phase_of(path, name).get("histogram") or {})
+                                    .get("count") else [])
+                for kind in kinds:
+                    if (kind, path, name) not in drawn:
+                        bad.append("no %s curve of %s in %s" % (kind, name, path))
+if "history" in opts:
+    with open(opts["history"]) as f:
+        rows = json.load(f)
+    nskip = int(opts.get("skipped", 0))
+    by_phase = {}
+    for r in rows:
+        by_phase.setdefault(r["phase"], []).append(r)
+    seen = set()
+    for c in charts:
+        if c["phase"] is None:
+            continue
+        seen.add((c["phase"], c["figure"]))
+        mine = by_phase.get(c["phase"], [])
+        metric = {"iops": "iops", "p99": "p99_us"}[c["figure"]]
+        regs = sum(1 for r in mine if ((r.get("regression") or {}).get("metrics") or {})
+                   .get(metric, {}).get("regression"))
+        want = [len(mine), regs, nskip]
+        if c["sets"] != want:
+            bad.append("%s (%s %s): points, regressions, skipped runs %s; the JSON %s"
+                       % (c["id"], c["phase"], c["figure"], c["sets"], want))
+    for name in by_phase:
+        for fig in ("iops", "p99"):
+            if (name, fig) not in seen:
+                bad.append("phase %s: no %s chart" % (name, fig))
+    if tables.get("cb-history-table") != len(rows) + nskip:
+        bad.append("history table: %s rows, the JSON %d and %d skipped"
+                   % (tables.get("cb-history-table"), len(rows), nskip))
 if not charts:
     bad.append("no chart on the page")
 for c in charts:
