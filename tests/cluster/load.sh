@@ -28,7 +28,7 @@ for p in d["phases"]:
     assert not o["saturated"], p["name"]
     assert p["latency_us"]["min"] >= o["service_latency_us"]["min"] * 0.999, p["name"]' ||
 	fail "achieved rate off target: $(cat "$T/out")"
-grep -Eq '^obj: open loop \(uniform\): achieved 200 of 200 ops/s' "$T/out" ||
+grep -Eq '^obj: open loop \(uniform\): achieved (19[6-9]|20[0-4]) of 200 ops/s' "$T/out" ||
 	fail "no open-loop line: $(cat "$T/out")"
 "$ROOT/tests/validate-json" "$ROOT/docs/result.schema.json" "$T/rate.json" >/dev/null || fail "schema"
 
