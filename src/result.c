@@ -184,8 +184,7 @@ int cb_phase_merge_host(struct cb_phase_result *dst, const struct cb_phase_resul
 	if (mine)
 		rows[dst->nper_client++] = own;
 	if (src->nper_client)
-		memcpy(rows + dst->nper_client, src->per_client,
-		       src->nper_client * sizeof(*rows));
+		memcpy(rows + dst->nper_client, src->per_client, src->nper_client * sizeof(*rows));
 	else
 		rows[dst->nper_client] = client_row(src);
 	dst->nper_client += add;
