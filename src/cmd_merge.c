@@ -175,6 +175,26 @@ static int disturbed_union(const struct input *in, size_t n, size_t i, json_t *o
 	return all ? json_object_set_new(o, "disturbed", all) : 0;
 }
 
+/* Rows that ran at the same time: src's window starts within the longer
+ * of the two windows (and a minute of slack: cron's hosts start apart) of
+ * where the merge's starts; not yesterday's file beside today's. */
+#define MERGE_SLACK_S 60
+
+static int check_overlap(const struct input *in, size_t k, size_t i,
+			 const struct cb_phase_result *m, const struct cb_phase_result *src,
+			 int64_t off, struct cb_err *e)
+{
+	uint64_t longer = m->elapsed_ns > src->elapsed_ns ? m->elapsed_ns : src->elapsed_ns;
+	int64_t bound = (int64_t)(longer / 1000000000u) + 1 + MERGE_SLACK_S;
+	if (off <= bound && off >= -bound)
+		return 0;
+	return cb_err_usage(e,
+			    "%s: phases[%zu] '%s' started %lld s %s the files before it, longer "
+			    "than either ran (+%d s): merge runs that ran at the same time",
+			    in[k].path, i, src->name, (long long)(off < 0 ? -off : off),
+			    off < 0 ? "before" : "after", MERGE_SLACK_S);
+}
+
 /* Phase i of every file, merged into *out. */
 static int merge_phase(const struct input *in, size_t n, size_t i, json_t **out, struct cb_err *e)
 {
@@ -182,8 +202,7 @@ static int merge_phase(const struct input *in, size_t n, size_t i, json_t **out,
 	if (!p)
 		return cb_err_usage(e, "out of memory");
 	int r = 0;
-	size_t made = 0;
-	for (size_t k = 0; k < n && r == 0; k++, made++) {
+	for (size_t k = 0; k < n && r == 0; k++) {
 		char where[160];
 		snprintf(where, sizeof(where), "%s: phases[%zu]", in[k].path, i);
 		const json_t *o = json_array_get(json_object_get(in[k].root, "phases"), i);
@@ -198,9 +217,12 @@ static int merge_phase(const struct input *in, size_t n, size_t i, json_t **out,
 	uint64_t clients = m->clients;
 	for (size_t k = 1; k < n && r == 0; k++) {
 		clients += p[k].clients;
+		int64_t off = cb_phase_offset_s(m, &p[k]);
+		if ((r = check_overlap(in, k, i, m, &p[k], off, e)) < 0)
+			break;
 		if (cb_phase_add_host(m, (unsigned)k, str_at(in[k].root, NULL, "host"), &p[k]) <
 			0 ||
-		    cb_phase_merge_host(m, &p[k], cb_phase_offset_s(m, &p[k])) < 0)
+		    cb_phase_merge_host(m, &p[k], off) < 0)
 			r = cb_err_usage(e, "out of memory");
 	}
 	m->clients = clients;
@@ -238,7 +260,7 @@ static int merge_phase(const struct input *in, size_t n, size_t i, json_t **out,
 				json_object_set(row, key, v);
 		}
 	}
-	for (size_t k = 0; k < made; k++)
+	for (size_t k = 0; k < n; k++) /* calloc'ed: release takes an unused one */
 		cb_phase_release(&p[k]);
 	free(p);
 	if (r < 0)

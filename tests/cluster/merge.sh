@@ -157,6 +157,33 @@ if m["started"] != min(a["started"], b["started"]):
     fail("started %s" % m["started"])
 PY
 
+# a host that started 3 s later (its file's clock moved): its seconds go 3
+# on, every op still once
+edit() { # IN OUT PYTHON-STATEMENT (on r)
+	/usr/bin/python3 -c "import json, sys
+r = json.load(open(sys.argv[1]))
+$3
+json.dump(r, open(sys.argv[2], 'w'))" "$1" "$2"
+}
+edit "$T/b.json" "$T/late.json" 'r["phases"][0]["window_start_unix_s"] += 3.2'
+cb merge "$T/a.json" "$T/late.json" -o "$T/ml.json"
+assert_rc 0 "merge a later host"
+/usr/bin/python3 - "$T/a.json" "$T/late.json" "$T/ml.json" <<'PY' || fail "the later host's seconds"
+import json, sys
+a, b, m = (json.load(open(f)) for f in sys.argv[1:4])
+pa, pb, p = a["phases"][0], b["phases"][0], m["phases"][0]
+off = round(pb["window_start_unix_s"] - pa["window_start_unix_s"])
+assert off == 3, off
+want = [0] * max(len(pa["samples"]), len(pb["samples"]) + off)
+for s in pa["samples"]:
+    want[s["t"]] += s["ops"]
+for s in pb["samples"]:
+    want[s["t"] + off] += s["ops"]
+got = [s["ops"] for s in p["samples"]]
+assert got == want, (got, want)
+assert sum(got) == pa["ops"] + pb["ops"]
+PY
+
 # the merged record reads back as any record does
 cb compare "$T/two.json" "$T/m.json"
 assert_rc 0 "compare the merge"
@@ -182,12 +209,6 @@ refused "a foreign JSON" "foreign.json: not a cephbench result" "$T/a.json" "$T/
 sed 's|"cephbench-result/2"|"cephbench-result/3"|' "$T/b.json" >"$T/newer.json"
 refused "a newer schema" "newer.json: not a cephbench result (schema 'cephbench-result/3'" \
 	"$T/a.json" "$T/newer.json"
-edit() { # IN OUT PYTHON-STATEMENT (on r)
-	/usr/bin/python3 -c "import json, sys
-r = json.load(open(sys.argv[1]))
-$3
-json.dump(r, open(sys.argv[2], 'w'))" "$1" "$2"
-}
 edit "$T/b.json" "$T/other.json" 'r["profile"]["name"] = "otherprof"'
 refused "another profile" "other.json: profile 'otherprof'" "$T/a.json" "$T/other.json"
 edit "$T/b.json" "$T/sha.json" 'r["profile"]["sha256"] = "0" * 64'
@@ -199,6 +220,9 @@ refused "fewer phases" "fewer.json: 1 phases" "$T/a.json" "$T/fewer.json"
 edit "$T/b.json" "$T/hist.json" 'r["phases"][0]["histogram"]["buckets"][0][1] += 1'
 refused "a histogram that is not its count" "hist.json: phases\[0\] histogram: the buckets hold" \
 	"$T/a.json" "$T/hist.json"
+edit "$T/b.json" "$T/yesterday.json" 'r["phases"][0]["window_start_unix_s"] -= 86400'
+refused "a run of another time" "yesterday.json: phases\[0\] 'w' started 86400 s before" \
+	"$T/a.json" "$T/yesterday.json"
 refused "the same file twice" "the same run as" "$T/a.json" "$T/a.json"
 refused "a merge as an input" "m.json: phases\[0\] already holds several hosts' rows" \
 	"$T/a.json" "$T/m.json"
