@@ -217,6 +217,7 @@ static int merge_phase(const struct input *in, size_t n, size_t i, json_t **out,
 	uint64_t clients = m->clients;
 	for (size_t k = 1; k < n && r == 0; k++) {
 		clients += p[k].clients;
+		m->rate_ops += p[k].rate_ops; /* each host's schedule, at once */
 		int64_t off = cb_phase_offset_s(m, &p[k]);
 		if ((r = check_overlap(in, k, i, m, &p[k], off, e)) < 0)
 			break;
@@ -254,6 +255,8 @@ static int merge_phase(const struct input *in, size_t n, size_t i, json_t **out,
 		json_t *row = json_array_get(rows, k);
 		const json_t *ph = json_array_get(json_object_get(in[k].root, "phases"), i);
 		json_object_set_new(row, "file", json_string(in[k].path));
+		/* whole: a rank's row holds 63 bytes of it, a record 255 */
+		json_object_set(row, "host", json_object_get(in[k].root, "host"));
 		json_object_foreach((json_t *)ph, key, v)
 		{
 			if (!listed(same_keys, key) && !listed(summed_keys, key))

@@ -2,6 +2,7 @@
  * cephbench merge's) and a record's phase rebuilt from its JSON
  * (cb_phase_rebuild): written by the run's own writer, read back, the
  * counts and buckets exact, the samples placed by the wall clock. */
+#include "load_opts.h"
 #include "report.h"
 #include "result.h"
 #include "result_rebuild.h"
@@ -72,6 +73,51 @@ START_TEST(rebuild_round_trip)
 		ck_assert_uint_eq(q.samples[t].lat_sum_ns, p.samples[t].lat_sum_ns);
 	}
 	ck_assert(llabs((long long)q.window_unix_ns - (long long)p.window_unix_ns) < 1000);
+	json_decref(o);
+	cb_phase_release(&p);
+	cb_phase_release(&q);
+}
+END_TEST
+
+/* An open loop's figures come back: its rate, late ops, backlog, the
+ * service histogram's buckets and the samples' schedule. */
+START_TEST(rebuild_open_loop)
+{
+	struct cb_phase_result p, q;
+	const uint64_t ops[] = {3, 4};
+	make_phase(&p, ops, 2, 2000000, 50.0);
+	p.rate_ops = 250;
+	p.arrival = CB_ARRIVAL_POISSON;
+	p.late_ops = 5;
+	p.backlog_max = 9;
+	p.saturated = true;
+	p.samples[1].due = 6;
+	p.samples[1].late = 2;
+	p.samples[1].backlog = 9;
+	p.service_hist = cb_hist_new();
+	ck_assert_ptr_nonnull(p.service_hist);
+	for (uint64_t k = 0; k < 7; k++)
+		cb_hist_record(p.service_hist, 500000 + 1000 * k);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "name", p.name, "layer", p.layer, "op", p.op,
+			      "pool", p.target);
+	json_object_set_new(o, "block_size", json_integer(4096));
+	json_object_set_new(o, "concurrency", json_integer(4));
+	ck_assert_int_eq(cb_phase_figures_json(o, &p), 0);
+	ck_assert_ptr_nonnull(json_object_get(o, "open_loop"));
+	struct cb_err e = {0};
+	ck_assert_int_eq(cb_phase_init(&q), 0);
+	ck_assert_int_eq(cb_phase_rebuild(&q, o, "r.json: phases[0]", &e), 0);
+	ck_assert(q.rate_ops == 250);
+	ck_assert_int_eq(q.arrival, CB_ARRIVAL_POISSON);
+	ck_assert_uint_eq(q.late_ops, 5);
+	ck_assert_uint_eq(q.backlog_max, 9);
+	ck_assert(q.saturated);
+	ck_assert_ptr_nonnull(q.service_hist);
+	ck_assert_mem_eq(q.service_hist->buckets, p.service_hist->buckets,
+			 sizeof(p.service_hist->buckets));
+	ck_assert_uint_eq(q.samples[1].due, 6);
+	ck_assert_uint_eq(q.samples[1].late, 2);
+	ck_assert_uint_eq(q.samples[1].backlog, 9);
 	json_decref(o);
 	cb_phase_release(&p);
 	cb_phase_release(&q);
@@ -213,6 +259,7 @@ int main(void)
 	Suite *s = suite_create("merge");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, rebuild_round_trip);
+	tcase_add_test(tc, rebuild_open_loop);
 	tcase_add_test(tc, merge_host_by_wall_clock);
 	tcase_add_test(tc, offset_rounds_to_the_second);
 	tcase_add_test(tc, merge_host_keeps_clients_rows);
