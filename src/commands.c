@@ -10,6 +10,7 @@ const struct cb_command cb_commands[] = {
     {"cleanup", cb_cmd_cleanup, "remove what runs left behind (also crashed ones)"},
     {"compare", cb_cmd_compare, "compare result files (is a change real?), or a matrix's rows"},
     {"history", cb_cmd_history, "the trend of runs stored with --history; --add a result"},
+    {"merge", cb_cmd_merge, "merge result files of one profile run at once from several hosts"},
     {"report", cb_cmd_report, "render saved results again: text, json, csv, markdown, --html"},
 };
 const size_t cb_ncommands = sizeof(cb_commands) / sizeof(cb_commands[0]);

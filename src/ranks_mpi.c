@@ -221,31 +221,18 @@ static void to_wire(const struct cb_phase_result *res, struct wire *w)
 	}
 }
 
-static void rank_figures(struct cb_rank_figures *f, unsigned rank, const char *host,
-			 const struct wire *w)
-{
-	f->rank = rank;
-	snprintf(f->host, sizeof(f->host), "%s", host);
-	f->ops = w->ops;
-	f->bytes = w->bytes;
-	f->errors = w->errors;
-	f->elapsed_ns = w->elapsed_ns;
-}
-
-/* Rank 0: the others' figures into res. 0 or -ENOMEM. */
+/* Rank 0: the others' figures into res, by the one merge of hosts a
+ * result file's merge uses (result.h); rows: every rank's clients' rows,
+ * in rank order. 0 or -ENOMEM. */
 static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const struct wire *all,
-		     const struct cb_sample *samples)
+		     const struct cb_sample *samples, const struct cb_client_row *rows)
 {
-	res->ranks = calloc((size_t)rk->size, sizeof(*res->ranks));
-	if (!res->ranks)
+	if (cb_phase_add_host(res, 0, rk->hosts[0], res) < 0)
 		return -ENOMEM;
-	res->nranks = (size_t)rk->size;
-	/* rank 0's own samples come first in the gathered ones */
+	/* rank 0's own samples and rows come first in the gathered ones */
 	const struct cb_sample *s = samples + all[0].nsamples;
-	for (int k = 0; k < rk->size; k++) {
-		rank_figures(&res->ranks[k], (unsigned)k, rk->hosts[k], &all[k]);
-		if (k == 0)
-			continue; /* res holds rank 0's own already */
+	const struct cb_client_row *c = rows + all[0].nper_client;
+	for (int k = 1; k < rk->size; k++) {
 		struct cb_hist h = all[k].hist, sv = all[k].service;
 		struct cb_phase_result one = {
 		    .ops = all[k].ops,
@@ -264,17 +251,23 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 		    .window_unix_ns = all[k].window_unix_ns,
 		    .samples = (struct cb_sample *)s,
 		    .nsamples = (size_t)all[k].nsamples,
+		    .per_client = (struct cb_client_row *)c,
+		    .nper_client = (size_t)all[k].nper_client,
 		    .interrupted = all[k].interrupted,
 		    .failed = all[k].failed,
 		    .ran = all[k].ran,
 		};
 		s += all[k].nsamples;
+		c += all[k].nper_client;
+		if (cb_phase_add_host(res, (unsigned)k, rk->hosts[k], &one) < 0)
+			return -ENOMEM;
 		if (!res->target[0] && all[k].target[0]) {
 			snprintf(res->target, sizeof(res->target), "%s", all[k].target);
 			res->block_size = all[k].block_size;
 		}
-		/* as merge_clients: a result without a histogram never ran */
-		if (one.hist && res->hist && cb_phase_merge_client(res, &one) < 0)
+		/* as merge_clients: a result without a histogram never ran; the
+		 * ranks passed one start line, so their seconds are one another's */
+		if (one.hist && res->hist && cb_phase_merge_host(res, &one, 0) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -339,15 +332,7 @@ int cb_ranks_merge_phase(struct cb_ranks *rk, struct cb_phase_result *res, int r
 	struct cb_client_row *rows =
 	    gather_arrays(rk, all, offsetof(struct wire, nper_client), res->per_client,
 			  res->nper_client, sizeof(*rows), &nrows);
-	int mr = 0;
-	if (root && (mr = merge_all(rk, res, all, samples)) == 0) {
-		/* every rank's clients in rank order: the run's clients (merging
-		 * a rank as a client added one row for it) */
-		free(res->per_client);
-		res->per_client = rows;
-		res->nper_client = nrows;
-		rows = NULL;
-	}
+	int mr = root ? merge_all(rk, res, all, samples, rows) : 0;
 	free(all);
 	free(samples);
 	free(rows);

@@ -75,6 +75,12 @@ struct cb_hist;
 json_t *cb_latency_json(const struct cb_hist *h);
 json_t *cb_histogram_json(const struct cb_hist *h);
 
+/* A phase's figures into its record object o (set, or replaced): clients,
+ * duration_s, the counts, iops, bandwidth, latency_us, histogram, samples,
+ * window_start_unix_s, per_client, ranks and open_loop; what a merge of
+ * result files (cmd_merge.c) writes over the rows it read. 0 or -ENOMEM. */
+int cb_phase_figures_json(json_t *o, const struct cb_phase_result *p);
+
 /* The JSON record of DESIGN.md section 5 (schema docs/result.schema.json).
  * Returns 0 or -errno. */
 int cb_report_json(FILE *out, const struct cb_result *r);

@@ -159,32 +159,46 @@ static json_t *per_client_json(const struct cb_phase_result *p)
 	return a;
 }
 
-static json_t *phase_json(const struct cb_phase_result *p)
+int cb_phase_figures_json(json_t *o, const struct cb_phase_result *p)
 {
-	json_t *o = json_pack(
-	    "{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:I, s:I, s:f, s:f, s:I, s:b, "
-	    "s:b, s:o, s:o, s:o}",
-	    "name", p->name, "layer", p->layer, "op", p->op, "pool", p->target, "block_size",
-	    (json_int_t)p->block_size, "concurrency", (json_int_t)p->concurrency, "clients",
-	    (json_int_t)p->clients, "duration_s", (double)p->elapsed_ns / 1e9, "ops",
+	json_t *f = json_pack(
+	    "{s:I, s:f, s:I, s:I, s:f, s:f, s:I, s:b, s:b, s:o, s:o, s:o, s:I, s:I, s:I, s:I}",
+	    "clients", (json_int_t)p->clients, "duration_s", (double)p->elapsed_ns / 1e9, "ops",
 	    (json_int_t)p->ops, "bytes", (json_int_t)p->bytes, "iops", cb_phase_iops(p),
 	    "bw_bytes_per_s", cb_phase_bw(p), "errors", (json_int_t)p->errors, "interrupted",
 	    p->interrupted, "failed", p->failed, "latency_us", cb_latency_json(p->hist),
-	    "histogram", cb_histogram_json(p->hist), "samples", samples_json(p));
-	/* the split a mixed workload's read share is judged by */
-	json_object_set_new(o, "read_ops", json_integer((json_int_t)(p->ops - p->write_ops)));
-	json_object_set_new(o, "read_bytes", json_integer((json_int_t)(p->bytes - p->write_bytes)));
-	json_object_set_new(o, "write_ops", json_integer((json_int_t)p->write_ops));
-	json_object_set_new(o, "write_bytes", json_integer((json_int_t)p->write_bytes));
+	    "histogram", cb_histogram_json(p->hist), "samples", samples_json(p),
+	    /* the split a mixed workload's read share is judged by */
+	    "read_ops", (json_int_t)(p->ops - p->write_ops), "read_bytes",
+	    (json_int_t)(p->bytes - p->write_bytes), "write_ops", (json_int_t)p->write_ops,
+	    "write_bytes", (json_int_t)p->write_bytes);
+	if (!f || json_object_update(o, f) < 0) {
+		json_decref(f);
+		return -ENOMEM;
+	}
+	json_decref(f);
 	if (p->window_unix_ns)
 		json_object_set_new(o, "window_start_unix_s",
 				    json_real((double)p->window_unix_ns / 1e9));
+	if (p->nper_client)
+		json_object_set_new(o, "per_client", per_client_json(p));
+	ranks_json(o, p);
+	return cb_rate_json(p, o);
+}
+
+static json_t *phase_json(const struct cb_phase_result *p)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "name", p->name, "layer", p->layer,
+			      "op", p->op, "pool", p->target, "block_size",
+			      (json_int_t)p->block_size, "concurrency", (json_int_t)p->concurrency);
+	if (!o || cb_phase_figures_json(o, p) < 0) {
+		json_decref(o);
+		return NULL;
+	}
 	origin_json(o, p);
 	params_json(o, p);
 	if (p->uses)
 		json_object_set(o, "uses", p->uses);
-	if (p->nper_client)
-		json_object_set_new(o, "per_client", per_client_json(p));
 	struct cb_verdict v[CB_EXPECT_NMETRICS];
 	size_t nv = cb_expect_judge(cb_expect_of(p), p, v);
 	if (nv) {
@@ -193,7 +207,6 @@ static json_t *phase_json(const struct cb_phase_result *p)
 			json_array_append_new(a, verdict_json(&v[i]));
 		json_object_set_new(o, "expect", a);
 	}
-	ranks_json(o, p);
 	struct cb_rate_stats st;
 	if (cb_phase_rate_stats(p, &st)) {
 		json_t *rates = json_array();
@@ -207,7 +220,6 @@ static json_t *phase_json(const struct cb_phase_result *p)
 	}
 	cb_tm_json(p, o);
 	/* how the load was applied, and what the row is in a group */
-	cb_rate_json(p, o);
 	cb_steady_json(p, o);
 	cb_search_json(p, o);
 	cb_group_row_json(p, o);

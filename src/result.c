@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +109,41 @@ static struct cb_client_row client_row(const struct cb_phase_result *p)
 	return c;
 }
 
+/* Move p's samples later by n seconds (zeros before them). 0 or -ENOMEM. */
+static int samples_delay(struct cb_phase_result *p, size_t n)
+{
+	size_t had = p->nsamples;
+	if (!n || !had)
+		return 0;
+	if (cb_phase_samples_grow(p, had + n) < 0)
+		return -ENOMEM;
+	memmove(p->samples + n, p->samples, had * sizeof(*p->samples));
+	memset(p->samples, 0, n * sizeof(*p->samples));
+	return 0;
+}
+
+/* What side by side means, clients or hosts: counts add, src's second t
+ * adds into dst's second t + shift, the time is the slowest's. */
+static int merge_beside(struct cb_phase_result *dst, const struct cb_phase_result *src,
+			size_t shift)
+{
+	if (cb_phase_samples_grow(dst, shift + src->nsamples) < 0)
+		return -ENOMEM;
+	if (merge_counts(dst, src) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < src->nsamples; i++)
+		sample_add(&dst->samples[shift + i], &src->samples[i]);
+	/* at once: their backlogs add (the sum of each one's largest) */
+	dst->backlog_max += src->backlog_max;
+	dst->saturated |= src->saturated;
+	if (src->window_unix_ns &&
+	    (!dst->window_unix_ns || src->window_unix_ns < dst->window_unix_ns))
+		dst->window_unix_ns = src->window_unix_ns;
+	if (src->elapsed_ns > dst->elapsed_ns)
+		dst->elapsed_ns = src->elapsed_ns;
+	return 0;
+}
+
 int cb_phase_merge_client(struct cb_phase_result *dst, const struct cb_phase_result *src)
 {
 	struct cb_client_row *rows =
@@ -115,20 +151,61 @@ int cb_phase_merge_client(struct cb_phase_result *dst, const struct cb_phase_res
 	if (!rows)
 		return -ENOMEM;
 	dst->per_client = rows;
-	if (cb_phase_samples_grow(dst, src->nsamples) < 0)
-		return -ENOMEM;
-	if (merge_counts(dst, src) < 0)
+	if (merge_beside(dst, src, 0) < 0)
 		return -ENOMEM;
 	rows[dst->nper_client++] = client_row(src);
-	for (size_t i = 0; i < src->nsamples; i++)
-		sample_add(&dst->samples[i], &src->samples[i]);
-	/* clients at once: their backlogs add (the sum of each one's largest) */
-	dst->backlog_max += src->backlog_max;
-	if (src->window_unix_ns &&
-	    (!dst->window_unix_ns || src->window_unix_ns < dst->window_unix_ns))
-		dst->window_unix_ns = src->window_unix_ns;
-	if (src->elapsed_ns > dst->elapsed_ns)
-		dst->elapsed_ns = src->elapsed_ns;
+	return 0;
+}
+
+int64_t cb_phase_offset_s(const struct cb_phase_result *dst, const struct cb_phase_result *src)
+{
+	if (!dst->window_unix_ns || !src->window_unix_ns)
+		return 0;
+	double d = ((double)src->window_unix_ns - (double)dst->window_unix_ns) / 1e9;
+	return (int64_t)llround(d);
+}
+
+int cb_phase_merge_host(struct cb_phase_result *dst, const struct cb_phase_result *src,
+			int64_t offset_s)
+{
+	/* a side with one client has no rows: its own figures are its row */
+	size_t add = src->nper_client ? src->nper_client : 1;
+	size_t mine = dst->nper_client ? 0 : 1;
+	struct cb_client_row *rows =
+	    realloc(dst->per_client, (dst->nper_client + mine + add) * sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	dst->per_client = rows;
+	struct cb_client_row own = client_row(dst);
+	if (offset_s < 0 && samples_delay(dst, (size_t)-offset_s) < 0)
+		return -ENOMEM;
+	if (merge_beside(dst, src, offset_s > 0 ? (size_t)offset_s : 0) < 0)
+		return -ENOMEM;
+	if (mine)
+		rows[dst->nper_client++] = own;
+	if (src->nper_client)
+		memcpy(rows + dst->nper_client, src->per_client, src->nper_client * sizeof(*rows));
+	else
+		rows[dst->nper_client] = client_row(src);
+	dst->nper_client += add;
+	return 0;
+}
+
+int cb_phase_add_host(struct cb_phase_result *p, unsigned rank, const char *host,
+		      const struct cb_phase_result *of)
+{
+	struct cb_rank_figures *f = realloc(p->ranks, (p->nranks + 1) * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	p->ranks = f;
+	f += p->nranks++;
+	memset(f, 0, sizeof(*f));
+	f->rank = rank;
+	snprintf(f->host, sizeof(f->host), "%s", host);
+	f->ops = of->ops;
+	f->bytes = of->bytes;
+	f->errors = of->errors;
+	f->elapsed_ns = of->elapsed_ns;
 	return 0;
 }
 

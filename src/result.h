@@ -170,6 +170,24 @@ int cb_phase_samples_grow(struct cb_phase_result *p, size_t n);
  * become dst's next per_client row. 0 or -ENOMEM (dst unchanged). */
 int cb_phase_merge_client(struct cb_phase_result *dst, const struct cb_phase_result *src);
 
+/* dst += src, another host's row of the same phase run at the same time
+ * (an MPI rank's, another result file's): as cb_phase_merge_client, but
+ * src's second t adds into dst's second t + offset_s (negative: dst's
+ * samples move later), and src's clients' rows follow dst's (a side with
+ * one client, and so no rows, becomes one row). The clients count and the
+ * hosts' rows (cb_phase_add_host) are the caller's. 0 or -ENOMEM. */
+int cb_phase_merge_host(struct cb_phase_result *dst, const struct cb_phase_result *src,
+			int64_t offset_s);
+
+/* Where src's measured window starts in dst's, in whole seconds on the
+ * wall clock (window_unix_ns, rounded); 0 when either is unknown. */
+int64_t cb_phase_offset_s(const struct cb_phase_result *dst, const struct cb_phase_result *src);
+
+/* Append a host's row to p's ranks: rank, host and of's own figures (ops,
+ * bytes, errors, time). 0 or -ENOMEM. */
+int cb_phase_add_host(struct cb_phase_result *p, unsigned rank, const char *host,
+		      const struct cb_phase_result *of);
+
 /* dst += src, a later iteration of the same step: counts add, src's samples
  * follow dst's, times add, per_client rows add by client; each iteration's
  * rate is kept. 0 or -ENOMEM. */
