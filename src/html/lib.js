@@ -85,5 +85,61 @@ const CB = {kinds: {}};
     return pts;
   }
 
-  Object.assign(CB, {el, fmt, table, chart, axis, bucketLow, percentileCurve});
+  /* Drawing later: a page of 50 phases holds hundreds of charts and tens
+   * of thousands of table rows. A chart is drawn when its slot (already
+   * its size, so the page does not jump) comes near the window; a table
+   * in a <details> when it is opened; everything at once before printing
+   * (drawAll), so a PDF holds every figure. */
+  const pending = new Map();
+  const seen = typeof IntersectionObserver === "undefined" ? null :
+    new IntersectionObserver((es) => es.forEach((e) => e.isIntersecting && drawSlot(e.target)),
+      {rootMargin: "600px 0px"});
+  function drawSlot(slot) {
+    const f = pending.get(slot);
+    if (!f) return;
+    pending.delete(slot);
+    if (seen) seen.unobserve(slot);
+    f();
+  }
+  function lazyChart(parent, id, cfg, points) {
+    const slot = el("div", {class: "cb-slot", "data-chart": id});
+    parent.append(slot);
+    pending.set(slot, () => { slot.classList.add("cb-drawn"); chart(slot, id, cfg(), points); });
+    if (seen) seen.observe(slot);
+    else drawSlot(slot);
+    return slot;
+  }
+  /* A <details> whose body is made the first time it opens. */
+  function details(parent, title, make, cls) {
+    const d = el("details", cls ? {class: cls} : {}, el("summary", {}, title));
+    const fill = () => { if (!d.dataset.made) { d.dataset.made = "1"; d.append(make()); } };
+    d.addEventListener("toggle", () => d.open && fill());
+    pending.set(d, fill);
+    parent.append(d);
+    return d;
+  }
+  function drawAll() {
+    for (const k of [...pending.keys()]) {
+      if (k.tagName === "DETAILS") { pending.get(k)(); pending.delete(k); } else drawSlot(k);
+    }
+  }
+  /* Printing: every figure drawn, every table open, each chart at the
+   * printed width (Chart.js 3 does not resize for print by itself). */
+  const printed = [];
+  addEventListener("beforeprint", () => {
+    drawAll();
+    document.querySelectorAll("details").forEach((d) => { if (!d.open) { d.open = true; printed.push(d); } });
+    document.querySelectorAll("canvas").forEach((c) => {
+      const ch = Chart.getChart(c);
+      if (ch) ch.resize(640, 170);
+    });
+  });
+  addEventListener("afterprint", () => {
+    printed.splice(0).forEach((d) => { d.open = false; });
+    document.querySelectorAll("canvas").forEach((c) => { const ch = Chart.getChart(c); if (ch) ch.resize(); });
+  });
+  const SLOW = "#d62728";
+
+  Object.assign(CB, {el, fmt, table, chart, axis, bucketLow, percentileCurve,
+    lazyChart, details, drawAll, SLOW});
 })();

@@ -5,8 +5,12 @@ no console error, no exception, no network request but the file itself,
 every chart drawn (pixels on its canvas) with as many points as the JSON
 behind it, and a screenshot written for a reader to look at.
 usage: check_page.py PAGE.html SCREENSHOT.png [RESULT.json]
-(prints one line per chart; with RESULT.json each phase's per-second charts
-must have as many points as that file has samples)"""
+(prints one line per chart; with RESULT.json the page must hold exactly the
+charts that file calls for, each with as many points as it has samples,
+threads, OSDs or search steps, counted here; the slow OSDs marked, the
+expectations coloured as they passed, the disturbed phases shaded).
+Charts are drawn lazily (near the window, or before printing): the check
+draws them all first, as a print does."""
 import base64, json, os, shutil, subprocess, sys, tempfile, time
 
 page, shot = os.path.abspath(sys.argv[1]), sys.argv[2]
@@ -77,15 +81,30 @@ try:
         time.sleep(0.2)
     else:
         sys.exit("check_page: the page never finished drawing (no data-ready)")
+    call("Runtime.evaluate", s, expression="CB.drawAll()")
     charts = call("Runtime.evaluate", s, returnByValue=True, expression="""
       [...document.querySelectorAll('canvas')].map(c => {
         const ch = Chart.getChart(c);
         const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
         let ink = 0;
         for (let i = 3; i < px.length; i += 4) if (px[i]) ink++;
+        const d = ch ? ch.data.datasets : [];
+        const y = (v) => (v !== null && typeof v === 'object' ? v.y : v);
+        // the labels of the bars in the slow colour, in any dataset
+        const slow = ch && ch.data.labels ? ch.data.labels.filter((_, j) => d.some(s =>
+          Array.isArray(s.backgroundColor) && s.backgroundColor[j] === CB.SLOW)) : [];
         return {id: c.id, want: Number(c.dataset.points),
-                got: ch ? ch.data.datasets[0].data.length : -1, ink: ink};
+                got: ch ? d[0].data.length : -1, ink: ink,
+                sum: ch ? d[0].data.reduce((a, v) => a + (Number(y(v)) || 0), 0) : null,
+                slow: slow.map(l => l.split(' ')[0])};
       })""")["result"]["value"]
+    page_facts = call("Runtime.evaluate", s, returnByValue=True, expression="""({
+      verdict: (document.querySelector('.cb-head .cb-verdict') || {}).textContent,
+      verdict_cls: (document.querySelector('.cb-head .cb-verdict') || {}).className,
+      expect: [...document.querySelectorAll('#cb-expect tbody tr')].map(r =>
+        [r.cells[0].textContent, r.cells[1].textContent, r.cells[5].textContent, r.className]),
+      disturbed: [...document.querySelectorAll('section.cb-disturbed')].map(e => e.id)})""")[
+        "result"]["value"]
     png = call("Page.captureScreenshot", s, format="png", captureBeyondViewport=True)
     with open(shot, "wb") as f:
         f.write(base64.b64decode(png["data"]))
@@ -93,6 +112,69 @@ finally:
     proc.kill()
     proc.wait()
     shutil.rmtree(profile, ignore_errors=True)
+
+
+def judge(rec, by_id, facts):
+    """The charts, expectations and shading the record calls for, counted
+    here from the JSON, against what the page drew."""
+    bad, want = [], {}
+
+    def need(cid, n, total=None):
+        want[cid] = True
+        c = by_id.get(cid)
+        if not c or c["got"] != n:
+            bad.append("chart %s: %s points, the JSON %d" % (cid, c and c["got"], n))
+        elif total is not None and abs(c["sum"] - total) > 1e-6 * max(1, abs(total)):
+            bad.append("chart %s: its points add to %r, the JSON's to %r" % (cid, c["sum"], total))
+
+    for k, p in enumerate(rec["phases"]):
+        s = p.get("samples") or []
+        want["p%d-rate" % k] = want["p%d-lat" % k] = True
+        if p.get("histogram", {}).get("count"):
+            want["p%d-pct" % k] = True
+        if p.get("open_loop"):
+            need("p%d-due" % k, len(s), sum(x["due"] for x in s))
+            need("p%d-late" % k, len(s), sum(x["late"] for x in s))
+        steps = (p.get("search") or {}).get("steps")
+        if steps:
+            need("p%d-search" % k, len(steps), sum(x["achieved_ops_per_s"] for x in steps))
+        tm = p.get("telemetry") or {}
+        th = (tm.get("client") or {}).get("threads") or []
+        if th:
+            need("p%d-threads" % k, len(th), sum(x["cpu_s"] for x in th))
+        hs = (tm.get("host") or {}).get("samples") or []
+        if hs:
+            need("p%d-hcpu" % k, len(hs), sum(x["cpu"]["usr"] for x in hs if "cpu" in x))
+            if any(v["rx_bytes"] or v["tx_bytes"] for x in hs for v in x.get("net", {}).values()):
+                need("p%d-hnet" % k, len(hs))
+            if any(x.get("disks") for x in hs):
+                need("p%d-hdisk" % k, len(hs))
+        cl = tm.get("cluster") or {}
+        if cl.get("osds"):
+            cid = "p%d-osd" % k
+            need(cid, len(cl["osds"]), sum(o["op_latency_ms"] or 0 for o in cl["osds"]))
+            slow = sorted({"osd.%d" % x["osd"] for x in cl.get("slow_osds") or []})
+            got = sorted(set((by_id.get(cid) or {}).get("slow") or []))
+            if got != slow:
+                bad.append("chart %s: %s marked slow, the JSON names %s" % (cid, got, slow))
+    for k, _ in enumerate(rec.get("layers") or []):
+        want["layers%d" % k] = True
+    extra = sorted(set(by_id) - set(want))
+    if extra:
+        bad.append("charts the JSON does not call for: %s" % extra)
+    ex = [[p["name"], x["threshold"], "PASS" if x["pass"] else "FAIL", "cb-PASS" if x["pass"] else "cb-FAIL"]
+          for p in rec["phases"] for x in p.get("expect") or []]
+    if facts["expect"] != ex:
+        bad.append("expectations on the page %s, in the JSON %s" % (facts["expect"], ex))
+    v = rec.get("verdict")
+    wv = v["result"].upper() if v else "no thresholds"
+    if facts["verdict"] != wv or (v and "cb-" + wv not in facts["verdict_cls"].split()):
+        bad.append("header verdict %r (%s), the JSON %r" % (facts["verdict"], facts["verdict_cls"], wv))
+    dist = ["phase%d" % k for k, p in enumerate(rec["phases"]) if p.get("disturbed")]
+    if facts["disturbed"] != dist:
+        bad.append("shaded phases %s, disturbed in the JSON %s" % (facts["disturbed"], dist))
+    return bad
+
 
 bad = []
 for ev in events:
@@ -109,6 +191,7 @@ if len(sys.argv) > 3:
     with open(sys.argv[3]) as f:
         rec = json.load(f)
     by_id = {c["id"]: c for c in charts}
+    bad += judge(rec, by_id, page_facts)
     for k, p in enumerate(rec["phases"]):
         for kind in ("rate", "lat"):
             c = by_id.get("p%d-%s" % (k, kind))
