@@ -2,7 +2,7 @@
  * and telemetry parts of a phase are drawn by run_openloop.js and
  * run_telemetry.js (CB.runOpenLoop, CB.runTelemetry). */
 CB.kinds.run = function (data, root) {
-  const {el, fmt, table, lazyChart, details, axis, percentileCurve} = CB;
+  const {el, fmt, table, lazyChart, details, axis, percentileCurve, xy, seriesOptions} = CB;
   /* a line of many points is drawn as a line: 600 dots cost more than it */
   const dots = (n) => (n > 60 ? 0 : 2);
   function header(r) {
@@ -80,15 +80,16 @@ CB.kinds.run = function (data, root) {
     const s = p.samples || [];
     const t = s.map((x) => x.t);
     const r = dots(s.length);
-    lazyChart(sec, "p" + k + "-rate", () => ({type: "line", data: {labels: t, datasets: [
-      {label: "IOPS", data: s.map((x) => x.ops), yAxisID: "y", pointRadius: r},
-      {label: "MiB/s", data: s.map((x) => x.bytes / 1048576), yAxisID: "y1", pointRadius: r}]},
-      options: {scales: {x: axis("second of the phase (s)"), y: axis("ops/s"),
-        y1: Object.assign(axis("MiB/s"), {position: "right"})}}}), s.length);
-    lazyChart(sec, "p" + k + "-lat", () => ({type: "line", data: {labels: t, datasets: [
-      {label: "mean latency", data: s.map((x) => x.lat_mean_us / 1e3), pointRadius: r},
-      {label: "max latency", data: s.map((x) => x.lat_max_us / 1e3), pointRadius: r}]},
-      options: {scales: {x: axis("second of the phase (s)"), y: axis("latency (ms)")}}}), s.length);
+    const sx = axis("second of the phase (s)");
+    lazyChart(sec, "p" + k + "-rate", () => ({type: "line", data: {datasets: [
+      {label: "IOPS", data: xy(t, s.map((x) => x.ops)), yAxisID: "y", pointRadius: r},
+      {label: "MiB/s", data: xy(t, s.map((x) => x.bytes / 1048576)), yAxisID: "y1", pointRadius: r}]},
+      options: seriesOptions({x: sx, y: axis("ops/s"),
+        y1: Object.assign(axis("MiB/s"), {position: "right"})})}), s.length);
+    lazyChart(sec, "p" + k + "-lat", () => ({type: "line", data: {datasets: [
+      {label: "mean latency", data: xy(t, s.map((x) => x.lat_mean_us / 1e3)), pointRadius: r},
+      {label: "max latency", data: xy(t, s.map((x) => x.lat_max_us / 1e3)), pointRadius: r}]},
+      options: seriesOptions({x: sx, y: axis("latency (ms)")})}), s.length);
     if (p.histogram && p.histogram.count) {
       const pts = percentileCurve(p.histogram);
       const L = p.latency_us;

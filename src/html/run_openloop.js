@@ -1,7 +1,7 @@
 /* A phase run at a rate (its open_loop object, the samples' due, late and
  * backlog) and a capacity search's steps, for the run page. */
 CB.runOpenLoop = function (sec, p, k) {
-  const {el, fmt, table, lazyChart, details, axis} = CB;
+  const {el, fmt, table, lazyChart, details, axis, xy, seriesOptions} = CB;
   const o = p.open_loop;
   if (!o) return;
   const ms = (us) => fmt(us / 1e3, 3) + " ms";
@@ -15,16 +15,17 @@ CB.runOpenLoop = function (sec, p, k) {
   const s = p.samples || [];
   const t = s.map((x) => x.t);
   const r = s.length > 60 ? 0 : 2;
-  lazyChart(sec, "p" + k + "-due", () => ({type: "line", data: {labels: t, datasets: [
-    {label: "due (by schedule)", data: s.map((x) => x.due), pointRadius: r},
-    {label: "done", data: s.map((x) => x.ops), pointRadius: r}]},
-    options: {scales: {x: axis("second of the phase (s)"), y: axis("ops/s")}}}), s.length);
-  lazyChart(sec, "p" + k + "-late", () => ({type: "line", data: {labels: t, datasets: [
-    {label: "late ops (over 1 ms behind)", data: s.map((x) => x.late), yAxisID: "y", pointRadius: r},
-    {label: "backlog (most due, not submitted)", data: s.map((x) => x.backlog), yAxisID: "y1",
+  const sx = axis("second of the phase (s)");
+  lazyChart(sec, "p" + k + "-due", () => ({type: "line", data: {datasets: [
+    {label: "due (by schedule)", data: xy(t, s.map((x) => x.due)), pointRadius: r},
+    {label: "done", data: xy(t, s.map((x) => x.ops)), pointRadius: r}]},
+    options: seriesOptions({x: sx, y: axis("ops/s")})}), s.length);
+  lazyChart(sec, "p" + k + "-late", () => ({type: "line", data: {datasets: [
+    {label: "late ops (over 1 ms behind)", data: xy(t, s.map((x) => x.late)), yAxisID: "y", pointRadius: r},
+    {label: "backlog (most due, not submitted)", data: xy(t, s.map((x) => x.backlog)), yAxisID: "y1",
       pointRadius: r}]},
-    options: {scales: {x: axis("second of the phase (s)"), y: axis("late ops per second"),
-      y1: Object.assign(axis("backlog (ops)"), {position: "right"})}}}), s.length);
+    options: seriesOptions({x: sx, y: axis("late ops per second"),
+      y1: Object.assign(axis("backlog (ops)"), {position: "right"})})}), s.length);
 
   const q = p.search;
   if (!q || !q.steps) return;

@@ -4,7 +4,7 @@
  * the record holds are drawn; rates are the samples' counts over their
  * interval_s. */
 CB.runTelemetry = function (sec, p, k) {
-  const {el, fmt, table, lazyChart, details, axis} = CB;
+  const {el, fmt, table, lazyChart, details, axis, xy, seriesOptions} = CB;
   const tm = p.telemetry;
   if (!tm) return;
   const MiB = 1048576;
@@ -21,10 +21,9 @@ CB.runTelemetry = function (sec, p, k) {
     if (!th.length) return;
     lazyChart(sec, "p" + k + "-threads", () => ({type: "bar", data: {
       labels: th.map((x) => x.name + " x" + x.count), datasets: [
-        {label: "CPU (s) over the window", data: th.map((x) => x.cpu_s), xAxisID: "x"},
-        {label: "busiest thread (% of a core)", data: th.map((x) => x.core_pct), xAxisID: "x1"}]},
+        {label: "CPU over the window (s)", data: th.map((x) => x.cpu_s)}]},
       options: {indexAxis: "y", scales: {x: axis("CPU (s)"),
-        x1: Object.assign(axis("% of one core"), {position: "top"}), y: axis("client thread")}}}), th.length);
+        y: Object.assign(axis("client thread", "category"), {ticks: {autoSkip: false}})}}}), th.length);
     details(sec, "client threads", () => table([
       {title: "thread", get: (x) => x.name, show: (v) => v},
       {title: "count", get: (x) => x.count, digits: 0},
@@ -41,35 +40,37 @@ CB.runTelemetry = function (sec, p, k) {
     if (!s.length) return;
     const t = s.map((x) => x.t), r = dots(s.length);
     const cpu = (f) => s.map((x) => (x.cpu ? x.cpu[f] : null));
-    lazyChart(sec, "p" + k + "-hcpu", () => ({type: "bar", data: {labels: t, datasets:
+    const sx = axis("second of the phase (s)");
+    /* stacked areas, not bars: 600 stacked bars cost Chart.js 10x a line */
+    lazyChart(sec, "p" + k + "-hcpu", () => ({type: "line", data: {datasets:
       [["usr", "#1f77b4"], ["sys", "#ff7f0e"], ["iowait", "#9467bd"], ["steal", "#d62728"],
-        ["idle", "#d9d9d9"]].map(([f, col]) => ({label: f, data: cpu(f), backgroundColor: col,
-        borderColor: col, barPercentage: 1, categoryPercentage: 1}))},
-      options: {scales: {x: Object.assign(axis("second of the phase (s)"), {stacked: true}),
-        y: Object.assign(axis("host CPU (%)"), {stacked: true, max: 100})}}}), s.length);
+        ["idle", "#d9d9d9"]].map(([f, col], i) => ({label: f + " %", data: xy(t, cpu(f)),
+        borderColor: col, backgroundColor: col, fill: i ? "-1" : "origin", pointRadius: r}))},
+      options: seriesOptions({x: sx, y: Object.assign(axis("host CPU (%)"), {stacked: true, min: 0, max: 100})})}),
+      s.length);
     /* interfaces and disks that moved something in some second */
     const ifs = [...new Set(s.flatMap((x) => Object.keys(x.net || {})))].filter((n) =>
       s.some((x) => x.net && x.net[n] && (x.net[n].rx_bytes || x.net[n].tx_bytes)));
     const rate = (x, v) => (v === undefined ? null : v / x.interval_s / MiB);
     if (ifs.length)
-      lazyChart(sec, "p" + k + "-hnet", () => ({type: "line", data: {labels: t, datasets:
+      lazyChart(sec, "p" + k + "-hnet", () => ({type: "line", data: {datasets:
         ifs.flatMap((n) => ["rx", "tx"].map((d) => ({label: n + " " + d + " MiB/s", pointRadius: r,
-          data: s.map((x) => rate(x, x.net && x.net[n] ? x.net[n][d + "_bytes"] : undefined))})))},
-        options: {scales: {x: axis("second of the phase (s)"), y: axis("host network (MiB/s)")}}}), s.length);
+          data: xy(t, s.map((x) => rate(x, x.net && x.net[n] ? x.net[n][d + "_bytes"] : undefined)))})))},
+        options: seriesOptions({x: sx, y: axis("host network (MiB/s)")})}), s.length);
     const disks = [...new Set(s.flatMap((x) => Object.keys(x.disks || {})))];
     const dk = (x, n) => (x.disks && x.disks[n]) || {};
     const sect = (x, n, f) => (dk(x, n)[f] === undefined ? undefined : dk(x, n)[f] * 512);
     if (disks.length)
-      lazyChart(sec, "p" + k + "-hdisk", () => ({type: "line", data: {labels: t, datasets:
+      lazyChart(sec, "p" + k + "-hdisk", () => ({type: "line", data: {datasets:
         disks.flatMap((n) => [
-          {label: n + " read MiB/s", data: s.map((x) => rate(x, sect(x, n, "read_sectors"))),
+          {label: n + " read MiB/s", data: xy(t, s.map((x) => rate(x, sect(x, n, "read_sectors")))),
             yAxisID: "y", pointRadius: r},
-          {label: n + " write MiB/s", data: s.map((x) => rate(x, sect(x, n, "write_sectors"))),
+          {label: n + " write MiB/s", data: xy(t, s.map((x) => rate(x, sect(x, n, "write_sectors")))),
             yAxisID: "y", pointRadius: r},
-          {label: n + " util %", data: s.map((x) => (x.disks && x.disks[n] ? x.disks[n].util_pct : null)),
+          {label: n + " util %", data: xy(t, s.map((x) => (x.disks && x.disks[n] ? x.disks[n].util_pct : null))),
             yAxisID: "y1", pointRadius: r, borderDash: [4, 3]}])},
-        options: {scales: {x: axis("second of the phase (s)"), y: axis("disk (MiB/s)"),
-          y1: Object.assign(axis("utilisation (%)"), {position: "right", max: 100})}}}), s.length);
+        options: seriesOptions({x: sx, y: axis("disk (MiB/s)"),
+          y1: Object.assign(axis("utilisation (%)"), {position: "right", max: 100})})}), s.length);
     const cols = [{title: "second", get: (x) => x.t, digits: 0},
       {title: "interval s", get: (x) => x.interval_s, digits: 3}];
     for (const f of ["usr", "sys", "iowait", "steal", "idle"])
@@ -121,7 +122,7 @@ CB.runTelemetry = function (sec, p, k) {
         data: osds.map((o) => o[f]), borderColor: col,
         backgroundColor: osds.map((o) => (isSlow(o, op) ? CB.SLOW : col))}))},
       options: {plugins: {subtitle: {display: slow.length > 0, text: "red: the kind an OSD was found slow in"}},
-        scales: {x: axis("OSD"), y: axis("mean latency (ms)")}}}), osds.length);
+        scales: {x: axis("OSD", "category"), y: axis("mean latency (ms)")}}}), osds.length);
     details(sec, "per-OSD figures", () => table([
       {title: "OSD", get: (o) => "osd." + o.osd, show: (v) => v},
       {title: "host", get: (o) => o.host, show: (v) => v},

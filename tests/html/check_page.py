@@ -11,78 +11,27 @@ threads, OSDs or search steps, counted here; the slow OSDs marked, the
 expectations coloured as they passed, the disturbed phases shaded).
 Charts are drawn lazily (near the window, or before printing): the check
 draws them all first, as a print does."""
-import base64, json, os, shutil, subprocess, sys, tempfile, time
+import base64, json, os, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp import Chromium
 
 page, shot = os.path.abspath(sys.argv[1]), sys.argv[2]
-r_ours, w_chrome = os.pipe()   # chromium writes on its fd 4
-r_chrome, w_ours = os.pipe()   # chromium reads on its fd 3
-profile = tempfile.mkdtemp(prefix="cb-chromium.")
-
-
-def child_fds():
-    # through spare numbers first: the pipes may already sit on 3 and 4
-    a, b = os.dup(r_chrome), os.dup(w_chrome)
-    os.dup2(a, 3)
-    os.dup2(b, 4)
-
-
-proc = subprocess.Popen(
-    ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
-     "--remote-debugging-pipe", "--user-data-dir=" + profile,
-     "--window-size=1200,900", "--no-first-run", "about:blank"],
-    close_fds=False, preexec_fn=child_fds,
-    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.close(r_chrome)
-os.close(w_chrome)
-os.set_inheritable(r_ours, False)
-os.set_inheritable(w_ours, False)
-buf, seq, events = b"", 0, []
-
-
-def recv():
-    global buf
-    while b"\0" not in buf:
-        chunk = os.read(r_ours, 1 << 20)
-        if not chunk:
-            sys.exit("check_page: chromium closed the pipe")
-        buf += chunk
-    msg, buf = buf.split(b"\0", 1)
-    return json.loads(msg)
-
-
-def call(method, session=None, **params):
-    global seq
-    seq += 1
-    m = {"id": seq, "method": method, "params": params}
-    if session:
-        m["sessionId"] = session
-    os.write(w_ours, json.dumps(m).encode() + b"\0")
-    while True:
-        r = recv()
-        if r.get("id") == seq:
-            if "error" in r:
-                sys.exit("check_page: %s: %s" % (method, r["error"]))
-            return r["result"]
-        events.append(r)
-
+cr = Chromium()
 
 try:
-    target = call("Target.createTarget", url="about:blank")["targetId"]
-    s = call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
     for d in ("Runtime", "Log", "Network", "Page"):
-        call(d + ".enable", s)
-    call("Page.navigate", s, url="file://" + page)
+        cr.call(d + ".enable")
+    cr.call("Page.navigate", url="file://" + page)
     deadline = time.time() + 30
     while time.time() < deadline:
-        v = call("Runtime.evaluate", s, expression="document.body && document.body.dataset.ready",
-                 returnByValue=True)["result"].get("value")
-        if v == "1":
+        if cr.value("document.body && document.body.dataset.ready") == "1":
             break
         time.sleep(0.2)
     else:
         sys.exit("check_page: the page never finished drawing (no data-ready)")
-    call("Runtime.evaluate", s, expression="CB.drawAll()")
-    charts = call("Runtime.evaluate", s, returnByValue=True, expression="""
+    cr.value("CB.drawAll()")
+    charts = cr.value("""
       [...document.querySelectorAll('canvas')].map(c => {
         const ch = Chart.getChart(c);
         const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -97,21 +46,18 @@ try:
                 got: ch ? d[0].data.length : -1, ink: ink,
                 sum: ch ? d[0].data.reduce((a, v) => a + (Number(y(v)) || 0), 0) : null,
                 slow: slow.map(l => l.split(' ')[0])};
-      })""")["result"]["value"]
-    page_facts = call("Runtime.evaluate", s, returnByValue=True, expression="""({
+      })""")
+    page_facts = cr.value("""({
       verdict: (document.querySelector('.cb-head .cb-verdict') || {}).textContent,
       verdict_cls: (document.querySelector('.cb-head .cb-verdict') || {}).className,
       expect: [...document.querySelectorAll('#cb-expect tbody tr')].map(r =>
         [r.cells[0].textContent, r.cells[1].textContent, r.cells[5].textContent, r.className]),
-      disturbed: [...document.querySelectorAll('section.cb-disturbed')].map(e => e.id)})""")[
-        "result"]["value"]
-    png = call("Page.captureScreenshot", s, format="png", captureBeyondViewport=True)
+      disturbed: [...document.querySelectorAll('section.cb-disturbed')].map(e => e.id)})""")
+    png = cr.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)
     with open(shot, "wb") as f:
         f.write(base64.b64decode(png["data"]))
 finally:
-    proc.kill()
-    proc.wait()
-    shutil.rmtree(profile, ignore_errors=True)
+    cr.close()
 
 
 def judge(rec, by_id, facts):
@@ -177,7 +123,7 @@ def judge(rec, by_id, facts):
 
 
 bad = []
-for ev in events:
+for ev in cr.events:
     m, p = ev.get("method"), ev.get("params", {})
     if m == "Runtime.exceptionThrown":
         bad.append("exception: " + json.dumps(p["exceptionDetails"])[:300])
