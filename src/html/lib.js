@@ -116,9 +116,15 @@ const CB = {kinds: {}};
     else drawSlot(slot);
     return slot;
   }
-  /* A <details> whose body is made the first time it opens. */
-  function details(parent, title, make, cls) {
-    const d = el("details", cls ? {class: cls} : {}, el("summary", {}, title));
+  /* A <details> whose body (of `rows` rows) is made the first time it
+   * opens. A print opens it when it has at most PRINT_ROWS rows: 50
+   * phases of 600 seconds would print a thousand pages of rows (and
+   * Chromium's print fails on it); a longer one prints as the reader left it. */
+  const PRINT_ROWS = 120;
+  function details(parent, title, make, rows) {
+    const d = el("details", {}, el("summary", {}, title + (rows === undefined ? "" :
+      " (" + rows + " row" + (rows === 1 ? "" : "s") + (rows > PRINT_ROWS ? "; printed only if open" : "") + ")")));
+    if (rows > PRINT_ROWS) d.dataset.long = "1";
     const fill = () => { if (!d.dataset.made) { d.dataset.made = "1"; d.append(make()); } };
     d.addEventListener("toggle", () => d.open && fill());
     pending.set(d, fill);
@@ -135,7 +141,9 @@ const CB = {kinds: {}};
   const printed = [];
   addEventListener("beforeprint", () => {
     drawAll();
-    document.querySelectorAll("details").forEach((d) => { if (!d.open) { d.open = true; printed.push(d); } });
+    document.querySelectorAll("details:not([data-long])").forEach((d) => {
+      if (!d.open) { d.open = true; printed.push(d); }
+    });
     document.querySelectorAll("canvas").forEach((c) => {
       const ch = Chart.getChart(c);
       if (ch) ch.resize(640, 170);
@@ -152,5 +160,5 @@ const CB = {kinds: {}};
   const seriesOptions = (scales, more) => Object.assign({parsing: false, scales: scales}, more || {});
 
   Object.assign(CB, {el, fmt, table, chart, axis, bucketLow, percentileCurve,
-    lazyChart, details, drawAll, SLOW, xy, seriesOptions});
+    lazyChart, details, drawAll, SLOW, xy, seriesOptions, PRINT_ROWS});
 })();

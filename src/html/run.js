@@ -110,7 +110,7 @@ CB.kinds.run = function (data, root) {
       tcols.push({title: "due", get: (x) => x.due, digits: 0},
         {title: "late", get: (x) => x.late, digits: 0},
         {title: "backlog", get: (x) => x.backlog, digits: 0});
-    details(sec, "per-second figures", () => table(tcols, s.map((x) => ({row: x}))));
+    details(sec, "per-second figures", () => table(tcols, s.map((x) => ({row: x}))), s.length);
     CB.runOpenLoop(sec, p, k);
     CB.runTelemetry(sec, p, k);
     root.append(sec);

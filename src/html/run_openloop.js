@@ -58,5 +58,5 @@ CB.runOpenLoop = function (sec, p, k) {
     {title: "saturated", get: (x) => (x.saturated ? "yes" : "no"), show: (v) => v},
     {title: "passed", get: (x) => (x.passed ? "PASS" : "FAIL"),
       show: (v) => el("span", {class: "cb-" + v}, v)},
-  ], st.map((x) => ({row: x, cls: x.passed ? "cb-PASS" : "cb-FAIL"}))));
+  ], st.map((x) => ({row: x, cls: x.passed ? "cb-PASS" : "cb-FAIL"}))), st.length);
 };

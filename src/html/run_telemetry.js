@@ -28,7 +28,7 @@ CB.runTelemetry = function (sec, p, k) {
       {title: "thread", get: (x) => x.name, show: (v) => v},
       {title: "count", get: (x) => x.count, digits: 0},
       {title: "CPU s", get: (x) => x.cpu_s, digits: 3},
-      {title: "busiest % of a core", get: (x) => x.core_pct}], th.map((x) => ({row: x}))));
+      {title: "busiest % of a core", get: (x) => x.core_pct}], th.map((x) => ({row: x}))), th.length);
   }
 
   function host(h) {
@@ -87,7 +87,7 @@ CB.runTelemetry = function (sec, p, k) {
         {title: n + " write MiB/s", digits: 3, get: (x) => rate(x, sect(x, n, "write_sectors"))},
         {title: n + " await ms", digits: 3, get: (x) => dk(x, n).await_ms},
         {title: n + " util %", get: (x) => dk(x, n).util_pct});
-    details(sec, "host per-second figures", () => table(cols, s.map((x) => ({row: x}))));
+    details(sec, "host per-second figures", () => table(cols, s.map((x) => ({row: x}))), s.length);
   }
 
   /* Bars per OSD for each latency it timed; an OSD the finder named slow
@@ -135,7 +135,7 @@ CB.runTelemetry = function (sec, p, k) {
       {title: "replica writes", get: (o) => o.subop_w_ops, digits: 0},
       ...kinds.map(([f, label]) => ({title: label + " ms", get: (o) => o[f], digits: 3})),
       {title: "before queue ms", get: (o) => o.op_before_queue_op_lat_ms, digits: 3},
-    ], osds.map((o) => ({row: o, cls: slow.some((x) => x.osd === o.osd) ? "cb-FAIL" : ""}))));
+    ], osds.map((o) => ({row: o, cls: slow.some((x) => x.osd === o.osd) ? "cb-FAIL" : ""}))), osds.length);
   }
 
   if (tm.client) client(tm.client);
