@@ -108,8 +108,10 @@ const CB = {kinds: {}};
     if (seen) seen.unobserve(slot);
     f();
   }
-  function lazyChart(parent, id, cfg, points) {
+  /* h: [screen, print] heights in px when not the usual (page.css) */
+  function lazyChart(parent, id, cfg, points, h) {
     const slot = el("div", {class: "cb-slot", "data-chart": id});
+    if (h) slot.setAttribute("style", "--h: " + h[0] + "px; --hp: " + h[1] + "px");
     parent.append(slot);
     pending.set(slot, () => { slot.classList.add("cb-drawn"); chart(slot, id, cfg(), points); });
     if (seen) seen.observe(slot);
@@ -146,7 +148,8 @@ const CB = {kinds: {}};
     });
     document.querySelectorAll("canvas").forEach((c) => {
       const ch = Chart.getChart(c);
-      if (ch) ch.resize(640, 170);
+      const hp = parseInt(getComputedStyle(c.parentNode).getPropertyValue("--hp"), 10);
+      if (ch) ch.resize(640, hp || 170);
     });
   });
   addEventListener("afterprint", () => {

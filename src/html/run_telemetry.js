@@ -23,7 +23,8 @@ CB.runTelemetry = function (sec, p, k) {
       labels: th.map((x) => x.name + " x" + x.count), datasets: [
         {label: "CPU over the window (s)", data: th.map((x) => x.cpu_s)}]},
       options: {indexAxis: "y", scales: {x: axis("CPU (s)"),
-        y: Object.assign(axis("client thread", "category"), {ticks: {autoSkip: false}})}}}), th.length);
+        y: Object.assign(axis("client thread", "category"), {ticks: {autoSkip: false}})}}}), th.length,
+      [Math.max(160, 70 + 20 * th.length), Math.max(120, 50 + 17 * th.length)]);
     details(sec, "client threads", () => table([
       {title: "thread", get: (x) => x.name, show: (v) => v},
       {title: "count", get: (x) => x.count, digits: 0},
