@@ -75,7 +75,7 @@ CB.kinds.run = function (data, root) {
     const sec = el("section", {class: "cb-phase" + (dist ? " cb-disturbed" : ""), id: "phase" + k});
     sec.append(el("h3", {}, p.name + ": " + p.layer + " " + p.op));
     if (dist)
-      sec.append(el("p", {class: "cb-note"}, "Disturbed (charts shaded): the cluster changed while " +
+      sec.append(el("p", {class: "cb-note"}, "Disturbed (amber bar at the side; charts shaded on screen): the cluster changed while " +
         "this phase ran: " + p.disturbed.join("; ")));
     const s = p.samples || [];
     const t = s.map((x) => x.t);
