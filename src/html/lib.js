@@ -13,8 +13,15 @@ const CB = {kinds: {}};
     for (const k of kids) e.append(k);
     return e;
   }
-  const fmt = (v, d) => (v === null || v === undefined ? "-" :
-    Number(v).toLocaleString("en", {maximumFractionDigits: d === undefined ? 1 : d}));
+  /* one formatter per digit count: toLocaleString makes one per call,
+   * which made a page of 60,000 table rows take a minute */
+  const formats = new Map();
+  const fmt = (v, d) => {
+    if (v === null || v === undefined) return "-";
+    const n = d === undefined ? 1 : d;
+    if (!formats.has(n)) formats.set(n, new Intl.NumberFormat("en", {maximumFractionDigits: n}));
+    return formats.get(n).format(Number(v));
+  };
 
   /* A table whose columns sort on a click of their heading. */
   function table(cols, rows) {
@@ -85,5 +92,76 @@ const CB = {kinds: {}};
     return pts;
   }
 
-  Object.assign(CB, {el, fmt, table, chart, axis, bucketLow, percentileCurve});
+  /* Drawing later: a page of 50 phases holds hundreds of charts and tens
+   * of thousands of table rows. A chart is drawn when its slot (already
+   * its size, so the page does not jump) comes near the window; a table
+   * in a <details> when it is opened; everything at once before printing
+   * (drawAll), so a PDF holds every figure. */
+  const pending = new Map();
+  const seen = typeof IntersectionObserver === "undefined" ? null :
+    new IntersectionObserver((es) => es.forEach((e) => e.isIntersecting && drawSlot(e.target)),
+      {rootMargin: "600px 0px"});
+  function drawSlot(slot) {
+    const f = pending.get(slot);
+    if (!f) return;
+    pending.delete(slot);
+    if (seen) seen.unobserve(slot);
+    f();
+  }
+  /* h: [screen, print] heights in px when not the usual (page.css) */
+  function lazyChart(parent, id, cfg, points, h) {
+    const slot = el("div", {class: "cb-slot", "data-chart": id});
+    if (h) slot.setAttribute("style", "--h: " + h[0] + "px; --hp: " + h[1] + "px");
+    parent.append(slot);
+    pending.set(slot, () => { slot.classList.add("cb-drawn"); chart(slot, id, cfg(), points); });
+    if (seen) seen.observe(slot);
+    else drawSlot(slot);
+    return slot;
+  }
+  /* A <details> whose body (of `rows` rows) is made the first time it
+   * opens. A print opens it when it has at most PRINT_ROWS rows: 50
+   * phases of 600 seconds would print a thousand pages of rows (and
+   * Chromium's print fails on it); a longer one prints as the reader left it. */
+  const PRINT_ROWS = 120;
+  function details(parent, title, make, rows) {
+    const d = el("details", {}, el("summary", {}, title + (rows === undefined ? "" :
+      " (" + rows + " row" + (rows === 1 ? "" : "s") + (rows > PRINT_ROWS ? "; printed only if open" : "") + ")")));
+    if (rows > PRINT_ROWS) d.dataset.long = "1";
+    const fill = () => { if (!d.dataset.made) { d.dataset.made = "1"; d.append(make()); } };
+    d.addEventListener("toggle", () => d.open && fill());
+    pending.set(d, fill);
+    parent.append(d);
+    return d;
+  }
+  function drawAll() {
+    for (const k of [...pending.keys()]) {
+      if (k.tagName === "DETAILS") { pending.get(k)(); pending.delete(k); } else drawSlot(k);
+    }
+  }
+  /* Printing: every figure drawn, every table open, each chart at the
+   * printed width (Chart.js 3 does not resize for print by itself). */
+  const printed = [];
+  addEventListener("beforeprint", () => {
+    drawAll();
+    document.querySelectorAll("details:not([data-long])").forEach((d) => {
+      if (!d.open) { d.open = true; printed.push(d); }
+    });
+    document.querySelectorAll("canvas").forEach((c) => {
+      const ch = Chart.getChart(c);
+      const hp = parseInt(getComputedStyle(c.parentNode).getPropertyValue("--hp"), 10);
+      if (ch) ch.resize(640, hp || 170);
+    });
+  });
+  addEventListener("afterprint", () => {
+    printed.splice(0).forEach((d) => { d.open = false; });
+    document.querySelectorAll("canvas").forEach((c) => { const ch = Chart.getChart(c); if (ch) ch.resize(); });
+  });
+  const SLOW = "#d62728";
+  /* A time series as {x, y} points on a linear axis, with parsing off:
+   * a category axis of 600 labels costs Chart.js twice the time. */
+  const xy = (xs, ys) => xs.map((x, i) => ({x: x, y: ys[i]}));
+  const seriesOptions = (scales, more) => Object.assign({parsing: false, scales: scales}, more || {});
+
+  Object.assign(CB, {el, fmt, table, chart, axis, bucketLow, percentileCurve,
+    lazyChart, details, drawAll, SLOW, xy, seriesOptions, PRINT_ROWS});
 })();

@@ -7,157 +7,147 @@ behind it, and a screenshot written for a reader to look at.
 usage: check_page.py PAGE.html SCREENSHOT.png [RESULT.json]
        check_page.py PAGE.html SCREENSHOT.png --compare DOC.json
        check_page.py PAGE.html SCREENSHOT.png --history HISTORY.json [--skipped N]
-(prints one line per chart; with RESULT.json each phase's per-second charts
-must have as many points as that file has samples; with --compare (what
-`compare --format json` printed) the page's document must be that one, its
-table hold a row per pair and figure, and every pair's curves be drawn, each
-with the point count of its input file's samples and histogram, the files
-read here; with --history (what `history --format json` printed) each phase
-has an IOPS and a p99 chart with a point per row, its regressions and N
-skipped runs marked, and the table a row each)"""
-import base64, json, os, shutil, subprocess, sys, tempfile, time
+(prints one line per chart; with RESULT.json the page must hold exactly the
+charts that file calls for, each with as many points as it has samples,
+threads, OSDs or search steps, counted here; the slow OSDs marked, the
+expectations coloured as they passed, the disturbed phases shaded; with
+--compare (what `compare --format json` printed) the page's document must
+be that one, its table hold a row per pair and figure, and every pair's
+curves be drawn, each with the point count of its input file's samples and
+histogram, the files read here; with --history (what `history --format
+json` printed) each phase has an IOPS and a p99 chart with a point per row,
+its regressions and N skipped runs marked, and the table a row each).
+Charts are drawn lazily (near the window, or before printing): the check
+draws them all first, as a print does."""
+import base64, json, os, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp import Chromium
 
 opts, args = {}, []
 it = iter(sys.argv[1:])
-for a in it:
-    if a in ("--compare", "--history", "--skipped"):
-        opts[a[2:]] = next(it)
+for arg in it:
+    if arg in ("--compare", "--history", "--skipped"):
+        opts[arg[2:]] = next(it)
     else:
-        args.append(a)
+        args.append(arg)
 sys.argv[1:] = args
 page, shot = os.path.abspath(sys.argv[1]), sys.argv[2]
-r_ours, w_chrome = os.pipe()   # chromium writes on its fd 4
-r_chrome, w_ours = os.pipe()   # chromium reads on its fd 3
-profile = tempfile.mkdtemp(prefix="cb-chromium.")
-
-
-def child_fds():
-    # through spare numbers first: the pipes may already sit on 3 and 4
-    a, b = os.dup(r_chrome), os.dup(w_chrome)
-    os.dup2(a, 3)
-    os.dup2(b, 4)
-
-
-proc = subprocess.Popen(
-    ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
-     "--remote-debugging-pipe", "--user-data-dir=" + profile,
-     "--window-size=1200,900", "--no-first-run", "about:blank"],
-    close_fds=False, preexec_fn=child_fds,
-    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.close(r_chrome)
-os.close(w_chrome)
-os.set_inheritable(r_ours, False)
-os.set_inheritable(w_ours, False)
-buf, seq, events = b"", 0, []
-
-
-def recv():
-    global buf
-    while b"\0" not in buf:
-        chunk = os.read(r_ours, 1 << 20)
-        if not chunk:
-            sys.exit("check_page: chromium closed the pipe")
-        buf += chunk
-    msg, buf = buf.split(b"\0", 1)
-    return json.loads(msg)
-
-
-def call(method, session=None, **params):
-    global seq
-    seq += 1
-    m = {"id": seq, "method": method, "params": params}
-    if session:
-        m["sessionId"] = session
-    os.write(w_ours, json.dumps(m).encode() + b"\0")
-    while True:
-        r = recv()
-        if r.get("id") == seq:
-            if "error" in r:
-                sys.exit("check_page: %s: %s" % (method, r["error"]))
-            return r["result"]
-        events.append(r)
-
+cr = Chromium()
 
 try:
-    target = call("Target.createTarget", url="about:blank")["targetId"]
-    s = call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
     for d in ("Runtime", "Log", "Network", "Page"):
-        call(d + ".enable", s)
-    call("Page.navigate", s, url="file://" + page)
+        cr.call(d + ".enable")
+    cr.call("Page.navigate", url="file://" + page)
     deadline = time.time() + 30
     while time.time() < deadline:
-        v = call("Runtime.evaluate", s, expression="document.body && document.body.dataset.ready",
-                 returnByValue=True)["result"].get("value")
-        if v == "1":
+        if cr.value("document.body && document.body.dataset.ready") == "1":
             break
         time.sleep(0.2)
     else:
         sys.exit("check_page: the page never finished drawing (no data-ready)")
-    charts = call("Runtime.evaluate", s, returnByValue=True, expression="""
+    cr.value("CB.drawAll()")
+    charts = cr.value("""
       [...document.querySelectorAll('canvas')].map(c => {
         const ch = Chart.getChart(c);
         const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
         let ink = 0;
         for (let i = 3; i < px.length; i += 4) if (px[i]) ink++;
+        const d = ch ? ch.data.datasets : [];
+        const y = (v) => (v !== null && typeof v === 'object' ? v.y : v);
+        // the labels of the bars in the slow colour, in any dataset
+        const slow = ch && ch.data.labels ? ch.data.labels.filter((_, j) => d.some(s =>
+          Array.isArray(s.backgroundColor) && s.backgroundColor[j] === CB.SLOW)) : [];
         return {id: c.id, want: Number(c.dataset.points),
-                got: ch ? ch.data.datasets[0].data.length : -1, ink: ink,
-                sets: ch ? ch.data.datasets.map(d => d.data.length) : [],
-                labels: ch ? ch.data.datasets.map(d => d.label) : [],
+                got: ch ? d[0].data.length : -1, ink: ink,
+                sum: ch ? d[0].data.reduce((a, v) => a + (Number(y(v)) || 0), 0) : null,
+                slow: slow.map(l => l.split(' ')[0]),
+                sets: d.map(s => s.data.length),
                 curves: c.dataset.curves ? JSON.parse(c.dataset.curves) : null,
                 phase: c.dataset.phase, figure: c.dataset.figure};
-      })""")["result"]["value"]
-    tables = call("Runtime.evaluate", s, returnByValue=True, expression="""
+      })""")
+    tables = cr.value("""
       Object.fromEntries([...document.querySelectorAll('table')].map(
-        t => [t.id, t.tBodies[0].rows.length]))""")["result"]["value"]
+        t => [t.id, t.tBodies[0].rows.length]))""")
+    page_facts = cr.value("""({
+      verdict: (document.querySelector('.cb-head .cb-verdict') || {}).textContent,
+      verdict_cls: (document.querySelector('.cb-head .cb-verdict') || {}).className,
+      expect: [...document.querySelectorAll('#cb-expect tbody tr')].map(r =>
+        [r.cells[0].textContent, r.cells[1].textContent, r.cells[5].textContent, r.className]),
+      disturbed: [...document.querySelectorAll('section.cb-disturbed')].map(e => e.id)})""")
     # the window made as tall as the page first: captureBeyondViewport
     # alone left canvases below the fold blank in the picture
-    height = call("Runtime.evaluate", s, returnByValue=True,
-                  expression="document.documentElement.scrollHeight")["result"]["value"]
-    call("Emulation.setDeviceMetricsOverride", s, width=1200, height=min(int(height), 16000),
-         deviceScaleFactor=1, mobile=False)
+    height = cr.value("document.documentElement.scrollHeight")
+    cr.call("Emulation.setDeviceMetricsOverride", width=1200, height=min(int(height), 16000),
+            deviceScaleFactor=1, mobile=False)
     time.sleep(0.5)
-    png = call("Page.captureScreenshot", s, format="png")
+    png = cr.call("Page.captureScreenshot", format="png")
     with open(shot, "wb") as f:
         f.write(base64.b64decode(png["data"]))
 finally:
-    proc.kill()
-    proc.wait()
-    shutil.rmtree(profile, ignore_errors=True)
+    cr.close()
 
-bad = []
-for ev in events:
-    m, p = ev.get("method"), ev.get("params", {})
-    if m == "Runtime.exceptionThrown":
-        bad.append("exception: " + json.dumps(p["exceptionDetails"])[:300])
-    elif m == "Runtime.consoleAPICalled" and p["type"] in ("error", "warning", "assert"):
-        bad.append("console %s: %s" % (p["type"], json.dumps(p["args"])[:300]))
-    elif m == "Log.entryAdded" and p["entry"]["level"] in ("error", "warning"):
-        bad.append("log: " + p["entry"]["text"][:300])
-    elif m == "Network.requestWillBeSent" and p["request"]["url"] != "file://" + page:
-        bad.append("network request: " + p["request"]["url"][:300])
-if len(sys.argv) > 3:
-    with open(sys.argv[3]) as f:
-        rec = json.load(f)
-    by_id = {c["id"]: c for c in charts}
+
+def judge(rec, by_id, facts):
+    """The charts, expectations and shading the record calls for, counted
+    here from the JSON, against what the page drew."""
+    bad, want = [], {}
+
+    def need(cid, n, total=None):
+        want[cid] = True
+        c = by_id.get(cid)
+        if not c or c["got"] != n:
+            bad.append("chart %s: %s points, the JSON %d" % (cid, c and c["got"], n))
+        elif total is not None and abs(c["sum"] - total) > 1e-6 * max(1, abs(total)):
+            bad.append("chart %s: its points add to %r, the JSON's to %r" % (cid, c["sum"], total))
+
     for k, p in enumerate(rec["phases"]):
-        for kind in ("rate", "lat"):
-            c = by_id.get("p%d-%s" % (k, kind))
-            if not c or c["got"] != len(p["samples"]):
-                bad.append("phase %s: chart %s has %s points, the JSON %d samples"
-                           % (p["name"], kind, c and c["got"], len(p["samples"])))
-        # the percentile curve: a point per bucket below the last, counted here
-        h = p.get("histogram") or {}
-        if h.get("count"):
-            seen, want = 0, 0
-            for _, n in h["buckets"]:
-                seen += n
-                if seen >= h["count"]:
-                    break
-                want += 1
-            c = by_id.get("p%d-pct" % k)
-            if not c or c["got"] != want:
-                bad.append("phase %s: percentile curve has %s points, the histogram %d buckets"
-                           " below its last" % (p["name"], c and c["got"], want))
+        s = p.get("samples") or []
+        want["p%d-rate" % k] = want["p%d-lat" % k] = True
+        if p.get("histogram", {}).get("count"):
+            want["p%d-pct" % k] = True
+        if p.get("open_loop"):
+            need("p%d-due" % k, len(s), sum(x["due"] for x in s))
+            need("p%d-late" % k, len(s), sum(x["late"] for x in s))
+        steps = (p.get("search") or {}).get("steps")
+        if steps:
+            need("p%d-search" % k, len(steps), sum(x["achieved_ops_per_s"] for x in steps))
+        tm = p.get("telemetry") or {}
+        th = (tm.get("client") or {}).get("threads") or []
+        if th:
+            need("p%d-threads" % k, len(th), sum(x["cpu_s"] for x in th))
+        hs = (tm.get("host") or {}).get("samples") or []
+        if hs:
+            need("p%d-hcpu" % k, len(hs), sum(x["cpu"]["usr"] for x in hs if "cpu" in x))
+            if any(v["rx_bytes"] or v["tx_bytes"] for x in hs for v in x.get("net", {}).values()):
+                need("p%d-hnet" % k, len(hs))
+            if any(x.get("disks") for x in hs):
+                need("p%d-hdisk" % k, len(hs))
+        cl = tm.get("cluster") or {}
+        if cl.get("osds"):
+            cid = "p%d-osd" % k
+            need(cid, len(cl["osds"]), sum(o["op_latency_ms"] or 0 for o in cl["osds"]))
+            slow = sorted({"osd.%d" % x["osd"] for x in cl.get("slow_osds") or []})
+            got = sorted(set((by_id.get(cid) or {}).get("slow") or []))
+            if got != slow:
+                bad.append("chart %s: %s marked slow, the JSON names %s" % (cid, got, slow))
+    for k, _ in enumerate(rec.get("layers") or []):
+        want["layers%d" % k] = True
+    extra = sorted(set(by_id) - set(want))
+    if extra:
+        bad.append("charts the JSON does not call for: %s" % extra)
+    ex = [[p["name"], x["threshold"], "PASS" if x["pass"] else "FAIL", "cb-PASS" if x["pass"] else "cb-FAIL"]
+          for p in rec["phases"] for x in p.get("expect") or []]
+    if facts["expect"] != ex:
+        bad.append("expectations on the page %s, in the JSON %s" % (facts["expect"], ex))
+    v = rec.get("verdict")
+    wv = v["result"].upper() if v else "no thresholds"
+    if facts["verdict"] != wv or (v and "cb-" + wv not in facts["verdict_cls"].split()):
+        bad.append("header verdict %r (%s), the JSON %r" % (facts["verdict"], facts["verdict_cls"], wv))
+    dist = ["phase%d" % k for k, p in enumerate(rec["phases"]) if p.get("disturbed")]
+    if facts["disturbed"] != dist:
+        bad.append("shaded phases %s, disturbed in the JSON %s" % (facts["disturbed"], dist))
+    return bad
 
 
 def buckets_below_last(h):
@@ -171,6 +161,36 @@ def buckets_below_last(h):
     return want
 
 
+bad = []
+for ev in cr.events:
+    m, p = ev.get("method"), ev.get("params", {})
+    if m == "Runtime.exceptionThrown":
+        bad.append("exception: " + json.dumps(p["exceptionDetails"])[:300])
+    elif m == "Runtime.consoleAPICalled" and p["type"] in ("error", "warning", "assert"):
+        bad.append("console %s: %s" % (p["type"], json.dumps(p["args"])[:300]))
+    elif m == "Log.entryAdded" and p["entry"]["level"] in ("error", "warning"):
+        bad.append("log: " + p["entry"]["text"][:300])
+    elif m == "Network.requestWillBeSent" and p["request"]["url"] != "file://" + page:
+        bad.append("network request: " + p["request"]["url"][:300])
+if len(sys.argv) > 3:
+    with open(sys.argv[3]) as f:
+        rec = json.load(f)
+    by_id = {c["id"]: c for c in charts}
+    bad += judge(rec, by_id, page_facts)
+    for k, p in enumerate(rec["phases"]):
+        for kind in ("rate", "lat"):
+            c = by_id.get("p%d-%s" % (k, kind))
+            if not c or c["got"] != len(p["samples"]):
+                bad.append("phase %s: chart %s has %s points, the JSON %d samples"
+                           % (p["name"], kind, c and c["got"], len(p["samples"])))
+        # the percentile curve: a point per bucket below the last, counted here
+        h = p.get("histogram") or {}
+        if h.get("count"):
+            want = buckets_below_last(h)
+            c = by_id.get("p%d-pct" % k)
+            if not c or c["got"] != want:
+                bad.append("phase %s: percentile curve has %s points, the histogram %d buckets"
+                           " below its last" % (p["name"], c and c["got"], want))
 def page_data():
     with open(page) as f:
         text = f.read()
