@@ -244,22 +244,6 @@ static bool check_worse(const struct cb_cmp_doc *d, const struct cb_cmp_opts *o,
 	return crossed > 0;
 }
 
-/* The --html target checked and Chart.js read, before the work. 0, or
- * -errno with e set (exit 2). */
-static int open_page(const char *path, struct cb_out **out, struct cb_html *page, struct cb_err *e)
-{
-	char what[4200];
-	snprintf(what, sizeof(what), "--html %s", path);
-	if (cb_out_open(what, path, CB_OUT_REPORT, out, e) < 0)
-		return -EINVAL;
-	if (cb_html_open(page, e) < 0) {
-		cb_out_close(*out);
-		*out = NULL;
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* The page's data: the cephbench-compare/1 document doc, as --format json
  * prints it, and beside it what the overlaid curves draw: each input's
  * phases' per-second samples and histograms (borrowed from the files).
@@ -414,7 +398,7 @@ int cb_cmd_compare(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 	/* a page that cannot be written is refused before any file is read */
 	struct cb_out *html = NULL;
 	struct cb_html page = {.kind = "compare", .title = "cephbench compare"};
-	if (ro.html_path && open_page(ro.html_path, &html, &page, e) < 0)
+	if (ro.html_path && cb_html_target(ro.html_path, &html, &page, e) < 0)
 		return CB_EXIT_USAGE;
 	int rc = compare(argv + optind, nfiles, &o, &ro, html, &page, e);
 	cb_out_close(html);

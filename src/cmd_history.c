@@ -425,16 +425,8 @@ int cb_cmd_history(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 	/* a page that cannot be written is refused before anything is read
 	 * or stored */
 	struct page pg = {.html = {.kind = "history", .title = a.file}};
-	if (a.html) {
-		char what[4200];
-		snprintf(what, sizeof(what), "--html %s", a.html);
-		if (cb_out_open(what, a.html, CB_OUT_REPORT, &pg.out, e) < 0)
-			return CB_EXIT_USAGE;
-		if (cb_html_open(&pg.html, e) < 0) {
-			cb_out_close(pg.out);
-			return CB_EXIT_USAGE;
-		}
-	}
+	if (a.html && cb_html_target(a.html, &pg.out, &pg.html, e) < 0)
+		return CB_EXIT_USAGE;
 	struct page *p = a.html ? &pg : NULL;
 	int rc = a.add ? add_and_draw(&a, p, e) : list_runs(&a, p, e);
 	cb_out_close(pg.out);

@@ -104,7 +104,7 @@ static int check_alike(const struct input *a, const struct input *b, struct cb_e
 		   *fb = str_at(b->root, "cluster", "fsid");
 	if (strcmp(fa, fb) != 0)
 		return cb_err_usage(e, "%s: cluster %s, %s's is %s: merge the runs on one cluster",
-				    b->path, fb, a->path, fa);
+				    b->path, CB_ECHO(fb), a->path, CB_ECHO(fa));
 	if (strcmp(str_at(a->root, NULL, "host"), str_at(b->root, NULL, "host")) == 0 &&
 	    strcmp(str_at(a->root, NULL, "run_name"), str_at(b->root, NULL, "run_name")) == 0 &&
 	    strcmp(str_at(a->root, NULL, "started"), str_at(b->root, NULL, "started")) == 0)

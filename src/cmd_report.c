@@ -150,10 +150,9 @@ int cb_cmd_report(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e
 	if (mode == CB_CMD_PARSE)
 		return CB_EXIT_OK;
 	struct cb_out *page = NULL;
-	char what[4200];
-	snprintf(what, sizeof(what), "--html %s", a.html ? a.html : "");
-	/* the target looked at first: a bad one costs no reading */
-	if (a.html && cb_out_open(what, a.html, CB_OUT_REPORT, &page, e) < 0)
+	struct cb_html html = {0};
+	/* the target and Chart.js looked at first: a bad one costs no reading */
+	if (a.html && cb_html_target(a.html, &page, &html, e) < 0)
 		return CB_EXIT_USAGE;
 	json_t **recs = calloc(a.nfiles, sizeof(*recs));
 	r = recs ? 0 : cb_err_usage(e, "out of memory");
@@ -168,13 +167,14 @@ int cb_cmd_report(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e
 			r = cb_err_usage(e, "out of memory");
 	}
 	if (r == 0 && page)
-		r = cb_html_run_page(page, recs[0],
-				     json_string_value(json_object_get(recs[0], "run_name")), e);
+		r = cb_html_run_write(page, &html, recs[0],
+				      json_string_value(json_object_get(recs[0], "run_name")), e);
 	else if (r == 0)
 		r = print(&a, recs, e);
 	for (size_t i = 0; recs && i < a.nfiles; i++)
 		json_decref(recs[i]);
 	free(recs);
 	cb_out_close(page);
+	cb_html_close(&html);
 	return r < 0 ? CB_EXIT_USAGE : CB_EXIT_OK;
 }

@@ -88,14 +88,41 @@ void cb_html_close(struct cb_html *h)
 	h->chartjs_len = 0;
 }
 
-int cb_html_run_page(struct cb_out *o, const json_t *rec, const char *title, struct cb_err *e)
+int cb_html_target(const char *path, struct cb_out **out, struct cb_html *page, struct cb_err *e)
+{
+	char what[4200];
+	snprintf(what, sizeof(what), "--html %s", path);
+	if (cb_out_open(what, path, CB_OUT_REPORT, out, e) < 0)
+		return -EINVAL;
+	if (cb_html_open(page, e) < 0) {
+		cb_out_close(*out);
+		*out = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cb_html_run_write(struct cb_out *o, struct cb_html *page, const json_t *rec, const char *title,
+		      struct cb_err *e)
 {
 	json_t *data = json_pack("{s:O}", "record", (json_t *)rec);
-	struct cb_html page = {.kind = "run", .title = title ? title : "cephbench", .data = data};
-	int r = data ? cb_html_open(&page, e) : cb_err_usage(e, "out of memory");
-	if (r == 0)
-		r = cb_out_write(o, cb_html_render, &page, e);
-	cb_html_close(&page);
+	if (!data)
+		return cb_err_usage(e, "out of memory");
+	page->kind = "run";
+	page->title = title ? title : "cephbench";
+	page->data = data;
+	int r = cb_out_write(o, cb_html_render, page, e);
+	page->data = NULL;
 	json_decref(data);
+	return r;
+}
+
+int cb_html_run_page(struct cb_out *o, const json_t *rec, const char *title, struct cb_err *e)
+{
+	struct cb_html page = {0};
+	int r = cb_html_open(&page, e);
+	if (r == 0)
+		r = cb_html_run_write(o, &page, rec, title, e);
+	cb_html_close(&page);
 	return r;
 }

@@ -33,8 +33,17 @@ int cb_html_render(FILE *f, const void *arg);
 void cb_html_close(struct cb_html *h);
 
 struct cb_out;
+/* A page a command was asked for (--html path): the target looked at
+ * (outfile.h) and Chart.js read into page, before the command does any
+ * work. 0, or -errno with e set (one line, exit 2) and nothing held. */
+int cb_html_target(const char *path, struct cb_out **out, struct cb_html *page, struct cb_err *e);
+
 /* The page of one run's record rec, titled title, written whole to o
- * (outfile.h). 0, or -errno with e set (Chart.js missing, the write). */
+ * with page (opened) as the run kind. 0, or -errno with e set. */
+int cb_html_run_write(struct cb_out *o, struct cb_html *page, const json_t *rec, const char *title,
+		      struct cb_err *e);
+
+/* The same, Chart.js read here: a run's --html at its end. */
 int cb_html_run_page(struct cb_out *o, const json_t *rec, const char *title, struct cb_err *e);
 
 #endif

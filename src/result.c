@@ -127,7 +127,7 @@ static int samples_delay(struct cb_phase_result *p, size_t n)
 static int merge_beside(struct cb_phase_result *dst, const struct cb_phase_result *src,
 			size_t shift)
 {
-	if (cb_phase_samples_grow(dst, shift + src->nsamples) < 0)
+	if (src->nsamples && cb_phase_samples_grow(dst, shift + src->nsamples) < 0)
 		return -ENOMEM;
 	if (merge_counts(dst, src) < 0)
 		return -ENOMEM;
@@ -177,10 +177,15 @@ int cb_phase_merge_host(struct cb_phase_result *dst, const struct cb_phase_resul
 		return -ENOMEM;
 	dst->per_client = rows;
 	struct cb_client_row own = client_row(dst);
+	/* the span both ran over, the later one's start counted in: the
+	 * rates are over the seconds the samples hold */
+	uint64_t d_end = dst->elapsed_ns + (offset_s < 0 ? (uint64_t)-offset_s * 1000000000u : 0);
+	uint64_t s_end = src->elapsed_ns + (offset_s > 0 ? (uint64_t)offset_s * 1000000000u : 0);
 	if (offset_s < 0 && samples_delay(dst, (size_t)-offset_s) < 0)
 		return -ENOMEM;
 	if (merge_beside(dst, src, offset_s > 0 ? (size_t)offset_s : 0) < 0)
 		return -ENOMEM;
+	dst->elapsed_ns = d_end > s_end ? d_end : s_end;
 	if (mine)
 		rows[dst->nper_client++] = own;
 	if (src->nper_client)

@@ -104,8 +104,9 @@ int cb_hist_rebuild(struct cb_hist *h, const json_t *hist, const json_t *lat, co
 	uint64_t min = (uint64_t)min_us * 1000, max = (uint64_t)max_us * 1000;
 	h->min = clamp(min, h->min, cb_hist_bucket_hi(first));
 	/* the top bucket also counts the saturated values above it */
-	h->max = last == CB_HIST_NBUCKETS - 1 ? (max > h->max ? max : cb_hist_bucket_lo(last))
-					      : clamp(max, cb_hist_bucket_lo(last), h->max);
+	h->max = last == CB_HIST_NBUCKETS - 1
+		     ? (max > cb_hist_bucket_lo(last) ? max : cb_hist_bucket_lo(last))
+		     : clamp(max, cb_hist_bucket_lo(last), h->max);
 	h->mean = mean_us * 1000;
 	h->m2 = sd_us * 1000 * sd_us * 1000 * (double)count;
 	return 0;

@@ -261,9 +261,11 @@ void cb_search_text(const json_t *phases, FILE *out)
 			fprintf(out, "%s: capacity at %s ≤ %s: %s ops/s (±%.1f %%)%s, %zu steps\n",
 				name, sym, t, cb_format_count(lo, c, sizeof(c)),
 				cb_jnum(s, "error_pct"),
-				cb_jnum(s, "error_pct") <= cb_jnum(s, "error_asked_pct")
-				    ? ""
-				    : ", step budget spent first",
+				strcmp(cb_jstr(s, "status", ""), "step budget spent") == 0 ||
+					(strcmp(cb_jstr(s, "status", ""), "interrupted") == 0 &&
+					 cb_jnum(s, "error_pct") > cb_jnum(s, "error_asked_pct"))
+				    ? ", step budget spent first"
+				    : "",
 				nsteps);
 		else if (lo)
 			fprintf(out,

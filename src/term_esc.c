@@ -189,6 +189,7 @@ int cb_esc_json(json_t *v)
 		if (json_is_string(x) && needs_esc(json_string_value(x))) {
 			if (json_object_set_new(v, key, escaped(json_string_value(x))) < 0)
 				return -ENOMEM;
+			x = json_object_get(v, key); /* the old one is freed */
 		} else if (cb_esc_json(x) < 0) {
 			return -ENOMEM;
 		}

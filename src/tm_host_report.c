@@ -215,42 +215,46 @@ void cb_tm_host_json(const struct cb_tm_host *x, const struct cb_phase_result *p
 }
 
 /* The interface that moved the most over the samples (where a cluster on
- * this host talks, lo), its bytes and the seconds they were counted in. A
- * name is summed again at each sample that has it: the same sums, which
- * never beat themselves. */
+ * this host talks, lo), its bytes and the seconds they were counted in:
+ * one pass, each name summed where it first appeared (at most as many as
+ * a run records; a file's extra names are left out). */
+struct if_sum {
+	const char *name;
+	uint64_t rx, tx;
+	double secs;
+};
+
 static const char *busiest_if(const json_t *samples, uint64_t *rx, uint64_t *tx, double *secs)
 {
-	const char *best = NULL;
-	uint64_t most = 0;
+	struct if_sum ifs[HOST_MAX_IF];
+	size_t nif = 0, i, k;
 	const json_t *s, *v;
-	size_t i;
 	const char *name;
 	json_array_foreach(samples, i, s)
 	{
 		json_object_foreach((json_t *)json_object_get(s, "net"), name, v)
 		{
-			uint64_t r = 0, t = 0;
-			double d = 0;
-			const json_t *z;
-			size_t k;
-			json_array_foreach(samples, k, z)
-			{
-				const json_t *n = json_object_get(json_object_get(z, "net"), name);
-				if (!n)
-					continue;
-				r += cb_jcount(n, "rx_bytes");
-				t += cb_jcount(n, "tx_bytes");
-				d += cb_jnum(z, "interval_s");
-			}
-			if (r + t > most) {
-				most = r + t;
-				best = name;
-				*rx = r;
-				*tx = t;
-				*secs = d;
-			}
+			for (k = 0; k < nif && strcmp(ifs[k].name, name) != 0; k++)
+				;
+			if (k == nif && nif == HOST_MAX_IF)
+				continue;
+			if (k == nif)
+				ifs[nif++] = (struct if_sum){.name = name};
+			ifs[k].rx += cb_jcount(v, "rx_bytes");
+			ifs[k].tx += cb_jcount(v, "tx_bytes");
+			ifs[k].secs += cb_jnum(s, "interval_s");
 		}
 	}
+	const char *best = NULL;
+	uint64_t most = 0;
+	for (k = 0; k < nif; k++)
+		if (ifs[k].rx + ifs[k].tx > most) {
+			most = ifs[k].rx + ifs[k].tx;
+			best = ifs[k].name;
+			*rx = ifs[k].rx;
+			*tx = ifs[k].tx;
+			*secs = ifs[k].secs;
+		}
 	return best;
 }
 

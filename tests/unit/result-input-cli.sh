@@ -185,6 +185,7 @@ doc = json.load(open(f"{d}/base.json"))
 doc["skipped"] = [{"workload": "k", "reason": "no\x1b[2J rbd\nregression: fake"}]
 p = doc["phases"][0]
 p["disturbed"] = ["scrub\x1b]0;T\a at +1.0 s"]
+doc["\x1bk"] = "\x1bv"  # a key and its value both to escape (the value first freed the key's)
 p["telemetry"] = {"host": {"window_s": 1.0, "cpu": {"usr": 1.0, "sys": 1.0, "iowait": 0.0,
         "steal": 0.0, "idle": 98.0}, "samples": [],
         "disks": {"sd\u009ba": {"reads": 1, "writes": 2, "read_sectors": 8, "write_sectors": 16,
