@@ -251,18 +251,21 @@ static int merge_phase(const struct input *in, size_t n, size_t i, json_t **out,
 		r = cb_err_usage(e, "out of memory");
 	/* each file's row keeps what the file alone can say */
 	json_t *rows = o ? json_object_get(o, "ranks") : NULL;
+	bool bad = false;
 	for (size_t k = 0; r == 0 && k < n; k++) {
 		json_t *row = json_array_get(rows, k);
 		const json_t *ph = json_array_get(json_object_get(in[k].root, "phases"), i);
-		json_object_set_new(row, "file", json_string(in[k].path));
+		bad |= json_object_set_new(row, "file", json_string(in[k].path)) < 0;
 		/* whole: a rank's row holds 63 bytes of it, a record 255 */
-		json_object_set(row, "host", json_object_get(in[k].root, "host"));
+		bad |= json_object_set(row, "host", json_object_get(in[k].root, "host")) < 0;
 		json_object_foreach((json_t *)ph, key, v)
 		{
 			if (!listed(same_keys, key) && !listed(summed_keys, key))
-				json_object_set(row, key, v);
+				bad |= json_object_set(row, key, v) < 0;
 		}
 	}
+	if (r == 0 && bad) /* a record missing a part is not written */
+		r = cb_err_usage(e, "out of memory");
 	for (size_t k = 0; k < n; k++) /* calloc'ed: release takes an unused one */
 		cb_phase_release(&p[k]);
 	free(p);
@@ -280,12 +283,13 @@ static int merge_record(const struct input *in, size_t n, json_t **out, struct c
 	json_t *root = json_object(), *phases = json_array(), *from = json_array();
 	const char *key;
 	json_t *v;
+	bool bad = false;
 	if (!root || !phases || !from)
 		goto oom;
 	json_object_foreach(in[0].root, key, v)
 	{
 		if (listed(run_keys, key))
-			json_object_set(root, key, v);
+			bad |= json_object_set(root, key, v) < 0;
 	}
 	const char *started = str_at(in[0].root, NULL, "started");
 	bool interrupted = false;
@@ -299,11 +303,13 @@ static int merge_record(const struct input *in, size_t n, json_t **out, struct c
 		json_object_foreach(in[k].root, key, v)
 		{
 			if (!listed(shared_keys, key))
-				json_object_set(f, key, v);
+				bad |= json_object_set(f, key, v) < 0;
 		}
 	}
-	json_object_set_new(root, "started", json_string(started));
-	json_object_set_new(root, "interrupted", json_boolean(interrupted));
+	bad |= json_object_set_new(root, "started", json_string(started)) < 0;
+	bad |= json_object_set_new(root, "interrupted", json_boolean(interrupted)) < 0;
+	if (bad)
+		goto oom;
 	for (size_t i = 0; i < json_array_size(json_object_get(in[0].root, "phases")); i++) {
 		json_t *o;
 		if (merge_phase(in, n, i, &o, e) < 0) {
@@ -312,10 +318,15 @@ static int merge_record(const struct input *in, size_t n, json_t **out, struct c
 			json_decref(from);
 			return -EINVAL;
 		}
-		json_array_append_new(phases, o);
+		if (json_array_append_new(phases, o) < 0)
+			goto oom;
 	}
-	json_object_set_new(root, "phases", phases);
-	json_object_set_new(root, "merged_from", from);
+	/* root owns them now, or they are gone */
+	bad = json_object_set_new(root, "phases", phases) < 0;
+	bad |= json_object_set_new(root, "merged_from", from) < 0;
+	phases = from = NULL;
+	if (bad)
+		goto oom;
 	*out = root;
 	return 0;
 oom:
