@@ -4,6 +4,7 @@
  * each host's own figures and what cannot be summed kept under its row. */
 #include "cli.h"
 #include "commands.h"
+#include "options.h"
 #include "outfile.h"
 #include "report.h"
 #include "result_check.h"
@@ -23,10 +24,10 @@ static const char merge_help[] =
     "by phase, as a run over MPI ranks merges its ranks: ops, bytes and errors\n"
     "add, histograms add bucket by bucket (so the percentiles are those of every\n"
     "op), the per-second samples add by wall-clock second, duration_s is the\n"
-    "slowest file's, IOPS and bandwidth are over it. Each file stays a row of\n"
-    "its own under each phase (ranks: host, ops, ..., file) with what cannot be\n"
-    "summed (its telemetry, expect verdicts, disturbed, iterations); its\n"
-    "run-wide sections (verdict, client, preflight, ...) are in merged_from.\n"
+    "span the files ran over, IOPS and bandwidth are over it. Each file stays\n"
+    "a row of its own under each phase (ranks: host, ops, ..., file) with what\n"
+    "cannot be summed (its telemetry, expect verdicts, disturbed, iterations);\n"
+    "its run-wide sections (verdict, client, preflight, ...) are in merged_from.\n"
     "The files must hold the same profile (name and sha256), the same cluster\n"
     "and the same phases. See docs/merge.md.\n"
     "\n"
@@ -388,6 +389,8 @@ int cb_cmd_merge(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 			return CB_EXIT_USAGE;
 		case 'o':
 			output = optarg;
+			if (cb_err_rule(e, "-o", optarg, cb_path_rule(optarg)) < 0)
+				return CB_EXIT_USAGE;
 			break;
 		case 'h':
 		case CB_OPT_HELP:

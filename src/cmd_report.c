@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "health.h"
 #include "html.h"
+#include "options.h"
 #include "outfile.h"
 #include "report.h"
 #include "result_check.h"
@@ -75,6 +76,8 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 		}
 		case OPT_HTML:
 			a->html = optarg;
+			if (cb_err_rule(e, "--html", optarg, cb_path_rule(optarg)) < 0)
+				return -EINVAL;
 			break;
 		case 'h':
 		case OPT_HELP:

@@ -241,6 +241,12 @@ assert_rc 2 "-o into a missing directory"
 [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'no/such/dir' "$T/err" ||
 	fail "-o into a missing directory: $(cat "$T/err")"
 [ ! -e "$T/no" ] || fail "-o into a missing directory made it"
+cb merge "$T/a.json" "$T/b.json" -o "$T/m
+x.json"
+assert_rc 2 "-o with a line break in its name"
+grep -q "^cephbench merge: -o '.*': use a path of 1-4095 characters, no control characters" "$T/err" ||
+	fail "-o with a line break: $(cat "$T/err")"
+ls "$T" | grep -q '^x\.json$' && fail "a record was written under a name with a line break"
 cb merge "$T/a.json" "$T/b.json"
 assert_rc 2 "no -o"
 grep -q 'give -o' "$T/err" || fail "no -o: $(cat "$T/err")"

@@ -122,6 +122,12 @@ cb report --html "$T/none/r.html" "$T/r1.json"
 assert_rc 2 "--html into a missing directory"
 grep -q -- "--html $T/none/r.html: cannot open" "$T/err" || fail "no line naming --html: $(cat "$T/err")"
 [ "$(grep -c . "$T/err")" -eq 1 ] || fail "more than one line: $(cat "$T/err")"
+cb report --html "$T/a
+b.html" "$T/r1.json"
+assert_rc 2 "--html with a line break in its name"
+grep -q -- "--html '.*': use a path of 1-4095 characters, no control characters" "$T/err" ||
+	fail "--html with a line break: $(cat "$T/err")"
+ls "$T" | grep -q '^a$' && fail "a page was written under a name with a line break"
 cb report --format yaml "$T/r1.json"
 assert_rc 2 "--format yaml"
 grep -q "^cephbench report: --format 'yaml': use text, json, csv or markdown" "$T/err" || fail "--format yaml: $(cat "$T/err")"
