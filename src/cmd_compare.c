@@ -251,21 +251,29 @@ static bool check_worse(const struct cb_cmp_doc *d, const struct cb_cmp_opts *o,
 static json_t *page_data(const struct compare_state *st, const struct cb_cmp_opts *o, json_t *doc)
 {
 	json_t *inputs = json_array();
-	for (size_t i = 0; inputs && i < st->nfiles; i++) {
+	bool bad = !inputs;
+	for (size_t i = 0; !bad && i < st->nfiles; i++) {
 		json_t *phases = json_array(), *p;
 		size_t k;
+		bad = !phases;
 		json_array_foreach(json_object_get(st->files[i].root, "phases"), k, p)
-		    json_array_append_new(phases,
-					  json_pack("{s:O, s:O*, s:O*, s:O*}", "name",
-						    json_object_get(p, "name"), "samples",
-						    json_object_get(p, "samples"), "histogram",
-						    json_object_get(p, "histogram"), "latency_us",
-						    json_object_get(p, "latency_us")));
+		{
+			bad |= json_array_append_new(
+				   phases, json_pack("{s:O, s:O*, s:O*, s:O*}", "name",
+						     json_object_get(p, "name"), "samples",
+						     json_object_get(p, "samples"), "histogram",
+						     json_object_get(p, "histogram"), "latency_us",
+						     json_object_get(p, "latency_us"))) < 0;
+		}
 		/* files: the first is A, the later ones their sets' B labels */
 		const char *label = o->by ? NULL : i ? st->sets[i - 1].label_b : "A";
-		json_array_append_new(inputs,
-				      json_pack("{s:s, s:s*, s:o}", "file", st->files[i].path,
-						"label", label, "phases", phases));
+		bad |= json_array_append_new(inputs, json_pack("{s:s, s:s*, s:o}", "file",
+							       st->files[i].path, "label", label,
+							       "phases", phases)) < 0;
+	}
+	if (bad) { /* a page missing a file's curves would mislead */
+		json_decref(inputs);
+		return NULL;
 	}
 	return json_pack("{s:O, s:o}", "compare", doc, "inputs", inputs);
 }

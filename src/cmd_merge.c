@@ -4,6 +4,7 @@
  * each host's own figures and what cannot be summed kept under its row. */
 #include "cli.h"
 #include "commands.h"
+#include "jget.h"
 #include "options.h"
 #include "outfile.h"
 #include "report.h"
@@ -76,13 +77,6 @@ static bool listed(const char *const *keys, const char *k)
 	return false;
 }
 
-static const char *str_at(const json_t *o, const char *parent, const char *key)
-{
-	if (parent)
-		o = json_object_get(o, parent);
-	return json_string_value(json_object_get(o, key));
-}
-
 struct input {
 	const char *path;
 	json_t *root;
@@ -92,23 +86,23 @@ struct input {
  * and no host's rows in it yet. */
 static int check_alike(const struct input *a, const struct input *b, struct cb_err *e)
 {
-	const char *pa = str_at(a->root, "profile", "name"),
-		   *pb = str_at(b->root, "profile", "name");
-	const char *sa = str_at(a->root, "profile", "sha256");
-	const char *sb = str_at(b->root, "profile", "sha256");
+	const char *pa = cb_jstr(json_object_get(a->root, "profile"), "name", ""),
+		   *pb = cb_jstr(json_object_get(b->root, "profile"), "name", "");
+	const char *sa = cb_jstr(json_object_get(a->root, "profile"), "sha256", "");
+	const char *sb = cb_jstr(json_object_get(b->root, "profile"), "sha256", "");
 	if (strcmp(pa, pb) != 0 || strcmp(sa, sb) != 0)
 		return cb_err_usage(e,
 				    "%s: profile '%s' (sha256 %.12s...), %s's is '%s' (%.12s...): "
 				    "merge the runs of one profile, with the same -o",
 				    b->path, pb, sb, a->path, pa, sa);
-	const char *fa = str_at(a->root, "cluster", "fsid"),
-		   *fb = str_at(b->root, "cluster", "fsid");
+	const char *fa = cb_jstr(json_object_get(a->root, "cluster"), "fsid", ""),
+		   *fb = cb_jstr(json_object_get(b->root, "cluster"), "fsid", "");
 	if (strcmp(fa, fb) != 0)
 		return cb_err_usage(e, "%s: cluster %s, %s's is %s: merge the runs on one cluster",
 				    b->path, CB_ECHO(fb), a->path, CB_ECHO(fa));
-	if (strcmp(str_at(a->root, NULL, "host"), str_at(b->root, NULL, "host")) == 0 &&
-	    strcmp(str_at(a->root, NULL, "run_name"), str_at(b->root, NULL, "run_name")) == 0 &&
-	    strcmp(str_at(a->root, NULL, "started"), str_at(b->root, NULL, "started")) == 0)
+	if (strcmp(cb_jstr(a->root, "host", ""), cb_jstr(b->root, "host", "")) == 0 &&
+	    strcmp(cb_jstr(a->root, "run_name", ""), cb_jstr(b->root, "run_name", "")) == 0 &&
+	    strcmp(cb_jstr(a->root, "started", ""), cb_jstr(b->root, "started", "")) == 0)
 		return cb_err_usage(e,
 				    "%s: the same run as %s (host, run name, start): give each "
 				    "host's file once",
@@ -120,10 +114,10 @@ static int check_alike(const struct input *a, const struct input *b, struct cb_e
 				    b->path, json_array_size(qb), a->path, json_array_size(qa));
 	for (size_t i = 0; i < json_array_size(qa); i++) {
 		const json_t *x = json_array_get(qa, i), *y = json_array_get(qb, i);
-		const char *nx = str_at(x, NULL, "name"), *ny = str_at(y, NULL, "name");
+		const char *nx = cb_jstr(x, "name", ""), *ny = cb_jstr(y, "name", "");
 		if (strcmp(nx, ny) != 0 ||
-		    strcmp(str_at(x, NULL, "layer"), str_at(y, NULL, "layer")) ||
-		    strcmp(str_at(x, NULL, "op"), str_at(y, NULL, "op")))
+		    strcmp(cb_jstr(x, "layer", ""), cb_jstr(y, "layer", "")) ||
+		    strcmp(cb_jstr(x, "op", ""), cb_jstr(y, "op", "")))
 			return cb_err_usage(
 			    e,
 			    "%s: phases[%zu] is '%s', %s's is '%s' (or its layer or "
@@ -213,7 +207,7 @@ static int merge_phase(const struct input *in, size_t n, size_t i, json_t **out,
 			r = cb_phase_rebuild(&p[k], o, where, e);
 	}
 	struct cb_phase_result *m = &p[0];
-	if (r == 0 && cb_phase_add_host(m, 0, str_at(in[0].root, NULL, "host"), m) < 0)
+	if (r == 0 && cb_phase_add_host(m, 0, cb_jstr(in[0].root, "host", ""), m) < 0)
 		r = cb_err_usage(e, "out of memory");
 	uint64_t clients = m->clients;
 	for (size_t k = 1; k < n && r == 0; k++) {
@@ -222,7 +216,7 @@ static int merge_phase(const struct input *in, size_t n, size_t i, json_t **out,
 		int64_t off = cb_phase_offset_s(m, &p[k]);
 		if ((r = check_overlap(in, k, i, m, &p[k], off, e)) < 0)
 			break;
-		if (cb_phase_add_host(m, (unsigned)k, str_at(in[k].root, NULL, "host"), &p[k]) <
+		if (cb_phase_add_host(m, (unsigned)k, cb_jstr(in[k].root, "host", ""), &p[k]) <
 			0 ||
 		    cb_phase_merge_host(m, &p[k], off) < 0)
 			r = cb_err_usage(e, "out of memory");
@@ -292,10 +286,10 @@ static int merge_record(const struct input *in, size_t n, json_t **out, struct c
 		if (listed(run_keys, key))
 			bad |= json_object_set(root, key, v) < 0;
 	}
-	const char *started = str_at(in[0].root, NULL, "started");
+	const char *started = cb_jstr(in[0].root, "started", "");
 	bool interrupted = false;
 	for (size_t k = 0; k < n; k++) {
-		const char *s = str_at(in[k].root, NULL, "started");
+		const char *s = cb_jstr(in[k].root, "started", "");
 		started = strcmp(s, started) < 0 ? s : started; /* one fixed format */
 		interrupted |= json_is_true(json_object_get(in[k].root, "interrupted"));
 		json_t *f = json_pack("{s:s}", "file", in[k].path);
