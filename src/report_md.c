@@ -118,6 +118,12 @@ static int fence_len(const char *s)
 	return best + 1;
 }
 
+static void fence(FILE *out, int n)
+{
+	while (n-- > 0)
+		fputc('`', out);
+}
+
 int cb_report_markdown(FILE *out, const json_t *rec)
 {
 	const json_t *cl = json_object_get(rec, "cluster"), *v = json_object_get(rec, "verdict");
@@ -153,8 +159,11 @@ int cb_report_markdown(FILE *out, const json_t *rec)
 	}
 	if (len) {
 		int f = fence_len(notes);
-		fprintf(out, "\n%.*stext\n%s%.*s\n", f, "``````````````````", notes, f,
-			"``````````````````");
+		fputc('\n', out);
+		fence(out, f);
+		fprintf(out, "text\n%s", notes);
+		fence(out, f);
+		fputc('\n', out);
 	}
 	free(notes);
 	fputc('\n', out);
