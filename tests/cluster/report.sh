@@ -85,8 +85,18 @@ PY
 # --- markdown: the table has a row per phase
 cb report --format markdown "$T/r1.json"
 assert_rc 0 "report --format markdown"
-n=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["phases"]))' "$T/r1.json")
-[ "$(grep -c '^| [a-z]' "$T/out")" -ge "$((n + 1))" ] || fail "markdown: fewer table rows than $n phases: $(cat "$T/out")"
+# each phase's row, in order, with its ops and IOPS as the JSON has them
+/usr/bin/python3 - "$T/out" "$T/r1.json" <<'PY' || fail "markdown: the table is not the phases: $(cat "$T/out")"
+import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+head = lines.index(next(l for l in lines if l.startswith("| phase | layer |")))
+rows = [l.strip("| ").split(" | ") for l in lines[head + 2:] if l.startswith("| ")]
+phases = json.load(open(sys.argv[2]))["phases"]
+rows = rows[:len(phases)]
+assert [r[0] for r in rows] == [p["name"] for p in phases], rows
+for r, p in zip(rows, phases):
+    assert int(r[6]) == p["ops"] and r[7] == "%.1f" % p["iops"], (r, p["name"])
+PY
 grep -q '^| w | max_p99 | .* | \*\*FAIL\*\*' "$T/out" || fail "markdown: no FAIL verdict row: $(cat "$T/out")"
 grep -q '^```text$' "$T/out" || fail "markdown: no notes block"
 
