@@ -569,6 +569,9 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 		}
 	}
 	l->res->interrupted = interrupted;
+	/* said, so that ops + unissued_ops is what the schedule asked for */
+	if (l->rated)
+		l->res->unissued_ops += l->due.n - l->sched.n;
 	if (ret < 0)
 		return ret;
 	/* The target too: a full pool or a sick file system is what the

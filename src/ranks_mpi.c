@@ -183,7 +183,7 @@ struct wire {
 	uint64_t nper_client;
 	uint64_t all_ops, all_bytes, all_lat_ns;
 	/* open loop (rate.h): zero, and no service histogram, in a closed one */
-	uint64_t late_ops, backlog_max, window_unix_ns;
+	uint64_t late_ops, backlog_max, unissued_ops, window_unix_ns;
 	uint8_t ran, interrupted, failed, has_hist, has_service;
 	char target[128];
 	struct cb_hist hist, service;
@@ -209,6 +209,7 @@ static void to_wire(const struct cb_phase_result *res, struct wire *w)
 	w->failed = res->failed;
 	w->late_ops = res->late_ops;
 	w->backlog_max = res->backlog_max;
+	w->unissued_ops = res->unissued_ops;
 	w->window_unix_ns = res->window_unix_ns;
 	snprintf(w->target, sizeof(w->target), "%s", res->target);
 	if (res->hist) {
@@ -248,6 +249,7 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 		    .service_hist = all[k].has_service ? &sv : NULL,
 		    .late_ops = all[k].late_ops,
 		    .backlog_max = all[k].backlog_max,
+		    .unissued_ops = all[k].unissued_ops,
 		    .window_unix_ns = all[k].window_unix_ns,
 		    .samples = (struct cb_sample *)s,
 		    .nsamples = (size_t)all[k].nsamples,

@@ -67,12 +67,13 @@ int cb_rate_json(const struct cb_phase_result *p, json_t *o)
 	if (p->rate_ops <= 0)
 		return 0;
 	json_t *j = json_pack(
-	    "{s:f, s:s, s:f, s:b, s:I, s:I, s:s, s:o, s:o}", "rate_ops_per_s", p->rate_ops,
+	    "{s:f, s:s, s:f, s:b, s:I, s:I, s:I, s:s, s:o, s:o}", "rate_ops_per_s", p->rate_ops,
 	    "arrival", p->arrival == CB_ARRIVAL_POISSON ? "poisson" : "uniform",
 	    "achieved_ops_per_s", cb_phase_iops(p), "saturated", p->saturated, "late_ops",
-	    (json_int_t)p->late_ops, "backlog_max", (json_int_t)p->backlog_max, "latency_from",
-	    "scheduled start", "service_latency_us", cb_latency_json(p->service_hist),
-	    "service_histogram", cb_histogram_json(p->service_hist));
+	    (json_int_t)p->late_ops, "backlog_max", (json_int_t)p->backlog_max, "unissued_ops",
+	    (json_int_t)p->unissued_ops, "latency_from", "scheduled start", "service_latency_us",
+	    cb_latency_json(p->service_hist), "service_histogram",
+	    cb_histogram_json(p->service_hist));
 	return j && json_object_set_new(o, "open_loop", j) == 0 ? 0 : -ENOMEM;
 }
 
@@ -82,16 +83,19 @@ void cb_rate_text(const json_t *p, FILE *out)
 	if (!o)
 		return;
 	const json_t *svc = json_object_get(o, "service_latency_us");
-	char a[32], t[32], late[32], bl[32];
+	char a[32], t[32], late[32], bl[32], un[32], unl[80] = "";
+	if (cb_jcount(o, "unissued_ops"))
+		snprintf(unl, sizeof(unl), ", %s due ops not issued by the end",
+			 cb_format_count(cb_jcount(o, "unissued_ops"), un, sizeof(un)));
 	fprintf(out,
 		"%s: open loop (%s): achieved %s of %s ops/s%s; %s ops late (over 1 ms behind "
-		"schedule), backlog up to %s; latency above is from each op's scheduled start, "
+		"schedule), backlog up to %s%s; latency above is from each op's scheduled start, "
 		"service time mean %.3f ms, p99 %.3f ms\n",
 		cb_jstr(p, "name", ""), cb_jstr(o, "arrival", ""),
 		cb_format_count((uint64_t)llround(cb_jnum(o, "achieved_ops_per_s")), a, sizeof(a)),
 		cb_format_count((uint64_t)llround(cb_jnum(o, "rate_ops_per_s")), t, sizeof(t)),
 		cb_jtrue(o, "saturated") ? ": saturated" : "",
 		cb_format_count(cb_jcount(o, "late_ops"), late, sizeof(late)),
-		cb_format_count(cb_jcount(o, "backlog_max"), bl, sizeof(bl)),
+		cb_format_count(cb_jcount(o, "backlog_max"), bl, sizeof(bl)), unl,
 		cb_jnum(svc, "mean") / 1e3, cb_jnum(svc, "p99") / 1e3);
 }

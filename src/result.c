@@ -72,6 +72,7 @@ static int merge_counts(struct cb_phase_result *dst, const struct cb_phase_resul
 		cb_hist_merge(dst->service_hist, src->service_hist);
 	}
 	dst->late_ops += src->late_ops;
+	dst->unissued_ops += src->unissued_ops;
 	dst->ops += src->ops;
 	dst->bytes += src->bytes;
 	dst->write_ops += src->write_ops;

@@ -100,11 +100,12 @@ struct cb_phase_result {
 	 * and the rest of this block unset), its arrival process; hist then
 	 * holds latency from each op's scheduled start, service_hist from its
 	 * submit (owned); ops submitted late, the largest backlog; saturated:
-	 * the phase could not keep the rate. */
+	 * the phase could not keep the rate; unissued_ops: due before the
+	 * phase's end but never submitted (the backlog its time ran out on). */
 	double rate_ops;
 	int arrival; /* enum cb_arrival */
 	struct cb_hist *service_hist;
-	uint64_t late_ops, backlog_max;
+	uint64_t late_ops, backlog_max, unissued_ops;
 	bool saturated;
 	/* Steady state (steady.h): 0 no rule, 1 reached, 2 not reached by
 	 * max; the measured time it took to get there. */

@@ -202,7 +202,8 @@ static int open_loop(struct cb_phase_result *p, const json_t *o, const char *whe
 	p->saturated = json_is_true(json_object_get(o, "saturated"));
 	if (number_at(o, "rate_ops_per_s", false, 1e18, &p->rate_ops, at, e) < 0 ||
 	    count_at(o, "late_ops", false, &p->late_ops, at, e) < 0 ||
-	    count_at(o, "backlog_max", false, &p->backlog_max, at, e) < 0)
+	    count_at(o, "backlog_max", false, &p->backlog_max, at, e) < 0 ||
+	    count_at(o, "unissued_ops", true, &p->unissued_ops, at, e) < 0)
 		return -EINVAL;
 	if (!(p->service_hist = cb_hist_new()))
 		return cb_err_usage(e, "out of memory");

@@ -10,7 +10,9 @@ CB.runOpenLoop = function (sec, p, k) {
     "Open loop (" + o.arrival + "): achieved " + fmt(o.achieved_ops_per_s) + " of " +
     fmt(o.rate_ops_per_s) + " ops/s" + (o.saturated ? ": saturated" : "") + "; " +
     fmt(o.late_ops, 0) + " ops late (over 1 ms behind schedule), backlog up to " +
-    fmt(o.backlog_max, 0) + "; latency is from each op's " + o.latency_from +
+    fmt(o.backlog_max, 0) +
+    (o.unissued_ops ? ", " + fmt(o.unissued_ops, 0) + " due ops not issued by the end" : "") +
+    "; latency is from each op's " + o.latency_from +
     (sv.mean !== undefined ? ", service time mean " + ms(sv.mean) + ", p99 " + ms(sv.p99) : "")));
   const s = p.samples || [];
   const t = s.map((x) => x.t);
