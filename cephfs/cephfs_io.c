@@ -27,7 +27,7 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 	s->blocks = (o->file_size + s->bs - 1) / s->bs;
 	/* a fill pass ends when every block of every file is written once */
 	s->count = fill ? s->blocks * o->files : UINT64_MAX;
-	s->rng = cb_splitmix64(0x6a09e667f3bcc908ULL ^ ((uint64_t)getpid() << 20) ^ s->client);
+	s->rng = cb_rng_client(ph->wl->seed, s->client, 0);
 	s->fds = malloc(o->files * sizeof(*s->fds));
 	if (!s->fds)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");

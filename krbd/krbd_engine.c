@@ -3,6 +3,7 @@
  * run creates and maps with `rbd device map` (pool: and image_size:), or
  * devices and files given with device:, which are only read unless
  * --allow-destructive (krbd_dev.c has the safety rules). */
+#include "rng.h"
 #include "blk_check.h"
 #include "context.h"
 #include "krbd_priv.h"
@@ -326,7 +327,7 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 	s->verify = o->verify && s->op != CB_BLK_PREFILL;
 	s->fill = s->op == CB_BLK_PREFILL || s->verify;
 	s->bs = ph->wl->block_size;
-	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
+	s->rng = cb_rng_client(ph->wl->seed, ph->client, 0);
 	if (s->op == CB_BLK_PREFILL)
 		s->bs = fill_bs(ph->wl); /* few ops; a device's tail is a shorter one */
 	for (unsigned i = 0; i < s->ss->ndev; i++) {

@@ -3,6 +3,7 @@
  * rand read what the run's metadata objects say an earlier write left, of
  * every client that wrote. Client k > 0 runs on a connection of its own,
  * kept in its session across the workload's steps. */
+#include "rng.h"
 #include "conn.h"
 #include "marked.h"
 #include "rados_io.h"
@@ -298,7 +299,7 @@ static int rados_setup(struct cb_phase *ph, void **state)
 	s->run = ph->run_name;
 	s->run_len = strlen(s->run);
 	s->client = ph->client;
-	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
+	s->rng = cb_rng_client(ph->wl->seed, ph->client, 0);
 	struct cb_conn *conn;
 	r = cb_conn_for_client(ph->conn, ph->client, (struct cb_conn **)ph->session, &conn,
 			       ph->err);

@@ -3,6 +3,7 @@
  * and removes them at the end, each client its own `images` of them on a
  * connection of its own; `image:` names an existing image instead, which is
  * only read unless --allow-destructive. */
+#include "rng.h"
 #include "blk_check.h"
 #include "conn.h"
 #include "options.h"
@@ -231,7 +232,7 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	s->verify = o->verify && ph->step != RBD_STEP_FILL;
 	s->writes = cb_blk_op_writes(s->op, s->mix);
 	s->bs = ph->wl->block_size;
-	s->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)getpid() << 16) ^ ph->client;
+	s->rng = cb_rng_client(ph->wl->seed, ph->client, 0);
 	r = cb_conn_for_client(ph->conn, ph->client, (struct cb_conn **)ph->session, &s->conn,
 			       ph->err);
 	if (r == 0)

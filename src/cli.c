@@ -274,8 +274,9 @@ static int cli_signals(struct cb_err *e)
 	return fd;
 }
 
-int cb_cli_run(const struct cb_profile *p, struct cb_run_opts *o, struct cb_err *e)
+int cb_cli_run(struct cb_profile *p, struct cb_run_opts *o, struct cb_err *e)
 {
+	cb_profile_seed(p, o->ranks);
 	o->sigfd = cli_signals(e);
 	if (o->sigfd < 0)
 		return (int)e->exit;

@@ -67,7 +67,7 @@ int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct opt
 
 /* Run p with the stop signals (SIGINT, SIGTERM, SIGUSR2) routed to the
  * runner. Returns the exit code. */
-int cb_cli_run(const struct cb_profile *p, struct cb_run_opts *o, struct cb_err *e);
+int cb_cli_run(struct cb_profile *p, struct cb_run_opts *o, struct cb_err *e);
 
 /* Block the stop signals in this thread and every thread it starts later
  * (cb_cli_run reads them from a signalfd). 0 or -EINVAL with e set. */

@@ -28,6 +28,14 @@ static int add(struct diffs *ds, const struct cb_cmp_diff *d)
 	return 0;
 }
 
+/* Keys not compared: skip (compare's --by), and the seed, which picks
+ * which offsets an op takes, not how fast it is, and is drawn anew by
+ * every run that does not give one. */
+static bool skipped(const char *k, const char *skip)
+{
+	return (skip && strcmp(k, skip) == 0) || strcmp(k, "seed") == 0;
+}
+
 /* Every key of a or b (a's first, then b's own) whose values differ. */
 static int object_diffs(struct diffs *ds, const char *kind, const char *a_name, const char *b_name,
 			const json_t *a, const json_t *b, const char *skip)
@@ -37,14 +45,14 @@ static int object_diffs(struct diffs *ds, const char *kind, const char *a_name, 
 	json_object_foreach((json_t *)a, k, v)
 	{
 		const json_t *w = json_object_get(b, k);
-		if ((skip && strcmp(k, skip) == 0) || (w && json_equal(v, (json_t *)w)))
+		if (skipped(k, skip) || (w && json_equal(v, (json_t *)w)))
 			continue;
 		if (add(ds, &(struct cb_cmp_diff){kind, a_name, b_name, k, v, w}) < 0)
 			return -ENOMEM;
 	}
 	json_object_foreach((json_t *)b, k, v)
 	{
-		if ((skip && strcmp(k, skip) == 0) || json_object_get(a, k))
+		if (skipped(k, skip) || json_object_get(a, k))
 			continue;
 		if (add(ds, &(struct cb_cmp_diff){kind, a_name, b_name, k, NULL, v}) < 0)
 			return -ENOMEM;

@@ -43,6 +43,11 @@ struct cb_workload {
 	uint64_t max_errors;  /* op errors tolerated before the phase fails */
 	uint64_t clients;     /* clients running it together (>= 1), each with its own session */
 	uint64_t repeat;      /* runs of its whole step list, merged into one row each */
+	/* Where every random choice of its ops starts (offsets, objects, mixes,
+	 * data): the profile's, or one drawn when the run starts
+	 * (cb_profile_seed), so the record always says it; a client's own
+	 * generator comes from it and its number (cb_rng_client). */
+	uint64_t seed;
 	bool optional;	      /* skipped with a note when its layer is unavailable here */
 	/* An op stuck this long fails with an error; 0: the cluster timeout. */
 	uint64_t op_timeout_ns;

@@ -9,12 +9,17 @@
 #include "profile_matrix.h"
 #include "profile_override.h"
 #include "profile_preflight.h"
+#include "ranks.h"
+#include "rng.h"
 
 #include <errno.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #define PROFILE_MAX_BYTES CB_PROFILE_MAX_BYTES
@@ -484,6 +489,21 @@ out:
 	}
 	*out = l.p;
 	return 0;
+}
+
+void cb_profile_seed(struct cb_profile *p, struct cb_ranks *rk)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		uint64_t *seed = &p->items[i].wl.seed, x = 0;
+		if (*seed)
+			continue;
+		if (getrandom(&x, sizeof(x), 0) != sizeof(x))
+			x = cb_splitmix64(((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ i);
+		x &= CB_SEED_MAX;
+		*seed = x ? x : 1;
+		/* every rank calls this, for the same items, in the same order */
+		cb_ranks_bcast(rk, seed, sizeof(*seed));
+	}
 }
 
 void cb_profile_free(struct cb_profile *p)

@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The largest seed: the record's JSON integers are signed. */
+#define CB_SEED_MAX ((1ULL << 63) - 1)
+
 struct cb_plan_item {
 	struct cb_workload wl;
 	const struct cb_engine *engine;
@@ -28,6 +31,12 @@ struct cb_profile {
 	struct cb_plan_item *items;
 	size_t n;
 };
+
+struct cb_ranks;
+
+/* Give every workload without a seed one drawn now, the same on every
+ * rank (rank 0's); called once as the run starts. */
+void cb_profile_seed(struct cb_profile *p, struct cb_ranks *rk);
 
 /* Load and validate path, then apply overrides ("workloads.NAME.KEY=V",
  * "NAME.KEY=V", "KEY=V" for every workload, "cluster.KEY=V"). On success

@@ -50,6 +50,9 @@ const struct cb_option cb_workload_options[] = {
      "clients running the workload together, each with its own session (cephfs: mount)"},
     {"repeat", CB_OPT_UINT, offsetof(struct cb_workload, repeat), "1", 1, 1000, NULL,
      "runs of the workload, merged into one row that keeps each run's rate"},
+    {"seed", CB_OPT_UINT, offsetof(struct cb_workload, seed), NULL, 1, CB_SEED_MAX, NULL,
+     "makes its offsets, choices and data repeatable: the same ops per client for the same seed "
+     "(default: one drawn at the start of the run, in the record's params)"},
     {"optional", CB_OPT_BOOL, offsetof(struct cb_workload, optional), "false", 0, 0, NULL,
      "skip the workload, with a note, when its layer is unavailable on this host"},
     {"rate", CB_OPT_RATE, offsetof(struct cb_workload, rate), NULL, 1, 100000000, NULL,

@@ -25,4 +25,13 @@ static inline uint64_t cb_splitmix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/* A client's generator state from its workload's seed, its run-wide
+ * client number (ph->client) and a salt telling apart the uses one client
+ * makes: never 0, which xorshift would keep. */
+static inline uint64_t cb_rng_client(uint64_t seed, unsigned client, uint64_t salt)
+{
+	uint64_t x = cb_splitmix64(seed ^ cb_splitmix64(((uint64_t)client << 32) ^ salt));
+	return x ? x : 0x853c49e6748fea9bULL;
+}
+
 #endif
