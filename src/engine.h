@@ -70,6 +70,9 @@ struct cb_workload {
 	size_t nmatrix;
 };
 
+/* Kinds of op one phase may mix (struct cb_phase_out). */
+#define CB_MAX_KINDS 8
+
 /* What setup and teardown report about a phase, apart from what they are
  * given: the runner hands each client its own and merges them. */
 struct cb_phase_out {
@@ -86,6 +89,12 @@ struct cb_phase_out {
 	/* What setup took over (removed) or reuses of an earlier run of the
 	 * same name, as a sentence; run.c prints it on stderr. */
 	char note[512];
+	/* The kinds of op the phase mixes, by name ("write", "read", "stat"),
+	 * static strings, for the row's per-kind figures (by_op): an op's kind
+	 * indexes them. None named (nkinds 0): "read" and "write", told apart
+	 * by is_write. */
+	const char *kinds[CB_MAX_KINDS];
+	unsigned nkinds;
 };
 
 /* One phase as handed to an engine's setup: what to do (the plan's
@@ -112,6 +121,13 @@ struct cb_op {
 	void *buf;	  /* block_size bytes, owned by the runner */
 	uint64_t len;	  /* bytes this op moves; set by the engine in submit */
 	bool is_write;	  /* set by the engine in submit */
+	/* Which of the phase's kinds (cb_phase_out.kinds) it is, set in
+	 * submit; ignored when the phase names none. */
+	uint8_t kind;
+	/* A sync (fsync, fdatasync, a flush), set in submit: it has figures of
+	 * its own (by_op's "sync") and is not counted in the row's ops, bytes
+	 * or latency, as fio keeps its sync latencies apart. */
+	bool is_sync;
 	uint64_t t_start; /* ns, monotonic */
 	uint64_t t_sched; /* when it was due: its scheduled start (open loop), else t_start */
 	uint64_t t_end;
