@@ -17,6 +17,8 @@
  *                 librados's callbacks do
  *   synchronous   submit finishes the op before returning (libcephfs)
  *   iterations    the workload's step list runs that many times
+ *   rw_mix_read   op rw: the percent of ops that read, the rest write
+ *   sync_every    a sync (op->is_sync) after every N writes of a client
  * Delayed ops wait in a small heap (noop_queue.c) until they are due. */
 #include "noop_queue.h"
 #include "rng.h"
@@ -38,11 +40,12 @@ struct noop_opts {
 	int completion; /* index into completions[] */
 	bool synchronous;
 	uint64_t iterations;
+	uint64_t rw_mix_read, sync_every;
 };
 
 enum { COMPLETION_INLINE, COMPLETION_THREAD };
 static const char *const completions[] = {"inline", "thread", NULL};
-static const char *const noop_ops[] = {"read", "write", NULL};
+static const char *const noop_ops[] = {"read", "write", "rw", NULL};
 
 static const struct cb_option noop_options[] = {
     {"delay", CB_OPT_DURATION, offsetof(struct noop_opts, delay_ns), "0", 0, 0, NULL,
@@ -65,6 +68,10 @@ static const struct cb_option noop_options[] = {
      "submit finishes each op before returning: one op in flight per client (libcephfs)"},
     {"iterations", CB_OPT_UINT, offsetof(struct noop_opts, iterations), "1", 1, 1000000, NULL,
      "runs of the workload's step list, merged into its row"},
+    {"rw_mix_read", CB_OPT_UINT, offsetof(struct noop_opts, rw_mix_read), "50", 0, 100, NULL,
+     "op rw: percent of ops that read"},
+    {"sync_every", CB_OPT_UINT, offsetof(struct noop_opts, sync_every), "0", 0, 0, NULL,
+     "a sync after every N writes of a client, counted apart (0: none)"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -125,7 +132,8 @@ static size_t noop_steps(const struct cb_workload *wl, const void *lopts, struct
  * and, when delayed, the ops waiting to complete. */
 struct noop_state {
 	const struct noop_opts *o;
-	bool write;
+	bool write, mix;
+	uint64_t unsynced; /* writes since the last sync */
 	bool instant; /* no delay, no server, inline: an op completes in submit */
 	uint64_t block_size;
 	uint64_t submitted;   /* ops so far: fail_every counts them */
@@ -144,8 +152,9 @@ static int noop_setup(struct cb_phase *ph, void **state)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	s->o = o;
 	s->write = strcmp(ph->wl->op, "write") == 0;
+	s->mix = strcmp(ph->wl->op, "rw") == 0;
 	s->block_size = ph->wl->block_size; /* the plan's: default_block_size when none given */
-	s->rng = 0x9e3779b97f4a7c15ULL * (ph->client + 1);
+	s->rng = cb_rng_client(ph->wl->seed, ph->client, 0);
 	/* rows name what they ran against; result readers want a name there */
 	snprintf(ph->out->target, sizeof(ph->out->target), "noop");
 	s->instant = !o->delay_ns && !o->rise_ns && !o->capacity && !o->stall_ns &&
@@ -192,8 +201,11 @@ static int noop_submit(void *state, struct cb_op *op)
 {
 	struct noop_state *s = state;
 	const struct noop_opts *o = s->o;
-	op->len = s->block_size;
-	op->is_write = s->write;
+	op->is_sync = o->sync_every && s->unsynced == o->sync_every;
+	op->is_write =
+	    !op->is_sync && (s->mix ? cb_rng_next(&s->rng) % 100 >= o->rw_mix_read : s->write);
+	op->len = op->is_sync ? 0 : s->block_size;
+	s->unsynced = op->is_sync ? 0 : s->unsynced + op->is_write;
 	op->where = s->submitted++;
 	/* a read "returns" its length: the runner counts a short one as failed */
 	int64_t result =

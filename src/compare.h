@@ -30,6 +30,7 @@ struct cb_cmp_phase {
 	double *reps; /* iterations.iops: per-repeat rates */
 	size_t nreps;
 	json_int_t errors;	  /* failed ops */
+	char *own_name, *own_workload; /* a kind's row (by_op): its names, owned */
 	bool interrupted, failed; /* cut by a signal / stopped by max_errors: partial */
 };
 

@@ -76,6 +76,45 @@ static int load_phase(const json_t *o, struct cb_cmp_phase *p)
 	return rc;
 }
 
+/* A kind of a row that says its kinds apart (by_op) as a row of its own,
+ * "<row>:<kind>": its rates and latency, without per-second samples (its
+ * figures are shown, not tested), paired by that name or under the row's
+ * matrix as "<workload>:<kind>". */
+static int load_kind(const struct cb_cmp_phase *row, const char *kind, const json_t *k,
+		     struct cb_cmp_phase *p)
+{
+	const json_t *lat = json_object_get(k, "latency_us");
+	size_t nn = strlen(row->name) + strlen(kind) + 2;
+	size_t nw = row->workload ? strlen(row->workload) + strlen(kind) + 2 : 0;
+	*p = (struct cb_cmp_phase){.params = row->params,
+				   .uses = row->uses,
+				   .context = row->context,
+				   .step = row->step,
+				   .matrix = row->matrix,
+				   .interrupted = row->interrupted,
+				   .failed = row->failed};
+	p->own_name = malloc(nn);
+	p->own_workload = nw ? malloc(nw) : NULL;
+	p->ops_s = calloc(1, sizeof(double));
+	p->bytes_s = calloc(1, sizeof(double));
+	p->lat_s = calloc(1, sizeof(double));
+	if (!p->own_name || (nw && !p->own_workload) || !p->ops_s || !p->bytes_s || !p->lat_s)
+		return -ENOMEM;
+	snprintf(p->own_name, nn, "%s:%s", row->name, kind);
+	p->name = p->own_name;
+	if (nw) {
+		snprintf(p->own_workload, nw, "%s:%s", row->workload, kind);
+		p->workload = p->own_workload;
+	}
+	p->iops = num(k, "iops");
+	p->bw = num(k, "bw_bytes_per_s");
+	p->lat_mean_us = num(lat, "mean");
+	p->lat_p99_us = num(lat, "p99");
+	double ops = num(k, "ops");
+	p->bytes_per_op = ops > 0 ? num(k, "bytes") / ops : 0;
+	return 0;
+}
+
 int cb_cmp_load(const char *path, struct cb_cmp_file *f, struct cb_err *e)
 {
 	memset(f, 0, sizeof(*f));
@@ -86,16 +125,26 @@ int cb_cmp_load(const char *path, struct cb_cmp_file *f, struct cb_err *e)
 	if (r < 0)
 		return r;
 	const json_t *phases = json_object_get(f->root, "phases");
-	f->ph = calloc(json_array_size(phases) + 1, sizeof(*f->ph));
+	size_t i, rows = json_array_size(phases) + 1;
+	const json_t *o;
+	json_array_foreach(phases, i, o) rows += json_object_size(json_object_get(o, "by_op"));
+	f->ph = calloc(rows, sizeof(*f->ph));
 	if (!f->ph)
 		return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "%s: out of memory", path);
-	size_t i;
-	const json_t *o;
 	json_array_foreach(phases, i, o)
 	{
-		f->ph[f->n].context = json_object_get(f->root, "context");
+		struct cb_cmp_phase *row = &f->ph[f->n];
+		row->context = json_object_get(f->root, "context");
 		if (load_phase(o, &f->ph[f->n++]) < 0)
 			return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "%s: out of memory", path);
+		const char *kind;
+		json_t *k;
+		json_object_foreach(json_object_get(o, "by_op"), kind, k)
+		{
+			if (load_kind(row, kind, k, &f->ph[f->n++]) < 0)
+				return cb_err_set(e, CB_EXIT_USAGE, -ENOMEM, "%s: out of memory",
+						  path);
+		}
 	}
 	return 0;
 }
@@ -107,6 +156,8 @@ void cb_cmp_free(struct cb_cmp_file *f)
 		free(f->ph[i].bytes_s);
 		free(f->ph[i].lat_s);
 		free(f->ph[i].reps);
+		free(f->ph[i].own_name);
+		free(f->ph[i].own_workload);
 	}
 	free(f->ph);
 	json_decref(f->root);

@@ -132,8 +132,11 @@ static void print_pair(FILE *out, const struct cb_cmp_set *s, const struct cb_cm
 	char la[64], lb[64];
 	fputc('\n', out);
 	cb_esc_fputs(out, s->title ? s->title : c->a->name, 0);
-	fprintf(out, " (%s: %zu vs %zu)\n", c->repeats ? "per-repeat rates" : "per-second samples",
-		c->n_a, c->n_b);
+	if (c->a->own_name) /* a kind of a row (by_op) */
+		fprintf(out, " (one kind of the row's ops: its figures, not tested)\n");
+	else
+		fprintf(out, " (%s: %zu vs %zu)\n",
+			c->repeats ? "per-repeat rates" : "per-second samples", c->n_a, c->n_b);
 	cb_esc_str(s->label_a, la, sizeof(la));
 	cb_esc_str(s->label_b, lb, sizeof(lb));
 	bool short_labels = strlen(la) <= 12 && strlen(lb) <= 12;
@@ -257,12 +260,15 @@ static json_t *diffs_json(const struct cb_cmp_diff *d, size_t n)
 static json_t *pair_json(const struct cb_cmp_set *s, const struct cb_cmp *c,
 			 const struct cb_cmp_opts *o)
 {
-	json_t *j = json_pack(
-	    "{s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:b, s:I, s:b, s:b, s:b}", "a_name", c->a->name,
-	    "b_name", c->b->name, "data", c->repeats ? "repeats" : "seconds", "n_a",
-	    (json_int_t)c->n_a, "n_b", (json_int_t)c->n_b, "a_errors", c->a->errors,
-	    "a_interrupted", c->a->interrupted, "a_failed", c->a->failed, "b_errors", c->b->errors,
-	    "b_interrupted", c->b->interrupted, "b_failed", c->b->failed, "judged", c->judged);
+	json_t *j = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:b, s:I, s:b, s:b, s:b}",
+			      "a_name", c->a->name, "b_name", c->b->name, "data",
+			      c->a->own_name ? "kind"
+			      : c->repeats   ? "repeats"
+					     : "seconds",
+			      "n_a", (json_int_t)c->n_a, "n_b", (json_int_t)c->n_b, "a_errors",
+			      c->a->errors, "a_interrupted", c->a->interrupted, "a_failed",
+			      c->a->failed, "b_errors", c->b->errors, "b_interrupted",
+			      c->b->interrupted, "b_failed", c->b->failed, "judged", c->judged);
 	for (int i = 0; j && i < CB_CMP_NMETRICS; i++)
 		json_object_set_new(j, cb_cmp_metrics[i].key, metric_json(s, i, &c->m[i], o));
 	if (j)

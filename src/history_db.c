@@ -488,6 +488,40 @@ static int store_phase(sqlite3_stmt *st, sqlite3_int64 run, int seq, const json_
 	return sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 }
 
+/* Each kind of a row that says them apart (by_op) as a phase row of its
+ * own, "<row>:<kind>", after the record's phases (seq from *seq on), so
+ * that a trend follows reads, writes and syncs apart. 0, -ENOMEM or -EIO. */
+static int store_kinds(sqlite3_stmt *st, sqlite3_int64 run, int *seq, const json_t *p)
+{
+	const char *kind;
+	json_t *k;
+	int r = 0;
+	json_object_foreach(json_object_get(p, "by_op"), kind, k)
+	{
+		char name[256];
+		snprintf(name, sizeof(name), "%s:%s", json_string_value(json_object_get(p, "name")),
+			 kind);
+		json_t *row = json_deep_copy(p);
+		if (!row)
+			return -ENOMEM;
+		json_object_set_new(row, "name", json_string(name));
+		static const char *const own[] = {
+		    "ops", "bytes", "iops", "bw_bytes_per_s", "latency_us", "histogram"};
+		for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+			json_object_set(row, own[i], json_object_get(k, own[i]));
+		/* the row's, not the kind's: no samples, no verdict, no telemetry */
+		json_object_set_new(row, "samples", json_array());
+		json_object_set_new(row, "errors", json_integer(0));
+		json_object_del(row, "regression");
+		json_object_del(row, "telemetry");
+		r = store_phase(st, run, (*seq)++, row);
+		json_decref(row);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* Whether the stored run id has rec's phases: the same names, ops and
  * measured durations, in order. 0, 1 or -EIO. */
 static int same_phases(struct cb_hdb *h, sqlite3_int64 id, const json_t *rec)
@@ -498,10 +532,12 @@ static int same_phases(struct cb_hdb *h, sqlite3_int64 id, const json_t *rec)
 	int rc = SQLITE_DONE, same = 1;
 	if (sqlite3_prepare_v2(h->db,
 			       "SELECT name, ops, duration_s FROM phases WHERE run_id = ?"
-			       " ORDER BY seq",
+			       " AND seq < ? ORDER BY seq",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, id);
+	/* the kinds' rows (store_kinds) come after the record's phases */
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)json_array_size(phases));
 	while (same && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const json_t *p = json_array_get(phases, i++);
 		const char *name = (const char *)sqlite3_column_text(st, 0);
@@ -628,6 +664,9 @@ int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 	r = 0;
 	for (size_t i = 0; i < json_array_size(phases) && r == 0; i++)
 		r = store_phase(ps, run, (int)i, json_array_get(phases, i));
+	int seq = (int)json_array_size(phases);
+	for (size_t i = 0; i < json_array_size(phases) && r == 0; i++)
+		r = store_kinds(ps, run, &seq, json_array_get(phases, i));
 	if (r == 0)
 		r = store_context(h, run, rec);
 out:
@@ -755,11 +794,13 @@ int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, 
 	 * W_KEY-VALUE[_KEY-VALUE...][.STEP]. The phases table keeps no
 	 * workload column, so a row is told by its name: W_, then a '-' before
 	 * any '.' (names have no '.', steps start with one), so neither
-	 * another workload W_x nor its steps (W_x.dir-create) match. Not LIKE:
+	 * another workload W_x nor its steps (W_x.dir-create) match; and each
+	 * one's kinds, NAME:KIND (store_kinds). Not LIKE:
 	 * it ignores case, and W's own '_' would be a wildcard. */
 #define REST(p) "substr(" p ".name, length(?2) + 2)"
 #define WL(p)                                                                                      \
 	"(?2 IS NULL OR " p ".name = ?2 OR substr(" p ".name, 1, length(?2) + 1) = ?2 || '.' OR"   \
+	" substr(" p ".name, 1, length(?2) + 1) = ?2 || ':' OR"                                    \
 	" (substr(" p ".name, 1, length(?2) + 1) = ?2 || '_' AND instr(" REST(                     \
 	    p) ", '-') > 0 AND"                                                                    \
 	       " (instr(" REST(p) ", '.') = 0 OR instr(" REST(p) ", '-') < instr(" REST(           \

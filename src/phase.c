@@ -233,6 +233,9 @@ struct loop {
 	uint64_t inflight, started, finished;
 	uint64_t last_end;
 	uint64_t all_lat_sum, last_lat;
+	/* Each kind's figures in res->kinds, found on its first op: by the
+	 * op's kind (or is_write when the phase names none), syncs last. */
+	struct cb_kind *kind[CB_MAX_KINDS + 1];
 	char first_error[512];
 };
 
@@ -277,10 +280,27 @@ static void note_error(struct loop *l, struct cb_op *op, int64_t r)
 			 "%s: verify failed: the data read is not what was written", what);
 	else /* an op that moves no bytes is a metadata op: named by its phase */
 		snprintf(l->first_error, sizeof(l->first_error), "%s %s failed: %s", what,
-			 op->len == 0	? l->ph->wl->op
+			 op->is_sync	? "sync"
+			 : op->len == 0 ? l->ph->wl->op
 			 : op->is_write ? "write"
 					: "read",
 			 strerror((int)-r));
+}
+
+/* The figures of op's kind; NULL when out of memory. */
+static struct cb_kind *kind_of(struct loop *l, const struct cb_op *op)
+{
+	const struct cb_phase_out *out = l->ph->out;
+	unsigned i = op->is_sync	      ? CB_MAX_KINDS
+		     : out->nkinds == 0	      ? op->is_write
+		     : op->kind < out->nkinds ? op->kind
+					      : 0;
+	if (!l->kind[i])
+		l->kind[i] = cb_kinds_get(&l->res->kinds, op->is_sync ? "sync"
+							  : out->nkinds == 0
+							      ? (op->is_write ? "write" : "read")
+							      : out->kinds[i]);
+	return l->kind[i];
 }
 
 /* Account one finished op and give its slot back. */
@@ -301,10 +321,21 @@ static int account(struct loop *l, struct cb_op *op)
 		note_error(l, op, r);
 		return 0;
 	}
+	bool measured = op->t_sched >= l->ramp_end;
+	if (measured) {
+		struct cb_kind *k = kind_of(l, op);
+		if (!k)
+			return -ENOMEM;
+		k->ops++;
+		k->bytes += op->len;
+		cb_hist_record(k->hist, lat);
+	}
+	if (op->is_sync) /* its own figures only, as fio keeps them */
+		return 0;
 	l->res->all_ops++;
 	l->res->all_bytes += op->len;
 	l->res->all_lat_ns += lat;
-	if (op->t_sched < l->ramp_end)
+	if (!measured)
 		return 0;
 	if (l->rated)
 		cb_hist_record(l->res->service_hist, op->t_end - op->t_start);
@@ -470,7 +501,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 				op->result = r;
 				account(l, op);
 				break;
-			} else if (op->t_sched >= l->ramp_end) {
+			} else if (op->t_sched >= l->ramp_end && !op->is_sync) {
 				measured_ops++;
 				measured_bytes += op->len;
 			}

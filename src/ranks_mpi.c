@@ -177,10 +177,18 @@ int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n)
 	return 0;
 }
 
+/* One kind of a rank's row (kinds.h), gathered apart like its samples:
+ * only rows that have kinds send them. */
+struct wire_kind {
+	char name[CB_KIND_NAME];
+	uint64_t ops, bytes;
+	struct cb_hist hist;
+};
+
 /* One rank's figures of a phase, fixed size; its samples follow apart. */
 struct wire {
 	uint64_t ops, bytes, write_ops, write_bytes, errors, elapsed_ns, block_size, nsamples;
-	uint64_t nper_client;
+	uint64_t nper_client, nkinds;
 	uint64_t all_ops, all_bytes, all_lat_ns;
 	/* open loop (rate.h): zero, and no service histogram, in a closed one */
 	uint64_t late_ops, backlog_max, unissued_ops, window_unix_ns;
@@ -201,6 +209,7 @@ static void to_wire(const struct cb_phase_result *res, struct wire *w)
 	w->block_size = res->block_size;
 	w->nsamples = res->nsamples;
 	w->nper_client = res->nper_client;
+	w->nkinds = res->kinds.n;
 	w->all_ops = res->all_ops;
 	w->all_bytes = res->all_bytes;
 	w->all_lat_ns = res->all_lat_ns;
@@ -226,13 +235,15 @@ static void to_wire(const struct cb_phase_result *res, struct wire *w)
  * result file's merge uses (result.h); rows: every rank's clients' rows,
  * in rank order. 0 or -ENOMEM. */
 static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const struct wire *all,
-		     const struct cb_sample *samples, const struct cb_client_row *rows)
+		     const struct cb_sample *samples, const struct cb_client_row *rows,
+		     struct wire_kind *kinds)
 {
 	if (cb_phase_add_host(res, 0, rk->hosts[0], res) < 0)
 		return -ENOMEM;
 	/* rank 0's own samples and rows come first in the gathered ones */
 	const struct cb_sample *s = samples + all[0].nsamples;
 	const struct cb_client_row *c = rows + all[0].nper_client;
+	struct wire_kind *wk = kinds + all[0].nkinds;
 	for (int k = 1; k < rk->size; k++) {
 		struct cb_hist h = all[k].hist, sv = all[k].service;
 		struct cb_phase_result one = {
@@ -259,6 +270,15 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 		    .failed = all[k].failed,
 		    .ran = all[k].ran,
 		};
+		/* borrowed from the gathered kinds: one is never released */
+		for (uint64_t j = 0; j < all[k].nkinds && j < CB_KINDS; j++) {
+			struct cb_kind *d = &one.kinds.k[one.kinds.n++];
+			snprintf(d->name, sizeof(d->name), "%s", wk[j].name);
+			d->ops = wk[j].ops;
+			d->bytes = wk[j].bytes;
+			d->hist = &wk[j].hist;
+		}
+		wk += all[k].nkinds;
 		s += all[k].nsamples;
 		c += all[k].nper_client;
 		if (cb_phase_add_host(res, (unsigned)k, rk->hosts[k], &one) < 0)
@@ -334,7 +354,21 @@ int cb_ranks_merge_phase(struct cb_ranks *rk, struct cb_phase_result *res, int r
 	struct cb_client_row *rows =
 	    gather_arrays(rk, all, offsetof(struct wire, nper_client), res->per_client,
 			  res->nper_client, sizeof(*rows), &nrows);
-	int mr = root ? merge_all(rk, res, all, samples, rows) : 0;
+	struct wire_kind *mine = res->kinds.n ? calloc(res->kinds.n, sizeof(*mine)) : NULL;
+	if (res->kinds.n && !mine)
+		abort_all();
+	for (unsigned j = 0; j < res->kinds.n; j++) {
+		snprintf(mine[j].name, sizeof(mine[j].name), "%s", res->kinds.k[j].name);
+		mine[j].ops = res->kinds.k[j].ops;
+		mine[j].bytes = res->kinds.k[j].bytes;
+		mine[j].hist = *res->kinds.k[j].hist;
+	}
+	size_t nkinds;
+	struct wire_kind *kinds = gather_arrays(rk, all, offsetof(struct wire, nkinds), mine,
+						res->kinds.n, sizeof(*kinds), &nkinds);
+	free(mine);
+	int mr = root ? merge_all(rk, res, all, samples, rows, kinds) : 0;
+	free(kinds);
 	free(all);
 	free(samples);
 	free(rows);

@@ -182,6 +182,9 @@ int cb_phase_figures_json(json_t *o, const struct cb_phase_result *p)
 				    json_real((double)p->window_unix_ns / 1e9));
 	if (p->nper_client)
 		json_object_set_new(o, "per_client", per_client_json(p));
+	json_t *by = cb_kinds_json(&p->kinds, p->elapsed_ns);
+	if (by)
+		json_object_set_new(o, "by_op", by);
 	ranks_json(o, p);
 	return cb_rate_json(p, o);
 }

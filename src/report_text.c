@@ -168,6 +168,7 @@ void cb_report_notes(FILE *out, const json_t *rec)
 	mix_text(phases, out);
 	json_array_foreach(phases, i, p)
 	{
+		cb_kinds_text(p, out);
 		cb_rate_text(p, out);
 		cb_steady_text(p, out);
 		cb_tm_text(p, out);

@@ -37,6 +37,7 @@ void cb_phase_release(struct cb_phase_result *p)
 	free(p->layer);
 	free(p->op);
 	cb_hist_free(p->hist);
+	cb_kinds_free(&p->kinds);
 	free(p->samples);
 	free(p->iter_rates);
 	free(p->ranks);
@@ -71,6 +72,8 @@ static int merge_counts(struct cb_phase_result *dst, const struct cb_phase_resul
 			return -ENOMEM;
 		cb_hist_merge(dst->service_hist, src->service_hist);
 	}
+	if (cb_kinds_merge(&dst->kinds, &src->kinds) < 0)
+		return -ENOMEM;
 	dst->late_ops += src->late_ops;
 	dst->unissued_ops += src->unissued_ops;
 	dst->ops += src->ops;

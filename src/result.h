@@ -4,6 +4,7 @@
 #define CB_RESULT_H
 
 #include "hist.h"
+#include "kinds.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -79,6 +80,9 @@ struct cb_phase_result {
 	 * what the cluster saw between telemetry's START and END marks. */
 	uint64_t all_ops, all_bytes, all_lat_ns;
 	struct cb_hist *hist;
+	/* The same ops by kind, and the syncs, which are in no figure above
+	 * (kinds.h). */
+	struct cb_kinds kinds;
 	struct cb_sample *samples;
 	size_t nsamples;
 	bool interrupted;   /* ended early by a signal: partial */

@@ -246,6 +246,7 @@ int cb_phase_rebuild(struct cb_phase_result *p, const json_t *o, const char *whe
 		return cb_err_usage(e, "%s: the histogram holds %llu ops, the row %llu", where,
 				    (unsigned long long)p->hist->count, (unsigned long long)p->ops);
 	return samples(p, json_object_get(o, "samples"), where, e) < 0 ||
+		       cb_kinds_rebuild(&p->kinds, json_object_get(o, "by_op"), where, e) < 0 ||
 		       per_client(p, json_object_get(o, "per_client"), where, e) < 0 ||
 		       open_loop(p, json_object_get(o, "open_loop"), where, e) < 0
 		   ? -EINVAL

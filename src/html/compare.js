@@ -33,8 +33,8 @@ CB.kinds.compare = function (data, root) {
     doc.comparisons.forEach((s) => s.phases.forEach((p) => metrics.forEach((m) => {
       const x = p[m.key];
       rows.push({row: {set: setName(s), phase: p.a_name === p.b_name ? p.a_name :
-        p.a_name + " / " + p.b_name, data: (p.data === "repeats" ? "per-repeat rates " : "per-second samples ") +
-        p.n_a + " vs " + p.n_b, m: m, x: x,
+        p.a_name + " / " + p.b_name, data: p.data === "kind" ? "one kind of the row's ops: not tested" :
+        (p.data === "repeats" ? "per-repeat rates " : "per-second samples ") + p.n_a + " vs " + p.n_b, m: m, x: x,
         judged: p.judged}, cls: x.verdict === "worse" ? "cb-FAIL" : x.verdict === "better" ?
         "cb-better" : ""});
     })));

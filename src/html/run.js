@@ -70,6 +70,26 @@ CB.kinds.run = function (data, root) {
     root.append(t);
   }
 
+  /* A mix's kinds (by_op) apart, as fio's read, write and sync sections:
+   * their latency percentiles side by side, and the figures as a table. */
+  function kinds(sec, p, k) {
+    const names = Object.keys(p.by_op);
+    const ms = (q) => names.map((n) => p.by_op[n].latency_us[q] / 1e3);
+    lazyChart(sec, "p" + k + "-kinds", () => ({type: "bar", data: {labels: names, datasets:
+      ["p50", "p99", "p99.9"].map((q) => ({label: q + " latency", data: ms(q)}))},
+      options: {scales: {x: axis("kind of op"), y: axis("latency (ms)")}}}), names.length);
+    const t = table([
+      {title: "kind", get: (n) => n, show: (n) => n + (n === "sync" ? " (not in the row's ops)" : "")},
+      {title: "ops", get: (n) => p.by_op[n].ops, digits: 0},
+      {title: "IOPS", get: (n) => p.by_op[n].iops, digits: 1},
+      {title: "MiB/s", get: (n) => p.by_op[n].bw_bytes_per_s / 1048576, digits: 2},
+      ...["mean", "p50", "p99", "p99.9", "max"].map((q) =>
+        ({title: q + " ms", get: (n) => p.by_op[n].latency_us[q] / 1e3, digits: 3}))],
+      names.map((n) => ({row: n})));
+    t.id = "p" + k + "-by-op";
+    sec.append(t);
+  }
+
   function phase(p, k) {
     const dist = p.disturbed && p.disturbed.length;
     const sec = el("section", {class: "cb-phase" + (dist ? " cb-disturbed" : ""), id: "phase" + k});
@@ -101,6 +121,7 @@ CB.kinds.run = function (data, root) {
         options: {scales: {x: axis("percentile, as 1/(1-q): 10 = p90, 100 = p99", "logarithmic"),
           y: axis("latency (ms)", "logarithmic")}}}), pts.length);
     }
+    if (p.by_op) kinds(sec, p, k);
     const tcols = [{title: "second", get: (x) => x.t, digits: 0},
       {title: "ops", get: (x) => x.ops, digits: 0},
       {title: "MiB", get: (x) => x.bytes / 1048576, digits: 2},

@@ -106,6 +106,11 @@ def judge(rec, by_id, facts):
         want["p%d-rate" % k] = want["p%d-lat" % k] = True
         if p.get("histogram", {}).get("count"):
             want["p%d-pct" % k] = True
+        by = p.get("by_op")
+        if by:
+            need("p%d-kinds" % k, len(by), sum(v["latency_us"]["p50"] / 1e3 for v in by.values()))
+            if tables.get("p%d-by-op" % k) != len(by):
+                bad.append("table p%d-by-op: %s rows, by_op %d kinds" % (k, tables.get("p%d-by-op" % k), len(by)))
         if p.get("open_loop"):
             need("p%d-due" % k, len(s), sum(x["due"] for x in s))
             need("p%d-late" % k, len(s), sum(x["late"] for x in s))

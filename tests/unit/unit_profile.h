@@ -65,6 +65,7 @@ static inline int unit_run_yaml(const char *yaml, json_t **out)
 	ck_assert_msg(cb_profile_load(path, NULL, 0, &p, &e) == 0, "%s", e.msg);
 	struct cb_run_opts o = {
 	    .format = CB_FORMAT_TEXT, .json_path = jpath, .quiet = true, .sigfd = unit_sigfd};
+	cb_profile_seed(p, NULL); /* as cb_cli_run does */
 	int rc = cb_run_profile(p, &o, &e);
 	cb_profile_free(p);
 	json_error_t je;
