@@ -13,7 +13,7 @@ defaults: { duration: 2s, ramp: 0s, concurrency: 4, pool: bench }
 workloads:
   - { name: w, layer: rados, op: write, block_size: 4K }
   - { name: r, layer: rados, op: rand, block_size: 4K }
-  - { name: img, layer: rbd, pool: rbd, op: randwrite, block_size: 4K, image_size: 16M }
+  - { name: img, layer: rbd, pool: rbd, op: randrw, block_size: 4K, image_size: 16M, prefill: true }
   - { name: md, layer: cephfs, op: tree, depth: 1, branch: 2, items: 4, clients: 2 }
 YAML
 

@@ -117,6 +117,21 @@ START_TEST(read_back)
 		    json_equal(json_object_get(w, "histogram"), json_object_get(v, "histogram")));
 	}
 	ck_assert_int_eq(json_object_size(json_object_get(again, "by_op")), 3);
+	/* a second host's file of the same run: kind by kind, added */
+	struct cb_phase_result other;
+	ck_assert_int_eq(cb_phase_init(&other), 0);
+	ck_assert_int_eq(cb_phase_rebuild(&other, p, "r2.json: phases[0]", &e), 0);
+	ck_assert_int_eq(cb_phase_merge_host(&pr, &other, 0), 0);
+	json_t *both = json_object();
+	ck_assert_int_eq(cb_phase_figures_json(both, &pr), 0);
+	json_object_foreach(json_object_get(p, "by_op"), k, v)
+	{
+		json_t *w = json_object_get(json_object_get(both, "by_op"), k);
+		ck_assert_int_eq(num(w, "ops"), 2 * num(v, "ops"));
+		ck_assert_int_eq(num(json_object_get(w, "histogram"), "count"), 2 * num(v, "ops"));
+	}
+	json_decref(both);
+	cb_phase_release(&other);
 	char *text = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&text, &n);
