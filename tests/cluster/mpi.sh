@@ -132,6 +132,22 @@ assert_rc 0 "cleanup of the ranks' images"
 rbd --conf "$CONF" ls -p rbd >"$T/imgs"
 ! grep -q '^cephbench\.mpir\.' "$T/imgs" || fail "rbd: images left after cleanup"
 
+# 1c. The kinds of a mix and the syncs (by_op) over 3 ranks of 2 clients:
+#     merged by name, every rank's counted once (the noop layer: the
+#     runner's merge, not a layer, is under test).
+cat >"$T/kinds.yaml" <<YAML
+name: kinds
+workloads:
+  - { name: s, layer: noop, op: write, sync_every: 5, ops: 501, clients: 2 }
+  - { name: m, layer: noop, op: rw, ops: 1000, clients: 2 }
+YAML
+mpi -np 3 "$CEPHBENCH" run "$T/kinds.yaml" --json "$T/k.json"
+assert_rc 0 "kinds over 3 ranks"
+[ "$(jrow "$T/k.json" s '(p["by_op"]["sync"]["ops"], p["by_op"]["write"]["ops"], p["ops"])')" = "(600, 3006, 3006)" ] ||
+	fail "syncs over 3 ranks: $(jrow "$T/k.json" s '{k: v["ops"] for k, v in p["by_op"].items()}')"
+[ "$(jrow "$T/k.json" m 'p["by_op"]["read"]["ops"] + p["by_op"]["write"]["ops"] == p["ops"] == 6000 and p["by_op"]["read"]["histogram"]["count"] == p["read_ops"]')" = True ] ||
+	fail "a mix over 3 ranks: $(jrow "$T/k.json" m '{k: v["ops"] for k, v in p["by_op"].items()}')"
+
 # 2. The CephFS tree per client of each rank (unique_dir): c0..c5.
 tree=$((1 + 3 + 9))
 p=$(cfs_profile mpit "op: tree, depth: 2, branch: 3, items: 5, clients: 2, unique_dir: true, phases: 'tree-create,dir-create,file-create'")
