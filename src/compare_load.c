@@ -50,6 +50,18 @@ static int load_reps(const json_t *a, struct cb_cmp_phase *p)
 	return 0;
 }
 
+/* The rates and latency of a row, or of a kind of its ops. */
+static void load_figures(const json_t *o, struct cb_cmp_phase *p)
+{
+	const json_t *lat = json_object_get(o, "latency_us");
+	p->iops = num(o, "iops");
+	p->bw = num(o, "bw_bytes_per_s");
+	p->lat_mean_us = num(lat, "mean");
+	p->lat_p99_us = num(lat, "p99");
+	double ops = num(o, "ops");
+	p->bytes_per_op = ops > 0 ? num(o, "bytes") / ops : 0;
+}
+
 /* o passed cb_result_check: every key read here is there, of its type. */
 static int load_phase(const json_t *o, struct cb_cmp_phase *p)
 {
@@ -59,13 +71,7 @@ static int load_phase(const json_t *o, struct cb_cmp_phase *p)
 	p->matrix = json_object_get(o, "matrix");
 	p->params = json_object_get(o, "params");
 	p->uses = json_object_get(o, "uses");
-	const json_t *lat = json_object_get(o, "latency_us");
-	p->iops = num(o, "iops");
-	p->bw = num(o, "bw_bytes_per_s");
-	p->lat_mean_us = num(lat, "mean");
-	p->lat_p99_us = num(lat, "p99");
-	double ops = num(o, "ops");
-	p->bytes_per_op = ops > 0 ? num(o, "bytes") / ops : 0;
+	load_figures(o, p);
 	p->errors = json_integer_value(json_object_get(o, "errors"));
 	p->interrupted = json_is_true(json_object_get(o, "interrupted"));
 	p->failed = json_is_true(json_object_get(o, "failed"));
@@ -83,7 +89,6 @@ static int load_phase(const json_t *o, struct cb_cmp_phase *p)
 static int load_kind(const struct cb_cmp_phase *row, const char *kind, const json_t *k,
 		     struct cb_cmp_phase *p)
 {
-	const json_t *lat = json_object_get(k, "latency_us");
 	size_t nn = strlen(row->name) + strlen(kind) + 2;
 	size_t nw = row->workload ? strlen(row->workload) + strlen(kind) + 2 : 0;
 	*p = (struct cb_cmp_phase){.params = row->params,
@@ -106,12 +111,7 @@ static int load_kind(const struct cb_cmp_phase *row, const char *kind, const jso
 		snprintf(p->own_workload, nw, "%s:%s", row->workload, kind);
 		p->workload = p->own_workload;
 	}
-	p->iops = num(k, "iops");
-	p->bw = num(k, "bw_bytes_per_s");
-	p->lat_mean_us = num(lat, "mean");
-	p->lat_p99_us = num(lat, "p99");
-	double ops = num(k, "ops");
-	p->bytes_per_op = ops > 0 ? num(k, "bytes") / ops : 0;
+	load_figures(k, p);
 	return 0;
 }
 

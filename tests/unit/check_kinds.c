@@ -147,17 +147,6 @@ START_TEST(read_back)
 }
 END_TEST
 
-static void load_fails(const char *yaml, const char *needle)
-{
-	char path[128];
-	unit_write_profile(yaml, path, sizeof(path));
-	struct cb_profile *p = NULL;
-	struct cb_err e = {0};
-	ck_assert_int_lt(cb_profile_load(path, NULL, 0, &p, &e), 0);
-	ck_assert_msg(strstr(e.msg, needle), "'%s' not in: %s", needle, e.msg);
-	ck_assert_int_eq(e.exit, CB_EXIT_USAGE);
-}
-
 START_TEST(seed_recorded)
 {
 	json_t *r;
@@ -170,10 +159,10 @@ START_TEST(seed_recorded)
 	ck_assert_int_gt(drawn, 0);
 	ck_assert_int_eq(num(json_object_get(phase(r, 1), "params"), "seed"), 42);
 	json_decref(r);
-	load_fails("name: u\nworkloads:\n  - {name: a, layer: noop, op: write, seed: 0}\n",
-		   "seed must be between 1 and");
-	load_fails("name: u\nworkloads:\n  - {name: a, layer: noop, op: write, seed: -3}\n",
-		   "seed");
+	unit_load_fails("name: u\nworkloads:\n  - {name: a, layer: noop, op: write, seed: 0}\n",
+			"seed must be between 1 and");
+	unit_load_fails("name: u\nworkloads:\n  - {name: a, layer: noop, op: write, seed: -3}\n",
+			"seed");
 }
 END_TEST
 

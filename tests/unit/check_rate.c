@@ -131,25 +131,16 @@ START_TEST(saturated_said)
 }
 END_TEST
 
-static void load_fails(const char *yaml, const char *needle)
-{
-	char path[128];
-	unit_write_profile(yaml, path, sizeof(path));
-	struct cb_profile *p = NULL;
-	struct cb_err e = {0};
-	ck_assert_int_eq(cb_profile_load(path, NULL, 0, &p, &e), -EINVAL);
-	ck_assert_msg(strstr(e.msg, needle), "%s", e.msg);
-}
-
 START_TEST(bad_rates_refused)
 {
-	load_fails("name: u\nworkloads:\n  - {name: a, layer: noop, op: write, rate: 200M}\n",
-		   "rate expects ops per second");
-	load_fails("name: u\nworkloads:\n  - {name: a, layer: noop, op: write, rate: 0}\n",
-		   "rate must be more than 0");
-	load_fails("name: u\nworkloads:\n  - {name: a, layer: noop, op: write, arrival: poisson}\n",
-		   "give rate too");
-	load_fails(
+	unit_load_fails("name: u\nworkloads:\n  - {name: a, layer: noop, op: write, rate: 200M}\n",
+			"rate expects ops per second");
+	unit_load_fails("name: u\nworkloads:\n  - {name: a, layer: noop, op: write, rate: 0}\n",
+			"rate must be more than 0");
+	unit_load_fails(
+	    "name: u\nworkloads:\n  - {name: a, layer: noop, op: write, arrival: poisson}\n",
+	    "give rate too");
+	unit_load_fails(
 	    "name: u\nworkloads:\n  - {name: a, layer: noop, op: write, rate: 2, clients: 4}\n",
 	    "less than one op per second");
 }

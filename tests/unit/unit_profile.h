@@ -51,6 +51,19 @@ static inline void unit_write_profile(const char *yaml, char *path, size_t n)
 	fclose(f);
 }
 
+/* The profile text yaml is refused at load, as bad input (exit 2), with
+ * a message holding needle. */
+static inline void unit_load_fails(const char *yaml, const char *needle)
+{
+	char path[128];
+	unit_write_profile(yaml, path, sizeof(path));
+	struct cb_profile *p = NULL;
+	struct cb_err e = {0};
+	ck_assert_int_eq(cb_profile_load(path, NULL, 0, &p, &e), -EINVAL);
+	ck_assert_msg(strstr(e.msg, needle), "'%s' not in: %s", needle, e.msg);
+	ck_assert_int_eq(e.exit, CB_EXIT_USAGE);
+}
+
 /* Run the profile text yaml, quiet (only the verdict lines on stdout);
  * the record's JSON in *out (NULL when the run wrote none). Returns the
  * run's exit code. */
