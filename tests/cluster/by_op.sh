@@ -20,7 +20,7 @@ for n in 1 2; do
 done
 "$ROOT/tests/validate-json" "$ROOT/docs/result.schema.json" "$T/r1.json" >/dev/null || fail "schema"
 
-python3 - "$T/r1.json" <<'PY' || fail "the record's kinds"
+/usr/bin/python3 - "$T/r1.json" <<'PY' || fail "the record's kinds"
 import json, sys
 rec = json.load(open(sys.argv[1]))
 p = next(x for x in rec["phases"] if x["name"] == "img")
@@ -54,7 +54,7 @@ diff <(grep '^img: \(read\|write\) ' "$T/out1") <(grep '^img: \(read\|write\) ' 
 
 cb compare "$T/r1.json" "$T/r2.json" --format json
 assert_rc 0 "compare"
-python3 - "$T/out" <<'PY' || fail "compare's kinds: $(cat "$T/out")"
+/usr/bin/python3 - "$T/out" <<'PY' || fail "compare's kinds: $(cat "$T/out")"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 ph = {p["a_name"]: p for p in doc["comparisons"][0]["phases"]}
@@ -71,7 +71,7 @@ for n in 1 2; do
 done
 cb history "$T/h/h.db" --workload img --format json
 assert_rc 0 "history"
-python3 - "$T/out" "$T/r1.json" <<'PY' || fail "history's kinds: $(cat "$T/out")"
+/usr/bin/python3 - "$T/out" "$T/r1.json" <<'PY' || fail "history's kinds: $(cat "$T/out")"
 import json, sys
 rows = json.load(open(sys.argv[1]))
 names = [r["phase"] for r in rows]
