@@ -18,8 +18,11 @@
  *   synchronous   submit finishes the op before returning (libcephfs)
  *   iterations    the workload's step list runs that many times
  *   rw_mix_read   op rw: the percent of ops that read, the rest write
- *   sync_every    a sync (op->is_sync) after every N writes of a client
+ *   sync_every    a sync (op->is_sync) after every N writes of a client,
+ *                 counted as durable.h counts the layers' fsync: N
+ *   end_sync      one last sync once the phase ends as planned (end_fsync)
  * Delayed ops wait in a small heap (noop_queue.c) until they are due. */
+#include "durable.h"
 #include "noop_queue.h"
 #include "rng.h"
 #include "units.h"
@@ -41,6 +44,7 @@ struct noop_opts {
 	bool synchronous;
 	uint64_t iterations;
 	uint64_t rw_mix_read, sync_every;
+	bool end_sync;
 };
 
 enum { COMPLETION_INLINE, COMPLETION_THREAD };
@@ -72,6 +76,8 @@ static const struct cb_option noop_options[] = {
      "op rw: percent of ops that read"},
     {"sync_every", CB_OPT_UINT, offsetof(struct noop_opts, sync_every), "0", 0, 0, NULL,
      "a sync after every N writes of a client, counted apart (0: none)"},
+    {"end_sync", CB_OPT_BOOL, offsetof(struct noop_opts, end_sync), "false", 0, 0, NULL,
+     "a sync once the phase's writes are done (the layers' end_fsync)"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -133,7 +139,9 @@ static size_t noop_steps(const struct cb_workload *wl, const void *lopts, struct
 struct noop_state {
 	const struct noop_opts *o;
 	bool write, mix;
-	uint64_t unsynced; /* writes since the last sync */
+	struct cb_durable dur; /* sync_every and end_sync as fsync and end_fsync */
+	struct cb_durable_count dc;
+	bool wrote;
 	bool instant; /* no delay, no server, inline: an op completes in submit */
 	uint64_t block_size;
 	uint64_t submitted;   /* ops so far: fail_every counts them */
@@ -155,6 +163,7 @@ static int noop_setup(struct cb_phase *ph, void **state)
 	s->mix = strcmp(ph->wl->op, "rw") == 0;
 	s->block_size = ph->wl->block_size; /* the plan's: default_block_size when none given */
 	s->rng = cb_rng_client(ph->wl->seed, ph->client, 0);
+	s->dur = (struct cb_durable){.fsync = o->sync_every, .end_fsync = o->end_sync};
 	/* rows name what they ran against; result readers want a name there */
 	snprintf(ph->out->target, sizeof(ph->out->target), "noop");
 	s->instant = !o->delay_ns && !o->rise_ns && !o->capacity && !o->stall_ns &&
@@ -197,15 +206,11 @@ static uint64_t due_time(struct noop_state *s, uint64_t now)
 	return t;
 }
 
-static int noop_submit(void *state, struct cb_op *op)
+/* op, its kind settled, started: completed now, after its delay, or
+ * when the server has served it. */
+static int start(struct noop_state *s, struct cb_op *op)
 {
-	struct noop_state *s = state;
 	const struct noop_opts *o = s->o;
-	op->is_sync = o->sync_every && s->unsynced == o->sync_every;
-	op->is_write =
-	    !op->is_sync && (s->mix ? cb_rng_next(&s->rng) % 100 >= o->rw_mix_read : s->write);
-	op->len = op->is_sync ? 0 : s->block_size;
-	s->unsynced = op->is_sync ? 0 : s->unsynced + op->is_write;
 	op->where = s->submitted++;
 	/* a read "returns" its length: the runner counts a short one as failed */
 	int64_t result =
@@ -222,6 +227,32 @@ static int noop_submit(void *state, struct cb_op *op)
 	}
 	noop_queue_push(&s->q, op, due, result);
 	return 0;
+}
+
+static int noop_submit(void *state, struct cb_op *op)
+{
+	struct noop_state *s = state;
+	const struct noop_opts *o = s->o;
+	if (!cb_durable_due(&s->dur, &s->dc, op)) {
+		op->is_write = s->mix ? cb_rng_next(&s->rng) % 100 >= o->rw_mix_read : s->write;
+		op->len = s->block_size;
+		if (op->is_write) {
+			s->wrote = true;
+			cb_durable_wrote(&s->dur, &s->dc, op);
+		}
+	}
+	return start(s, op);
+}
+
+static int noop_finish(void *state, struct cb_op *op)
+{
+	struct noop_state *s = state;
+	if (!cb_durable_end(&s->dur, &s->dc, s->wrote))
+		return CB_EOF;
+	op->is_sync = true;
+	op->is_write = false;
+	op->len = 0;
+	return start(s, op);
 }
 
 /* Inline completion of delayed ops: the runner's poll delivers those due. */
@@ -265,6 +296,7 @@ const struct cb_engine cb_engine_noop = {
     .steps = noop_steps,
     .setup = noop_setup,
     .submit = noop_submit,
+    .finish = noop_finish,
     .poll = noop_poll,
     .describe = noop_describe,
     .teardown = noop_teardown,

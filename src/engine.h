@@ -128,6 +128,9 @@ struct cb_op {
 	 * its own (by_op's "sync") and is not counted in the row's ops, bytes
 	 * or latency, as fio keeps its sync latencies apart. */
 	bool is_sync;
+	/* Set in submit after a write that owes a sync (fsync every N writes):
+	 * a limit of ops or bytes lets the next op, that sync, start. */
+	bool sync_next;
 	uint64_t t_start; /* ns, monotonic */
 	uint64_t t_sched; /* when it was due: its scheduled start (open loop), else t_start */
 	uint64_t t_end;
@@ -277,6 +280,11 @@ struct cb_engine {
 	 * commit or poll fails must still complete each of its ops (with the
 	 * error), or the phase never ends. */
 	int (*poll)(void *state, unsigned min, int timeout_ms);
+	/* Called once a client's phase ended by its duration or limits (not
+	 * on a signal or an error) with every op done: start one last op, a
+	 * sync of what the phase wrote (end_fsync), as submit does, or return
+	 * CB_EOF (nothing owed). NULL: nothing ever is. */
+	int (*finish)(void *state, struct cb_op *op);
 	/* Describe an op for an error message ("object run.c0.17 offset 0"). */
 	void (*describe)(void *state, const struct cb_op *op, char *buf, size_t n);
 	/* Close handles once no op is in flight; records what the phase left

@@ -447,6 +447,28 @@ static int rate_taken(struct loop *l, const struct cb_op *op)
 	return 0;
 }
 
+/* The engine's last op of a phase that ended as planned (end_fsync): 0
+ * when it started (and is in flight), else nothing more is to come. */
+static int finish(struct loop *l)
+{
+	struct cb_op *op = l->free_slots[--l->nfree];
+	op->t_start = op->t_sched = cb_now_ns();
+	op->is_sync = op->sync_next = false;
+	int r = l->eng->finish(l->st, op);
+	if (r == CB_EOF) {
+		l->nfree++;
+		return r;
+	}
+	l->inflight++;
+	l->started++;
+	if (r < 0) {
+		op->t_end = op->t_start;
+		op->result = r;
+		account(l, op);
+	}
+	return r;
+}
+
 static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 {
 	const struct cb_workload *wl = l->ph->wl;
@@ -455,6 +477,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 	uint64_t next_sig = l->t0 + SIGNAL_CHECK_NS;
 	uint64_t measured_ops = 0, measured_bytes = 0;
 	bool stopping = false, interrupted = false;
+	bool sync_owed = false, finished = false;
 	int ret = 0;
 
 	for (;;) {
@@ -471,8 +494,9 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			stopping = true;
 		}
 		while (!stopping && l->nfree > 0) {
-			if ((wl->ops && measured_ops >= wl->ops) ||
-			    (wl->bytes && measured_bytes >= wl->bytes)) {
+			if (((wl->ops && measured_ops >= wl->ops) ||
+			     (wl->bytes && measured_bytes >= wl->bytes)) &&
+			    !sync_owed) {
 				stopping = true;
 				break;
 			}
@@ -481,6 +505,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			struct cb_op *op = l->free_slots[--l->nfree];
 			op->t_start = cb_now_ns();
 			op->t_sched = l->rated ? l->sched.next : op->t_start;
+			op->is_sync = op->sync_next = false;
 			int r = l->eng->submit(l->st, op);
 			if (r == CB_EOF) {
 				l->nfree++;
@@ -494,6 +519,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			}
 			l->inflight++;
 			l->started++;
+			sync_owed = r == 0 && op->sync_next;
 			if (r < 0) {
 				/* Counted like a failed completion; stop filling the window so
 				 * the error limit is checked before the next attempt. */
@@ -516,8 +542,12 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 				stopping = true;
 			}
 		}
-		if (stopping && l->inflight == 0)
-			break;
+		if (stopping && l->inflight == 0) {
+			if (finished || interrupted || ret < 0 || l->res->failed ||
+			    !l->eng->finish || finish(l) != 0)
+				break;
+			finished = true;
+		}
 		now = cb_now_ns();
 		uint64_t wake = next_tick < next_sig ? next_tick : next_sig;
 		if (l->rated && !stopping && l->nfree > 0 && l->sched.next < wake)

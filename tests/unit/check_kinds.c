@@ -89,6 +89,43 @@ START_TEST(syncs_apart)
 }
 END_TEST
 
+/* A limit of ops does not cut the sync the last write owes (fio issues it
+ * with the Nth write); end_sync adds one, timed as the others, in a phase
+ * ended as planned, by its ops or its duration, and none in one stopped
+ * by a signal. */
+START_TEST(sync_owed_at_limit)
+{
+	json_t *r;
+	ck_assert_int_eq(
+	    unit_run_yaml("name: u\nworkloads:\n"
+			  "  - {name: s, layer: noop, op: write, sync_every: 4, "
+			  "ops: 4000, concurrency: 8}\n"
+			  "  - {name: e, layer: noop, op: write, sync_every: 4, "
+			  "end_sync: true, ops: 4000, concurrency: 8}\n"
+			  "  - {name: d, layer: noop, op: write, end_sync: true, "
+			  "duration: 1s, delay: 1ms, synchronous: true}\n"
+			  "  - {name: r, layer: noop, op: read, end_sync: true, ops: 10}\n",
+			  &r),
+	    0);
+	ck_assert_int_eq(num(kind(phase(r, 0), "sync"), "ops"), 1000);
+	ck_assert_int_eq(num(phase(r, 0), "ops"), 4000);
+	ck_assert_int_eq(num(kind(phase(r, 1), "sync"), "ops"), 1001);
+	json_t *d = kind(phase(r, 2), "sync");
+	ck_assert_int_eq(num(d, "ops"), 1);
+	ck_assert_int_eq(num(json_object_get(d, "histogram"), "count"), 1);
+	/* nothing written, nothing to sync */
+	ck_assert_ptr_null(json_object_get(phase(r, 3), "by_op"));
+	json_decref(r);
+	ck_assert_int_eq(unit_run_yaml_interrupted("name: u\nworkloads:\n"
+						   "  - {name: i, layer: noop, op: write, "
+						   "end_sync: true, duration: 30s, delay: 100us}\n",
+						   &r),
+			 CB_EXIT_INTERRUPTED);
+	ck_assert_ptr_null(json_object_get(phase(r, 0), "by_op"));
+	json_decref(r);
+}
+END_TEST
+
 /* The record's row read back and written again: the same by_op, and the
  * text says each kind. */
 START_TEST(read_back)
@@ -175,6 +212,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, mix_adds_up);
 	tcase_add_test(tc, syncs_apart);
+	tcase_add_test(tc, sync_owed_at_limit);
 	tcase_add_test(tc, read_back);
 	tcase_add_test(tc, seed_recorded);
 	suite_add_tcase(s, tc);

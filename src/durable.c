@@ -1,0 +1,62 @@
+/* fio's write-durability keys (see durable.h). */
+#include "durable.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+
+const char *const cb_sync_modes[] = {"none", "sync", "dsync", NULL};
+
+int cb_durable_check(const struct cb_durable *d, const char *op, bool writes, char *why, size_t n)
+{
+	const char *key = d->fsync		    ? "fsync"
+			  : d->fdatasync	    ? "fdatasync"
+			  : d->end_fsync	    ? "end_fsync"
+			  : d->sync != CB_SYNC_NONE ? "sync"
+						    : NULL;
+	if (key && !writes) {
+		snprintf(why, n, "%s: op %s makes no writes to sync: drop it, or use a write op",
+			 key, op);
+		return -EINVAL;
+	}
+	if (d->fsync && d->fdatasync) {
+		snprintf(why, n, "fsync and fdatasync: give one of them");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cb_durable_open_flags(const struct cb_durable *d)
+{
+	return d->sync == CB_SYNC_SYNC ? O_SYNC : d->sync == CB_SYNC_DSYNC ? O_DSYNC : 0;
+}
+
+static uint64_t every(const struct cb_durable *d)
+{
+	return d->fsync ? d->fsync : d->fdatasync;
+}
+
+int cb_durable_due(const struct cb_durable *d, struct cb_durable_count *c, struct cb_op *op)
+{
+	op->sync_next = false;
+	op->is_sync = every(d) && c->unsynced >= every(d);
+	if (!op->is_sync)
+		return 0;
+	c->unsynced = 0;
+	op->len = 0;
+	op->is_write = false;
+	return d->fsync ? CB_DURABLE_FSYNC : CB_DURABLE_FDATASYNC;
+}
+
+void cb_durable_wrote(const struct cb_durable *d, struct cb_durable_count *c, struct cb_op *op)
+{
+	c->unsynced++;
+	op->sync_next = every(d) && c->unsynced >= every(d);
+}
+
+bool cb_durable_end(const struct cb_durable *d, struct cb_durable_count *c, bool wrote)
+{
+	if (!d->end_fsync || !wrote || c->ended)
+		return false;
+	c->ended = true;
+	return true;
+}
