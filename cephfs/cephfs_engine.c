@@ -64,6 +64,7 @@ static const struct cb_option cfs_options[] = {
      "read/write: O_DIRECT, past the client's cache (false: buffered)"},
     {"prefill", CB_OPT_BOOL, offsetof(struct cfs_opts, prefill), "false", 0, 0, NULL,
      "write, randwrite: write the files in full first (reads always do)"},
+    CB_DURABLE_OPTIONS(struct cfs_opts, dur),
     /* Ceph's default, 16384 inodes, took a mount to 98 MiB on a tree of
      * 100,000 files and answered smaller trees' stat phases from the client */
     {"client_cache_size", CB_OPT_UINT, offsetof(struct cfs_opts, client_cache_size),
@@ -148,9 +149,17 @@ static int tree_check(const struct cfs_opts *o, uint64_t iterations, char *why, 
 {
 	struct cfs_tree t;
 	unsigned mask;
-	if (o->files > 1 || o->prefill) {
+	const struct cb_durable *d = &o->dur;
+	const char *io_key = o->files > 1	       ? "files"
+			     : o->prefill	       ? "prefill"
+			     : d->fsync		       ? "fsync"
+			     : d->fdatasync	       ? "fdatasync"
+			     : d->end_fsync	       ? "end_fsync"
+			     : d->sync != CB_SYNC_NONE ? "sync"
+						       : NULL;
+	if (io_key) {
 		snprintf(why, n, "%s is a key of file I/O (op: read, write, ...), not of op tree",
-			 o->files > 1 ? "files" : "prefill");
+			 io_key);
 		return -EINVAL;
 	}
 	if (o->files_only && o->dirs_only) {
@@ -213,6 +222,8 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 			 wl->op);
 		return -EINVAL;
 	}
+	if (cb_durable_check(&o->dur, wl->op, !io_reads(wl), why, n) < 0)
+		return -EINVAL;
 	uint64_t bs = wl->block_size;
 	if (o->file_size % bs) {
 		snprintf(why, n, "file_size %llu is not a multiple of block_size %llu",
@@ -301,6 +312,12 @@ static int cfs_submit(void *state, struct cb_op *op)
 	return cfs_tree_submit(s, op);
 }
 
+static int cfs_finish(void *state, struct cb_op *op)
+{
+	struct cfs_state *s = state;
+	return s->step == CFS_IO ? cfs_io_finish(s, op) : CB_EOF;
+}
+
 static void cfs_describe(void *state, const struct cb_op *op, char *buf, size_t n)
 {
 	const struct cfs_state *s = state;
@@ -350,6 +367,7 @@ const struct cb_engine cb_engine_cephfs = {
     .steps = cfs_steps,
     .setup = cfs_setup,
     .submit = cfs_submit,
+    .finish = cfs_finish,
     .describe = cfs_describe,
     .teardown = cfs_teardown,
     .release = cfs_release,

@@ -31,7 +31,10 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 	s->fds = malloc(o->files * sizeof(*s->fds));
 	if (!s->fds)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
-	int flags = (s->writes ? O_RDWR | O_CREAT : O_RDONLY) | (o->direct ? O_DIRECT : 0);
+	static const struct cb_durable none;
+	s->dur = fill ? &none : &o->dur;
+	int flags = (s->writes ? O_RDWR | O_CREAT | cb_durable_open_flags(s->dur) : O_RDONLY) |
+		    (o->direct ? O_DIRECT : 0);
 	for (; s->nfds < o->files; s->nfds++) {
 		if ((size_t)snprintf(s->path, sizeof(s->path), "%s/c%u.%llu", s->ss->base,
 				     s->client, (unsigned long long)s->nfds) >= sizeof(s->path))
@@ -46,8 +49,19 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 	return 0;
 }
 
+/* A sync of the file of the last write (fio syncs the file it wrote). */
+static int sync_op(struct cfs_state *s, struct cb_op *op, int kind)
+{
+	op->where = s->last_file << 48;
+	cb_op_done(op, ceph_fsync(s->ss->cm, s->fds[s->last_file], kind == CB_DURABLE_FDATASYNC));
+	return 0;
+}
+
 int cfs_io_submit(struct cfs_state *s, struct cb_op *op)
 {
+	int sync = cb_durable_due(s->dur, &s->dc, op);
+	if (sync)
+		return sync_op(s, op, sync);
 	uint64_t j = s->next++, file, block;
 	if (s->rand) {
 		uint64_t x = cb_rng_next(&s->rng);
@@ -62,11 +76,30 @@ int cfs_io_submit(struct cfs_state *s, struct cb_op *op)
 	op->len = left < s->bs ? left : s->bs;
 	op->is_write = s->writes;
 	op->where = file << 48 | block;
+	if (s->writes) {
+		s->last_file = file;
+		s->wrote = true;
+		cb_durable_wrote(s->dur, &s->dc, op);
+	}
 	int fd = s->fds[file];
 	int64_t r = s->writes ? ceph_write(s->ss->cm, fd, op->buf, (int64_t)op->len, (int64_t)off)
 			      : ceph_read(s->ss->cm, fd, op->buf, (int64_t)op->len, (int64_t)off);
 	if (r >= 0 && s->writes && (uint64_t)r != op->len)
 		r = -EIO; /* a short write */
+	cb_op_done(op, r);
+	return 0;
+}
+
+int cfs_io_finish(struct cfs_state *s, struct cb_op *op)
+{
+	if (!cb_durable_end(s->dur, &s->dc, s->wrote))
+		return CB_EOF;
+	op->is_sync = true;
+	op->len = 0;
+	op->where = 0;
+	int r = 0;
+	for (uint64_t i = 0; i < s->nfds && r == 0; i++)
+		r = ceph_fsync(s->ss->cm, s->fds[i], 0);
 	cb_op_done(op, r);
 	return 0;
 }

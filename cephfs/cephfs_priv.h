@@ -3,6 +3,7 @@
 #ifndef CB_CEPHFS_PRIV_H
 #define CB_CEPHFS_PRIV_H
 
+#include "durable.h"
 #include "engine.h"
 #include "owner.h"
 
@@ -36,6 +37,7 @@ struct cfs_opts {
 	/* file data I/O (op: read, write, randread, randwrite) */
 	uint64_t file_size, files;
 	bool direct, prefill;
+	struct cb_durable dur; /* fsync, fdatasync, end_fsync, sync */
 	uint64_t client_cache_size;
 };
 
@@ -103,6 +105,11 @@ struct cfs_state {
 	uint64_t nfds, bs, blocks;
 	bool rand, writes;
 	uint64_t rng;
+	/* the durability keys' syncs (the workload's writes, not a fill's) */
+	const struct cb_durable *dur;
+	struct cb_durable_count dc;
+	uint64_t last_file; /* the file of the last write: the one a sync syncs */
+	bool wrote;
 	char path[PATH_MAX];
 };
 
@@ -146,6 +153,8 @@ void cfs_tree_teardown(struct cfs_state *s);
 /* cephfs_io.c: file data I/O. */
 int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s);
 int cfs_io_submit(struct cfs_state *s, struct cb_op *op);
+/* end_fsync: every file synced as one last op, or CB_EOF. */
+int cfs_io_finish(struct cfs_state *s, struct cb_op *op);
 void cfs_io_teardown(struct cfs_state *s);
 
 /* cephfs_clean.c */

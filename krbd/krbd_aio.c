@@ -63,9 +63,17 @@ static int next_seq(struct krbd_state *s, unsigned *dev, uint64_t *blk)
 	return CB_EOF;
 }
 
-static void prep(struct krbd_slot *sl, int fd)
+static void prep(const struct krbd_state *s, struct krbd_slot *sl, int fd)
 {
 	struct cb_op *op = sl->op;
+	if (sl->sync) {
+		if (sl->sync == CB_DURABLE_FDATASYNC)
+			io_prep_fdsync(&sl->cb, fd);
+		else
+			io_prep_fsync(&sl->cb, fd);
+		sl->cb.data = sl;
+		return;
+	}
 	char *buf = (char *)op->buf + sl->done;
 	size_t len = op->len - sl->done;
 	long long off = (long long)(WHERE_OFF(op->where) + sl->done);
@@ -73,7 +81,39 @@ static void prep(struct krbd_slot *sl, int fd)
 		io_prep_pwrite(&sl->cb, fd, buf, len, off);
 	else
 		io_prep_pread(&sl->cb, fd, buf, len, off);
+	/* sync: the write's own O_SYNC/O_DSYNC (fio's sync on libaio) */
+	if (op->is_write)
+		sl->cb.aio_rw_flags = s->rwf;
 	sl->cb.data = sl;
+}
+
+/* The op's slot, made on its first use; NULL when the runner has more
+ * slots than the window. */
+static struct krbd_slot *slot_of(struct krbd_state *s, struct cb_op *op)
+{
+	struct krbd_slot *sl = op->priv;
+	if (!sl) {
+		if (s->nslots == s->depth)
+			return NULL;
+		sl = &s->slots[s->nslots++];
+		sl->op = op;
+		op->priv = sl;
+	}
+	sl->done = 0;
+	sl->again = 0;
+	sl->sync = 0;
+	sl->sync_all = false;
+	return sl;
+}
+
+/* A sync op on device dev (all: then on each later device in turn). */
+static void queue_sync(struct krbd_state *s, struct krbd_slot *sl, int kind, unsigned dev, bool all)
+{
+	sl->sync = kind;
+	sl->sync_all = all;
+	sl->op->where = (uint64_t)dev << WHERE_SHIFT;
+	prep(s, sl, s->ss->dev[dev].fd);
+	s->pending[s->npending++] = &sl->cb;
 }
 
 static int start_pending(struct krbd_state *s);
@@ -81,18 +121,20 @@ static int start_pending(struct krbd_state *s);
 int krbd_submit(void *state, struct cb_op *op)
 {
 	struct krbd_state *s = state;
-	struct krbd_slot *sl = op->priv;
 	unsigned dev;
 	uint64_t blk;
 
 	if (s->failed)
 		return s->failed;
-	if (!sl) {
-		if (s->nslots == s->depth)
-			return -EOVERFLOW; /* the runner has more slots than the window */
-		sl = &s->slots[s->nslots++];
-		sl->op = op;
-		op->priv = sl;
+	struct krbd_slot *sl = slot_of(s, op);
+	if (!sl)
+		return -EOVERFLOW; /* the runner has more slots than the window */
+	int sync = cb_durable_due(s->dur, &s->dc, op);
+	if (sync) {
+		queue_sync(s, sl, sync, s->last_dev, false);
+		if (s->npending >= s->batch)
+			start_pending(s);
+		return 0;
 	}
 	if (cb_blk_op_random(s->op)) {
 		dev = s->ss->ndev > 1 ? (unsigned)(cb_rng_next(&s->rng) % s->ss->ndev) : 0;
@@ -106,15 +148,34 @@ int krbd_submit(void *state, struct cb_op *op)
 	op->where = ((uint64_t)dev << WHERE_SHIFT) | off;
 	if (op->is_write && s->fill)
 		cb_blk_pattern_fill(op->buf, s->first + dev, off, op->len);
-	sl->done = 0;
-	sl->again = 0;
-	prep(sl, s->ss->dev[dev].fd);
+	if (op->is_write) {
+		s->last_dev = dev;
+		s->wrote = true;
+		cb_durable_wrote(s->dur, &s->dc, op);
+	}
+	prep(s, sl, s->ss->dev[dev].fd);
 	s->pending[s->npending++] = &sl->cb;
 	/* Batching is not free: on two cores, 4K random reads from a loop
 	 * device ran about 30 % faster started one by one (the device works on
 	 * the first while the next is prepared) than 32 at a time. */
 	if (s->npending >= s->batch)
 		start_pending(s); /* the op completes through cb_op_done either way */
+	return 0;
+}
+
+int krbd_finish(void *state, struct cb_op *op)
+{
+	struct krbd_state *s = state;
+	if (s->failed || !cb_durable_end(s->dur, &s->dc, s->wrote))
+		return CB_EOF;
+	struct krbd_slot *sl = slot_of(s, op);
+	if (!sl)
+		return -EOVERFLOW;
+	op->is_sync = true;
+	op->len = 0;
+	queue_sync(s, sl, CB_DURABLE_FSYNC, 0, true);
+	/* started now: the runner's next turn polls before it commits */
+	start_pending(s);
 	return 0;
 }
 
@@ -201,11 +262,24 @@ static int complete(struct krbd_state *s, struct krbd_slot *sl, long res)
 {
 	struct cb_op *op = sl->op;
 	sl->busy = false;
+	if (sl->sync) {
+		unsigned next = WHERE_DEV(op->where) + 1;
+		bool again = res == -EAGAIN && ++sl->again < AGAIN_MAX;
+		if (again || (res >= 0 && sl->sync_all && next < s->ss->ndev)) {
+			if (!again)
+				op->where = (uint64_t)next << WHERE_SHIFT;
+			prep(s, sl, s->ss->dev[WHERE_DEV(op->where)].fd);
+			s->pending[s->npending++] = &sl->cb;
+			return 0;
+		}
+		cb_op_done(op, res < 0 ? res : 0);
+		return 1;
+	}
 	if ((res == -EAGAIN && ++sl->again < AGAIN_MAX) ||
 	    (res > 0 && sl->done + (uint64_t)res < op->len)) {
 		if (res > 0)
 			sl->done += (uint64_t)res;
-		prep(sl, sl->cb.aio_fildes);
+		prep(s, sl, sl->cb.aio_fildes);
 		s->pending[s->npending++] = &sl->cb;
 		return 0;
 	}

@@ -19,6 +19,7 @@
 #include <linux/loop.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static const struct cb_option krbd_options[] = {
@@ -47,6 +48,7 @@ static const struct cb_option krbd_options[] = {
     {"batch_submit", CB_OPT_UINT, offsetof(struct krbd_opts, batch_submit), "1", 1, 65536, NULL,
      "ops per io_submit, as fio's iodepth_batch_submit: 1 starts each op at once; more "
      "saves syscalls but holds ops back until the batch is full or the window is"},
+    CB_DURABLE_OPTIONS(struct krbd_opts, dur),
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -142,6 +144,8 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 			 "randread, or rw or randrw with rw_mix_read above 0");
 		return -EINVAL;
 	}
+	if (cb_durable_check(&o->dur, wl->op, cb_blk_op_writes(op, o->rw_mix_read), why, n) < 0)
+		return -EINVAL;
 	if (o->verify && cb_blk_check_verify_bs(bs, why, n) < 0)
 		return -EINVAL;
 	if (o->verify && !o->prefill) {
@@ -328,6 +332,11 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 	s->fill = s->op == CB_BLK_PREFILL || s->verify;
 	s->bs = ph->wl->block_size;
 	s->rng = cb_rng_client(ph->wl->seed, ph->client, 0);
+	static const struct cb_durable none;
+	s->dur = s->op == CB_BLK_PREFILL ? &none : &o->dur;
+	s->rwf = s->dur->sync == CB_SYNC_SYNC	 ? RWF_SYNC
+		 : s->dur->sync == CB_SYNC_DSYNC ? RWF_DSYNC
+						 : 0;
 	if (s->op == CB_BLK_PREFILL)
 		s->bs = fill_bs(ph->wl); /* few ops; a device's tail is a shorter one */
 	for (unsigned i = 0; i < s->ss->ndev; i++) {
@@ -393,6 +402,7 @@ const struct cb_engine cb_engine_krbd = {
     .steps = krbd_steps,
     .setup = krbd_setup,
     .submit = krbd_submit,
+    .finish = krbd_finish,
     .commit = krbd_commit,
     .poll = krbd_poll,
     .describe = krbd_describe,

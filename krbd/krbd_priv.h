@@ -7,6 +7,7 @@
 #define CB_KRBD_PRIV_H
 
 #include "blk_ops.h"
+#include "durable.h"
 #include "engine.h"
 
 #include <libaio.h>
@@ -50,6 +51,7 @@ struct krbd_opts {
 	bool verify;
 	uint64_t rw_mix_read;
 	uint64_t batch_submit;
+	struct cb_durable dur; /* fsync, fdatasync, end_fsync, sync */
 };
 
 struct krbd_dev {
@@ -76,6 +78,8 @@ struct krbd_slot {
 	uint64_t done;	/* bytes moved so far: a short transfer is resubmitted */
 	unsigned again; /* completions with -EAGAIN so far */
 	bool busy;	/* the kernel has it */
+	int sync;	/* a sync op: CB_DURABLE_FSYNC or _FDATASYNC; 0: a read or write */
+	bool sync_all;	/* end_fsync's: every device in turn */
 };
 
 struct krbd_state {
@@ -99,6 +103,12 @@ struct krbd_state {
 	unsigned batch; /* start the queue once it holds this many */
 	int failed;	/* libaio itself failed: -errno; every op was failed with it */
 	struct io_event *events;
+	/* the durability keys (the workload's writes, not a fill's) */
+	const struct cb_durable *dur;
+	struct cb_durable_count dc;
+	int rwf;	   /* sync: RWF_SYNC or RWF_DSYNC on each write */
+	unsigned last_dev; /* the device of the last write: the one a sync syncs */
+	bool wrote;
 };
 
 /* Open every device of the session (given ones, after the safety checks;
@@ -125,6 +135,7 @@ int krbd_cleanup(struct cb_cleanup_req *req);
 int krbd_aio_init(struct krbd_state *s, unsigned depth);
 void krbd_aio_free(struct krbd_state *s);
 int krbd_submit(void *state, struct cb_op *op);
+int krbd_finish(void *state, struct cb_op *op);
 int krbd_commit(void *state);
 int krbd_poll(void *state, unsigned min, int timeout_ms);
 void krbd_describe(void *state, const struct cb_op *op, char *buf, size_t n);

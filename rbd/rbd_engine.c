@@ -54,6 +54,9 @@ static const struct cb_option rbd_options[] = {
      "writeback (what rbd bench and fio's rbd engine get by default)"},
     {"verify", CB_OPT_BOOL, offsetof(struct rbd_opts, verify), "false", 0, 0, NULL,
      "read, randread: check every block read holds the prefill pattern"},
+    {"flush", CB_OPT_UINT, offsetof(struct rbd_opts, flush), "0", 0, CB_DURABLE_MAX_EVERY, NULL,
+     "writes: an rbd_aio_flush after every N writes of a client, timed apart as by_op's "
+     "sync (fio's fsync on its rbd engine; 0: none)"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -72,6 +75,12 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 		snprintf(why, n,
 			 "verify checks reads against the prefill pattern: use it with op read "
 			 "or randread (writes replace the pattern)");
+		return -EINVAL;
+	}
+	if (o->flush && !cb_blk_op_writes(op, o->rw_mix_read)) {
+		snprintf(why, n,
+			 "flush: op %s makes no writes to flush: drop it, or use a write op",
+			 wl->op);
 		return -EINVAL;
 	}
 	if (o->verify && cb_blk_check_verify_bs(bs, why, n) < 0)
@@ -233,6 +242,7 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	s->writes = cb_blk_op_writes(s->op, s->mix);
 	s->bs = ph->wl->block_size;
 	s->rng = cb_rng_client(ph->wl->seed, ph->client, 0);
+	s->dur.fsync = s->op == CB_BLK_PREFILL ? 0 : o->flush;
 	r = cb_conn_for_client(ph->conn, ph->client, (struct cb_conn **)ph->session, &s->conn,
 			       ph->err);
 	if (r == 0)

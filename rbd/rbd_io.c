@@ -38,6 +38,15 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	uint64_t blk;
 	int r; /* 0 when queued: the op's result comes through the completion */
 
+	if (cb_durable_due(&s->dur, &s->dc, op)) {
+		op->where = (uint64_t)s->last_img << WHERE_SHIFT;
+		op->priv = s;
+		if ((r = rbd_aio_create_completion(op, rbd_done, &c)) < 0)
+			return r;
+		if ((r = rbd_aio_flush(s->img[s->last_img], c)) < 0)
+			rbd_aio_release(c);
+		return r < 0 ? r : 0;
+	}
 	if (cb_blk_op_random(s->op)) {
 		img = s->nimg > 1 ? (unsigned)(cb_rng_next(&s->rng) % s->nimg) : 0;
 		blk = cb_rng_next(&s->rng) % s->blocks;
@@ -54,6 +63,10 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	op->is_write = cb_blk_op_next_writes(s->op, s->mix, &s->rng);
 	op->where = ((uint64_t)img << WHERE_SHIFT) | off;
 	op->priv = s;
+	if (op->is_write) {
+		s->last_img = img;
+		cb_durable_wrote(&s->dur, &s->dc, op);
+	}
 	if (s->op == CB_BLK_PREFILL)
 		cb_blk_pattern_fill(op->buf, s->first + img, off, op->len);
 

@@ -5,6 +5,7 @@
 #define CB_RBD_PRIV_H
 
 #include "blk_ops.h"
+#include "durable.h"
 #include "engine.h"
 #include "blk_image.h"
 
@@ -42,7 +43,8 @@ struct rbd_opts {
 	bool reuse;
 	uint64_t rw_mix_read;
 	bool verify;
-	int cache; /* enum rbd_cache */
+	int cache;	/* enum rbd_cache */
+	uint64_t flush; /* an rbd_aio_flush after every N writes; 0: none */
 };
 
 /* librbd's client cache: off measures the cluster (fio's direct=1);
@@ -72,6 +74,11 @@ struct rbd_state {
 	bool writes;	 /* the phase may write */
 	atomic_ullong failed;
 	uint64_t rng;
+	/* flush: N, counted as durable.h counts fsync (the workload's
+	 * writes, not a prefill's) */
+	struct cb_durable dur;
+	struct cb_durable_count dc;
+	unsigned last_img; /* the image of the last write: the one flushed */
 };
 
 /* "cephbench.<run>.<idx>" into buf. */
