@@ -13,12 +13,12 @@ enum cb_blk_op cb_blk_op_of(const char *op)
 	return cb_blk_ops[i] ? (enum cb_blk_op)(i + 1) : CB_BLK_PREFILL;
 }
 
-size_t cb_blk_steps(bool prefill, int fill_id, struct cb_step *out)
+size_t cb_blk_steps(bool prefill, bool create_only, int fill_id, struct cb_step *out)
 {
-	if (!prefill)
+	if (!prefill && !create_only)
 		return 1;
 	out[0] = (struct cb_step){
 	    .suffix = CB_STEP_PREFILL, .op = CB_STEP_PREFILL, .id = fill_id, .own_limits = true};
 	out[1] = (struct cb_step){.suffix = NULL};
-	return 2;
+	return create_only ? 1 : 2;
 }

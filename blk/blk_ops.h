@@ -65,7 +65,8 @@ static inline bool cb_blk_op_next_writes(enum cb_blk_op op, uint64_t mix, uint64
 }
 
 /* The steps of a workload: with prefill, a fill step (id fill_id, row
- * "<workload>.prefill", ended by the engine) first. Returns how many. */
-size_t cb_blk_steps(bool prefill, int fill_id, struct cb_step *out);
+ * "<workload>.prefill", ended by the engine) first; with create_only (fio's)
+ * that step alone. Returns how many. */
+size_t cb_blk_steps(bool prefill, bool create_only, int fill_id, struct cb_step *out);
 
 #endif

@@ -64,6 +64,11 @@ static const struct cb_option cfs_options[] = {
      "read/write: O_DIRECT, past the client's cache (false: buffered)"},
     {"prefill", CB_OPT_BOOL, offsetof(struct cfs_opts, prefill), "false", 0, 0, NULL,
      "write, randwrite: write the files in full first (reads always do)"},
+    {"append", CB_OPT_BOOL, offsetof(struct cfs_opts, append), "false", 0, 0, NULL,
+     "write: each write at the end of its file, which grows past file_size as long as the "
+     "phase runs (fio's file_append)"},
+    {"create_only", CB_OPT_BOOL, offsetof(struct cfs_opts, create_only), "false", 0, 0, NULL,
+     "read/write: only lay the files out (the prefill row), no I/O row (fio's create_only)"},
     CB_DURABLE_OPTIONS(struct cfs_opts, dur),
     /* Ceph's default, 16384 inodes, took a mount to 98 MiB on a tree of
      * 100,000 files and answered smaller trees' stat phases from the client */
@@ -152,6 +157,8 @@ static int tree_check(const struct cfs_opts *o, uint64_t iterations, char *why, 
 	const struct cb_durable *d = &o->dur;
 	const char *io_key = o->files > 1	       ? "files"
 			     : o->prefill	       ? "prefill"
+			     : o->append	       ? "append"
+			     : o->create_only	       ? "create_only"
 			     : d->fsync		       ? "fsync"
 			     : d->fdatasync	       ? "fdatasync"
 			     : d->end_fsync	       ? "end_fsync"
@@ -222,8 +229,19 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 			 wl->op);
 		return -EINVAL;
 	}
-	if (cb_durable_check(&o->dur, wl->op, !io_reads(wl), why, n) < 0)
+	char nowrite[64];
+	snprintf(nowrite, sizeof(nowrite), "%s makes no writes",
+		 o->create_only ? "create_only" : wl->op);
+	if (cb_durable_check(&o->dur, io_reads(wl) || o->create_only ? nowrite : NULL, why, n) < 0)
 		return -EINVAL;
+	if (o->append && strcmp(wl->op, "write") != 0) {
+		snprintf(why, n, "append: op %s does not write in sequence: use op write", wl->op);
+		return -EINVAL;
+	}
+	if (o->append && o->create_only) {
+		snprintf(why, n, "append and create_only: create_only makes no writes to append");
+		return -EINVAL;
+	}
 	uint64_t bs = wl->block_size;
 	if (o->file_size % bs) {
 		snprintf(why, n, "file_size %llu is not a multiple of block_size %llu",
@@ -234,19 +252,21 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 }
 
 /* op tree: mdtest's phases in its order; reads: a fill pass first (the run's
- * files hold nothing else), writes too with prefill. */
+ * files hold nothing else), writes too with prefill; create_only: the fill
+ * pass alone. */
 static size_t cfs_steps(const struct cb_workload *wl, const void *lopts, struct cb_step *out,
 			unsigned *iterations)
 {
 	const struct cfs_opts *o = lopts;
 	size_t n = 0;
 	if (!is_tree(wl)) {
-		if (io_reads(wl) || o->prefill)
+		if (io_reads(wl) || o->prefill || o->create_only)
 			out[n++] = (struct cb_step){.suffix = CB_STEP_PREFILL,
 						    .op = CB_STEP_PREFILL,
 						    .id = CFS_FILL,
 						    .own_limits = true};
-		out[n++] = (struct cb_step){.id = CFS_IO};
+		if (!o->create_only)
+			out[n++] = (struct cb_step){.id = CFS_IO};
 		return n;
 	}
 	unsigned mask = 0;

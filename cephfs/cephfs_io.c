@@ -46,6 +46,20 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 					      s->path, o->fs, strerror(-fd));
 		s->fds[s->nfds] = fd;
 	}
+	if (!fill && o->append) {
+		/* from where each file ends now: empty, or prefilled */
+		if (!(s->ends = calloc(o->files, sizeof(*s->ends))))
+			return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+		for (uint64_t i = 0; i < s->nfds; i++) {
+			int64_t end = ceph_lseek(s->ss->cm, s->fds[i], 0, SEEK_END);
+			if (end < 0)
+				return cb_err_cluster(ph->err, (int)end,
+						      "cannot seek in %s/c%u.%llu: %s", s->ss->base,
+						      s->client, (unsigned long long)i,
+						      strerror((int)-end));
+			s->ends[i] = (uint64_t)end;
+		}
+	}
 	return 0;
 }
 
@@ -74,6 +88,12 @@ int cfs_io_submit(struct cfs_state *s, struct cb_op *op)
 	uint64_t off = block * s->bs;
 	uint64_t left = s->o->file_size - off;
 	op->len = left < s->bs ? left : s->bs;
+	if (s->ends) {
+		off = s->ends[file];
+		op->len = s->bs;
+		s->ends[file] += s->bs;
+		block = off / s->bs;
+	}
 	op->is_write = s->writes;
 	op->where = file << 48 | block;
 	if (s->writes) {
@@ -109,4 +129,5 @@ void cfs_io_teardown(struct cfs_state *s)
 	for (uint64_t i = 0; i < s->nfds; i++)
 		ceph_close(s->ss->cm, s->fds[i]);
 	free(s->fds);
+	free(s->ends);
 }

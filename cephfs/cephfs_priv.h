@@ -37,6 +37,8 @@ struct cfs_opts {
 	/* file data I/O (op: read, write, randread, randwrite) */
 	uint64_t file_size, files;
 	bool direct, prefill;
+	bool append;	       /* write: at each file's end (fio's file_append) */
+	bool create_only;      /* the files laid out (the prefill row), no I/O */
 	struct cb_durable dur; /* fsync, fdatasync, end_fsync, sync */
 	uint64_t client_cache_size;
 };
@@ -109,6 +111,7 @@ struct cfs_state {
 	const struct cb_durable *dur;
 	struct cb_durable_count dc;
 	uint64_t last_file; /* the file of the last write: the one a sync syncs */
+	uint64_t *ends;	    /* append: each file's end, where its next write goes */
 	bool wrote;
 	char path[PATH_MAX];
 };

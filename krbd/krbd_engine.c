@@ -48,6 +48,8 @@ static const struct cb_option krbd_options[] = {
     {"batch_submit", CB_OPT_UINT, offsetof(struct krbd_opts, batch_submit), "1", 1, 65536, NULL,
      "ops per io_submit, as fio's iodepth_batch_submit: 1 starts each op at once; more "
      "saves syscalls but holds ops back until the batch is full or the window is"},
+    {"create_only", CB_OPT_BOOL, offsetof(struct krbd_opts, create_only), "false", 0, 0, NULL,
+     "only the prefill row: every device written in full, no I/O row (fio's create_only)"},
     CB_DURABLE_OPTIONS(struct krbd_opts, dur),
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
@@ -144,8 +146,17 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 			 "randread, or rw or randrw with rw_mix_read above 0");
 		return -EINVAL;
 	}
-	if (cb_durable_check(&o->dur, wl->op, cb_blk_op_writes(op, o->rw_mix_read), why, n) < 0)
+	char nowrite[64];
+	snprintf(nowrite, sizeof(nowrite), "%s makes no writes",
+		 o->create_only ? "create_only" : wl->op);
+	if (cb_durable_check(
+		&o->dur, cb_blk_op_writes(op, o->rw_mix_read) && !o->create_only ? NULL : nowrite,
+		why, n) < 0)
 		return -EINVAL;
+	if (o->create_only && o->verify) {
+		snprintf(why, n, "verify and create_only: create_only reads nothing to verify");
+		return -EINVAL;
+	}
 	if (o->verify && cb_blk_check_verify_bs(bs, why, n) < 0)
 		return -EINVAL;
 	if (o->verify && !o->prefill) {
@@ -160,7 +171,7 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 	    .shared = "only reads share a device; map images (pool: and image_size:, each client "
 		      "its own) or give clients: 1",
 	    .images = o->images,
-	    .writes = cb_blk_workload_writes(o->prefill, op, o->rw_mix_read),
+	    .writes = cb_blk_workload_writes(o->prefill || o->create_only, op, o->rw_mix_read),
 	};
 	if (cb_blk_check_clients(wl, &t, why, n) < 0)
 		return -EINVAL;
@@ -183,7 +194,7 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 	}
 	if (cb_blk_check_fits(bs, o->image_size, why, n) < 0)
 		return -EINVAL;
-	if (cb_blk_op_reads(op, o->rw_mix_read) && !o->prefill) {
+	if (cb_blk_op_reads(op, o->rw_mix_read) && !o->prefill && !o->create_only) {
 		snprintf(why, n,
 			 "workload '%s' reads images the run creates, which hold no data yet "
 			 "(unwritten blocks read as zeros with no OSD work): set prefill: true",
@@ -202,7 +213,8 @@ static size_t krbd_steps(const struct cb_workload *wl, const void *lopts, struct
 {
 	(void)wl;
 	(void)iterations;
-	return cb_blk_steps(((const struct krbd_opts *)lopts)->prefill, KRBD_STEP_FILL, out);
+	const struct krbd_opts *o = lopts;
+	return cb_blk_steps(o->prefill, o->create_only, KRBD_STEP_FILL, out);
 }
 
 /* What a device: entry names: a block device, and/or a file (a regular
@@ -266,7 +278,8 @@ int krbd_session_open(struct cb_phase *ph, struct krbd_session **out)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	*out = ss; /* closed by release, also after a failure here */
 	ss->conn = ph->conn;
-	ss->writes = cb_blk_workload_writes(o->prefill, cb_blk_op_of(ph->wl->op), o->rw_mix_read);
+	ss->writes = cb_blk_workload_writes(o->prefill || o->create_only, cb_blk_op_of(ph->wl->op),
+					    o->rw_mix_read);
 	for (unsigned i = 0; i < KRBD_MAX_DEVICES; i++)
 		ss->dev[i].fd = -1;
 	if (!o->device) {

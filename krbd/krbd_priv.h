@@ -52,6 +52,7 @@ struct krbd_opts {
 	uint64_t rw_mix_read;
 	uint64_t batch_submit;
 	struct cb_durable dur; /* fsync, fdatasync, end_fsync, sync */
+	bool create_only;      /* the prefill row alone (fio's create_only) */
 };
 
 struct krbd_dev {

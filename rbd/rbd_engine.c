@@ -54,6 +54,8 @@ static const struct cb_option rbd_options[] = {
      "writeback (what rbd bench and fio's rbd engine get by default)"},
     {"verify", CB_OPT_BOOL, offsetof(struct rbd_opts, verify), "false", 0, 0, NULL,
      "read, randread: check every block read holds the prefill pattern"},
+    {"create_only", CB_OPT_BOOL, offsetof(struct rbd_opts, create_only), "false", 0, 0, NULL,
+     "only the prefill row: every image written in full, no I/O row (fio's create_only)"},
     {"flush", CB_OPT_UINT, offsetof(struct rbd_opts, flush), "0", 0, CB_DURABLE_MAX_EVERY, NULL,
      "writes: an rbd_aio_flush after every N writes of a client, timed apart as by_op's "
      "sync (fio's fsync on its rbd engine; 0: none)"},
@@ -77,10 +79,13 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 			 "or randread (writes replace the pattern)");
 		return -EINVAL;
 	}
+	if (o->create_only && (o->verify || o->flush)) {
+		snprintf(why, n, "%s and create_only: create_only makes only the prefill row",
+			 o->verify ? "verify" : "flush");
+		return -EINVAL;
+	}
 	if (o->flush && !cb_blk_op_writes(op, o->rw_mix_read)) {
-		snprintf(why, n,
-			 "flush: op %s makes no writes to flush: drop it, or use a write op",
-			 wl->op);
+		snprintf(why, n, "flush: %s makes no writes to flush: drop it", wl->op);
 		return -EINVAL;
 	}
 	if (o->verify && cb_blk_check_verify_bs(bs, why, n) < 0)
@@ -91,7 +96,7 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 	    .shared = "only reads share an image; give images the run creates (each client its "
 		      "own) or clients: 1",
 	    .images = o->images,
-	    .writes = cb_blk_workload_writes(o->prefill, op, o->rw_mix_read),
+	    .writes = cb_blk_workload_writes(o->prefill || o->create_only, op, o->rw_mix_read),
 	};
 	if (cb_blk_check_clients(wl, &t, why, n) < 0)
 		return -EINVAL;
@@ -155,7 +160,8 @@ static size_t rbd_steps(const struct cb_workload *wl, const void *lopts, struct 
 {
 	(void)wl;
 	(void)iterations;
-	return cb_blk_steps(((const struct rbd_opts *)lopts)->prefill, RBD_STEP_FILL, out);
+	const struct rbd_opts *o = lopts;
+	return cb_blk_steps(o->prefill, o->create_only, RBD_STEP_FILL, out);
 }
 
 /* What the images hold decides what a phase may do: reads of blocks never

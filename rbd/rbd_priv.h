@@ -43,8 +43,9 @@ struct rbd_opts {
 	bool reuse;
 	uint64_t rw_mix_read;
 	bool verify;
-	int cache;	/* enum rbd_cache */
-	uint64_t flush; /* an rbd_aio_flush after every N writes; 0: none */
+	int cache;	  /* enum rbd_cache */
+	uint64_t flush;	  /* an rbd_aio_flush after every N writes; 0: none */
+	bool create_only; /* the prefill row alone (fio's create_only) */
 };
 
 /* librbd's client cache: off measures the cluster (fio's direct=1);

@@ -6,16 +6,15 @@
 
 const char *const cb_sync_modes[] = {"none", "sync", "dsync", NULL};
 
-int cb_durable_check(const struct cb_durable *d, const char *op, bool writes, char *why, size_t n)
+int cb_durable_check(const struct cb_durable *d, const char *nowrite, char *why, size_t n)
 {
 	const char *key = d->fsync		    ? "fsync"
 			  : d->fdatasync	    ? "fdatasync"
 			  : d->end_fsync	    ? "end_fsync"
 			  : d->sync != CB_SYNC_NONE ? "sync"
 						    : NULL;
-	if (key && !writes) {
-		snprintf(why, n, "%s: op %s makes no writes to sync: drop it, or use a write op",
-			 key, op);
+	if (key && nowrite) {
+		snprintf(why, n, "%s: %s to sync: drop it", key, nowrite);
 		return -EINVAL;
 	}
 	if (d->fsync && d->fdatasync) {

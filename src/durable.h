@@ -46,10 +46,10 @@ struct cb_durable {
 	 "when it completes (fio's sync)"}
 /* clang-format on */
 
-/* Cross-key checks: a durability key on a workload that never writes (op
- * names it; writes says whether it does), fsync and fdatasync together.
- * 0, or -EINVAL with the reason in why. */
-int cb_durable_check(const struct cb_durable *d, const char *op, bool writes, char *why, size_t n);
+/* Cross-key checks: a durability key on a workload that makes no writes
+ * (nowrite: why not, "read makes no writes"; NULL when it writes), fsync
+ * and fdatasync together. 0, or -EINVAL with the reason in why. */
+int cb_durable_check(const struct cb_durable *d, const char *nowrite, char *why, size_t n);
 
 /* O_SYNC, O_DSYNC or 0, for open(2)'s flags. */
 int cb_durable_open_flags(const struct cb_durable *d);

@@ -62,10 +62,11 @@ check("fs0 has no syncs", syncs(ph["fs0"]) == 0 and "sync" not in ph["fs0"].get(
 check("params", ph["fs4"]["params"]["fsync"] == 4 and ph["fsd"]["params"]["sync"] == "dsync"
       and ph["img"]["params"]["flush"] == 4)
 
-# CephFS: one OSD write per fsync beyond the same run without
+# CephFS: one OSD write per fsync beyond the same run without (and the
+# few the MDS and the mgr write on their own timers meanwhile)
 extra = osd_writes(ph["fs4"]) - osd_writes(ph["fs0"])
 check(f"fs4: the OSDs counted {extra} more writes than fs0, for {syncs(ph['fs4'])} fsyncs",
-      abs(extra - syncs(ph["fs4"])) <= 0.02 * syncs(ph["fs4"]))
+      syncs(ph["fs4"]) - 2 <= extra <= 1.05 * syncs(ph["fs4"]) + 5)
 # RBD: flushes write nothing (the image's header ops are rw_ops)
 check(f"img: the OSDs counted {osd_writes(ph['img'])} writes for 800",
       abs(osd_writes(ph["img"]) - 800) <= 8)
