@@ -10,6 +10,7 @@
 #include <string.h>
 
 static const char *const cfs_ops[] = {"tree", "read", "write", "randread", "randwrite", NULL};
+static const char *const cfs_random_ops[] = {"randread", "randwrite", NULL};
 
 const char *const cfs_phase_names[CFS_NSTEPS + 1] = {
     [CFS_TREE_CREATE] = "tree-create", [CFS_DIR_CREATE] = "dir-create",
@@ -382,6 +383,7 @@ const struct cb_engine cb_engine_cephfs = {
     .synchronous = true,
     .max_clients = 1024,
     .default_block_size = CFS_DEFAULT_BS,
+    .random_ops = cfs_random_ops,
     .check = cfs_check,
     .resolve = cfs_resolve,
     .steps = cfs_steps,

@@ -28,6 +28,8 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 	/* a fill pass ends when every block of every file is written once */
 	s->count = fill ? s->blocks * o->files : UINT64_MAX;
 	s->rng = cb_rng_client(ph->wl->seed, s->client, 0);
+	cb_dist_init(&s->dist, &ph->wl->distribution, s->blocks * o->files, ph->wl->coverage,
+		     ph->wl->seed, &s->rng);
 	s->fds = malloc(o->files * sizeof(*s->fds));
 	if (!s->fds)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
@@ -78,9 +80,9 @@ int cfs_io_submit(struct cfs_state *s, struct cb_op *op)
 		return sync_op(s, op, sync);
 	uint64_t j = s->next++, file, block;
 	if (s->rand) {
-		uint64_t x = cb_rng_next(&s->rng);
+		uint64_t x = cb_dist_next(&s->dist, &s->rng);
 		file = x % s->nfds;
-		block = (x / s->nfds) % s->blocks;
+		block = x / s->nfds;
 	} else {
 		file = j % s->nfds;
 		block = (j / s->nfds) % s->blocks;

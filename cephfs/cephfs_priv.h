@@ -110,8 +110,9 @@ struct cfs_state {
 	/* the durability keys' syncs (the workload's writes, not a fill's) */
 	const struct cb_durable *dur;
 	struct cb_durable_count dc;
-	uint64_t last_file; /* the file of the last write: the one a sync syncs */
-	uint64_t *ends;	    /* append: each file's end, where its next write goes */
+	uint64_t last_file;  /* the file of the last write: the one a sync syncs */
+	uint64_t *ends;	     /* append: each file's end, where its next write goes */
+	struct cb_dist dist; /* random ops: the block over all files, file-interleaved */
 	bool wrote;
 	char path[PATH_MAX];
 };

@@ -73,7 +73,7 @@ static int create_marked(struct cb_phase *ph, struct ceph_mount_info *cm, const 
 	int r = ceph_mkdir(cm, tmp, 0755);
 	if (r < 0)
 		return r == -EEXIST ? -EAGAIN : r; /* the id is random: not a user's */
-	ph->out->created = true;			   /* cleanup removes what is left of it */
+	ph->out->created = true;		   /* cleanup removes what is left of it */
 	if ((r = cfs_mark(cm, tmp, ph->run_id)) == 0 && (r = ceph_rename(cm, tmp, dir)) == 0)
 		return 0;
 	if (r != -ENOENT)

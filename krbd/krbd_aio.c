@@ -137,8 +137,9 @@ int krbd_submit(void *state, struct cb_op *op)
 		return 0;
 	}
 	if (cb_blk_op_random(s->op)) {
-		dev = s->ss->ndev > 1 ? (unsigned)(cb_rng_next(&s->rng) % s->ss->ndev) : 0;
-		blk = cb_rng_next(&s->rng) % s->blocks[dev];
+		blk = cb_dist_next(&s->dist, &s->rng);
+		for (dev = 0; dev + 1 < s->ss->ndev && blk >= s->blocks[dev]; dev++)
+			blk -= s->blocks[dev];
 	} else if (next_seq(s, &dev, &blk) == CB_EOF) {
 		return CB_EOF;
 	}

@@ -356,6 +356,10 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 		uint64_t size = s->ss->dev[i].size;
 		s->blocks[i] = s->op == CB_BLK_PREFILL ? (size + s->bs - 1) / s->bs : size / s->bs;
 	}
+	uint64_t all = 0;
+	for (unsigned i = 0; i < s->ss->ndev; i++)
+		all += s->blocks[i];
+	cb_dist_init(&s->dist, &ph->wl->distribution, all, ph->wl->coverage, ph->wl->seed, &s->rng);
 	if (s->op == CB_BLK_PREFILL)
 		ph->out->block_size = s->bs;
 	if ((r = krbd_aio_init(s, (unsigned)ph->wl->concurrency)) < 0)
@@ -410,6 +414,7 @@ const struct cb_engine cb_engine_krbd = {
     .options_size = sizeof(struct krbd_opts),
     .max_clients = 1024,
     .default_block_size = KRBD_DEFAULT_BS,
+    .random_ops = cb_blk_random_ops,
     .check = krbd_check,
     .available = krbd_available,
     .steps = krbd_steps,

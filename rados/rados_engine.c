@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 static const char *const rados_ops[] = {"write", "seq", "rand", NULL};
+static const char *const rados_random_ops[] = {"rand", NULL};
 /* without block_size, in the size the write recorded in the run's metadata */
 static const char *const rados_reads[] = {"seq", "rand", NULL};
 
@@ -281,6 +282,11 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 	 * writers of equal counts, reader k reads writer k's objects) */
 	uint64_t all = s->first[s->writers], k = ph->client, n = ph->clients;
 	s->limit_blocks = all;
+	/* a distribution's hot set is objects (a block within one uniform);
+	 * coverage visits every block */
+	cb_dist_init(&s->dist, &ph->wl->distribution,
+		     ph->wl->coverage ? all : all / s->blocks_per_obj, ph->wl->coverage,
+		     ph->wl->seed, &s->rng);
 	s->next = all / n * k + all % n * k / n;
 	s->end = all / n * (k + 1) + all % n * (k + 1) / n;
 	return strcmp(m.run_id, ph->run_id) == 0 ? 0 : check_earlier(ph, s, m.object_size, objects);
@@ -392,6 +398,7 @@ const struct cb_engine cb_engine_rados = {
     .max_clients = 1024,
     .default_block_size = CB_RADOS_DEFAULT_BS,
     .bs_as_written = rados_reads,
+    .random_ops = rados_random_ops,
     .check = rados_check,
     .setup = rados_setup,
     .submit = cb_rados_submit,

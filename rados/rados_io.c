@@ -122,7 +122,9 @@ int cb_rados_submit(void *state, struct cb_op *op)
 	int r;
 
 	if (s->op == RADOS_RAND) {
-		b = cb_rng_next(&s->rng) % s->limit_blocks;
+		b = cb_dist_next(&s->dist, &s->rng);
+		if (!s->dist.coverage) /* an object: a block of it */
+			b = b * s->blocks_per_obj + cb_rng_next(&s->rng) % s->blocks_per_obj;
 	} else if (s->op == RADOS_SEQ) {
 		if (s->next >= s->end)
 			return CB_EOF;

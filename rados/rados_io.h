@@ -33,6 +33,8 @@ struct rados_state {
 	atomic_ullong failed;	 /* ops that completed with an error (callback thread) */
 	atomic_ullong timed_out; /* of them, those past the op timeout */
 	uint64_t rng;
+	/* rand: the object (or with coverage the block) a read picks */
+	struct cb_dist dist;
 };
 
 int cb_rados_submit(void *state, struct cb_op *op);

@@ -277,6 +277,8 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 		ph->out->block_size = s->bs;
 	}
 	s->blocks = s->op == CB_BLK_PREFILL ? (s->size + s->bs - 1) / s->bs : s->size / s->bs;
+	cb_dist_init(&s->dist, &ph->wl->distribution, s->blocks * s->nimg, ph->wl->coverage,
+		     ph->wl->seed, &s->rng);
 	if (o->image)
 		return 0; /* no marks on images the run does not own */
 	r = check_content(ph, s, o);
@@ -362,6 +364,7 @@ const struct cb_engine cb_engine_rbd = {
     .options_size = sizeof(struct rbd_opts),
     .max_clients = 1024,
     .default_block_size = CB_RBD_DEFAULT_BS,
+    .random_ops = cb_blk_random_ops,
     .check = rbd_check,
     .steps = rbd_steps,
     .setup = rbd_setup,

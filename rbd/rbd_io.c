@@ -48,8 +48,9 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 		return r < 0 ? r : 0;
 	}
 	if (cb_blk_op_random(s->op)) {
-		img = s->nimg > 1 ? (unsigned)(cb_rng_next(&s->rng) % s->nimg) : 0;
-		blk = cb_rng_next(&s->rng) % s->blocks;
+		uint64_t x = cb_dist_next(&s->dist, &s->rng);
+		img = (unsigned)(x % s->nimg);
+		blk = x / s->nimg;
 	} else {
 		/* one pass for prefill; the others wrap around, as rbd bench does */
 		if (s->op == CB_BLK_PREFILL && s->next >= s->blocks * s->nimg)

@@ -80,6 +80,8 @@ struct rbd_state {
 	struct cb_durable dur;
 	struct cb_durable_count dc;
 	unsigned last_img; /* the image of the last write: the one flushed */
+	/* random ops: the block over all images, image-interleaved */
+	struct cb_dist dist;
 };
 
 /* "cephbench.<run>.<idx>" into buf. */

@@ -5,6 +5,7 @@
 #ifndef CB_ENGINE_H
 #define CB_ENGINE_H
 
+#include "dist.h"
 #include "err.h"
 #include "load_opts.h"
 #include "options.h"
@@ -48,7 +49,11 @@ struct cb_workload {
 	 * (cb_profile_seed), so the record always says it; a client's own
 	 * generator comes from it and its number (cb_rng_client). */
 	uint64_t seed;
-	bool optional;	      /* skipped with a note when its layer is unavailable here */
+	/* Which target a random op picks (fio's random_distribution), and
+	 * coverage: every target once a pass (fio's random map). */
+	struct cb_dist_spec distribution;
+	bool coverage;
+	bool optional; /* skipped with a note when its layer is unavailable here */
 	/* An op stuck this long fails with an error; 0: the cluster timeout. */
 	uint64_t op_timeout_ns;
 	struct cb_expect expect;
@@ -118,9 +123,9 @@ struct cb_phase {
 /* One op slot. The runner stamps t_start before submit and hands the op back
  * to the engine for its next use only after the completion was reaped. */
 struct cb_op {
-	void *buf;	  /* block_size bytes, owned by the runner */
-	uint64_t len;	  /* bytes this op moves; set by the engine in submit */
-	bool is_write;	  /* set by the engine in submit */
+	void *buf;     /* block_size bytes, owned by the runner */
+	uint64_t len;  /* bytes this op moves; set by the engine in submit */
+	bool is_write; /* set by the engine in submit */
 	/* Which of the phase's kinds (cb_phase_out.kinds) it is, set in
 	 * submit; ignored when the phase names none. */
 	uint8_t kind;
@@ -245,6 +250,9 @@ struct cb_engine {
 	 * block_size they read in the size it was written with, which only
 	 * setup learns, so their wl.block_size stays 0. NULL: none. */
 	const char *const *bs_as_written;
+	/* Ops that pick their targets at random: distribution and coverage
+	 * apply to them (and the profile refuses them elsewhere). */
+	const char *const *random_ops;
 	/* describe() names the device an op went to (krbd), so a failure's
 	 * message need not name the phase's target as well. */
 	bool describe_names_target;

@@ -53,6 +53,12 @@ const struct cb_option cb_workload_options[] = {
     {"seed", CB_OPT_UINT, offsetof(struct cb_workload, seed), NULL, 1, CB_SEED_MAX, NULL,
      "makes its offsets, choices and data repeatable: the same ops per client for the same seed "
      "(default: one drawn at the start of the run, in the record's params)"},
+    {"distribution", CB_OPT_DIST, offsetof(struct cb_workload, distribution), "uniform", 0, 0, NULL,
+     "a random op's targets: uniform, zipf:THETA, pareto:H (H of the ops on 1 - H of the "
+     "targets) or normal:PCT (a deviation of PCT % of the range about its middle); fio's "
+     "random_distribution"},
+    {"coverage", CB_OPT_BOOL, offsetof(struct cb_workload, coverage), "false", 0, 0, NULL,
+     "a random op touches every target once a pass, in random order (fio's random map)"},
     {"optional", CB_OPT_BOOL, offsetof(struct cb_workload, optional), "false", 0, 0, NULL,
      "skip the workload, with a note, when its layer is unavailable on this host"},
     {"rate", CB_OPT_RATE, offsetof(struct cb_workload, rate), NULL, 1, 100000000, NULL,
@@ -88,6 +94,16 @@ const struct cb_option cb_workload_options[] = {
      500000, NULL, "the search stops once the capacity is known to within this"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
+
+/* Where the key was written (its last place), else the workload's. */
+static const char *key_where(const struct kvs *k, const char *key, const char *wwhere)
+{
+	const char *where = wwhere;
+	for (size_t i = 0; i < k->n; i++)
+		if (strcmp(k->v[i].key, key) == 0)
+			where = k->v[i].where;
+	return where;
+}
 
 /* "one of a, b, c" from a NULL-terminated list. */
 static const char *one_of(const char *const *words, char *buf, size_t n)
@@ -143,10 +159,7 @@ static const struct cb_engine *find_layer(struct loader *l, const struct kvs *k,
 static int check_op(struct loader *l, const struct cb_plan_item *it, const struct kvs *k,
 		    const char *wwhere)
 {
-	const char *where = wwhere;
-	for (size_t i = 0; i < k->n; i++)
-		if (strcmp(k->v[i].key, "op") == 0)
-			where = k->v[i].where;
+	const char *where = key_where(k, "op", wwhere);
 	char list[256], h[300];
 	one_of(it->engine->ops, list, sizeof(list));
 	if (!it->wl.op)
@@ -182,6 +195,36 @@ int pf_parse_expect(struct loader *l, const struct kv *kv, struct cb_expect *x)
 	if (cb_opt_parse(o, x, val, why, sizeof(why)) < 0)
 		return cb_err_usage(l->e, "%s: expect.%s", kv->where, why);
 	cb_expect_mark(x, key);
+	return 0;
+}
+
+/* distribution and coverage: only on an op that picks targets at random,
+ * and not together (a pass visits each target once: no hot set). */
+static int check_distribution(struct loader *l, const struct cb_plan_item *it, const struct kvs *k,
+			      const char *wwhere)
+{
+	const struct cb_workload *wl = &it->wl;
+	bool skewed = wl->distribution.kind != CB_DIST_UNIFORM;
+	if (!skewed && !wl->coverage)
+		return 0;
+	const char *key = skewed ? "distribution" : "coverage";
+	const char *const *ops = it->engine->random_ops;
+	size_t i = 0;
+	while (ops && ops[i] && strcmp(ops[i], wl->op) != 0)
+		i++;
+	if (!ops || !ops[i]) {
+		char list[256];
+		if (!ops)
+			snprintf(list, sizeof(list), "layer %s has none", it->engine->name);
+		return cb_err_usage(l->e, "%s: %s: op %s picks no targets at random: %s%s",
+				    key_where(k, key, wwhere), key, wl->op, ops ? "use " : "",
+				    ops ? one_of(ops, list, sizeof(list)) : list);
+	}
+	if (skewed && wl->coverage)
+		return cb_err_usage(l->e,
+				    "%s: coverage visits every target once a pass, which leaves a "
+				    "distribution no hot set: drop one",
+				    key_where(k, "coverage", wwhere));
 	return 0;
 }
 
@@ -253,16 +296,15 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 	if ((r = check_op(l, it, k, wwhere)) < 0)
 		return r;
 	if (it->wl.clients > it->engine->max_clients) {
-		const char *cw = wwhere;
-		for (size_t i = 0; i < k->n; i++)
-			if (strcmp(k->v[i].key, "clients") == 0)
-				cw = k->v[i].where;
+		const char *cw = key_where(k, "clients", wwhere);
 		return cb_err_usage(l->e,
 				    "%s: clients: %llu: layer %s runs one client per workload; use "
 				    "concurrency for more ops in flight",
 				    cw, (unsigned long long)it->wl.clients, it->engine->name);
 	}
 	settle_defaults(it);
+	if ((r = check_distribution(l, it, k, wwhere)) < 0)
+		return r;
 	if (cb_load_check(&it->wl, why, sizeof(why)) < 0)
 		return cb_err_usage(l->e, "%s: %s", wwhere, why);
 	if (it->engine->check && it->engine->check(&it->wl, it->lopts, why, sizeof(why)) < 0)
