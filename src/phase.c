@@ -3,6 +3,7 @@
  * runner is actually asleep, so the per-op path takes no lock and usually
  * no syscall. All accounting happens on the runner's thread. Signals are
  * read from a signalfd every SIGNAL_CHECK_NS, off the per-op path. */
+#include "op_trace.h"
 #include "phase.h"
 #include "clock.h"
 #include "group.h"
@@ -237,6 +238,7 @@ struct loop {
 	 * op's kind (or is_write when the phase names none), syncs last. */
 	struct cb_kind *kind[CB_MAX_KINDS + 1];
 	char first_error[512];
+	struct cb_op_trace trace; /* the tests' hook */
 };
 
 /* Second sec's sample, grown to; NULL on ENOMEM. */
@@ -520,6 +522,8 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			l->inflight++;
 			l->started++;
 			sync_owed = r == 0 && op->sync_next;
+			if (r == 0 && !op->is_sync)
+				cb_op_trace_add(&l->trace, op->where);
 			if (r < 0) {
 				/* Counted like a failed completion; stop filling the window so
 				 * the error limit is checked before the next attempt. */
@@ -738,7 +742,9 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 			      ph->clients ? ph->clients : 1);
 		l.due = l.sched;
 	}
+	cb_op_trace_begin(&l.trace);
 	r = run_loop(&l, &cro);
+	cb_op_trace_end(&l.trace, ph);
 	if (l.steady_on)
 		cb_steady_end(&l.steady, res);
 	if (!sy && ro->mark)
