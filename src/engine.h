@@ -5,6 +5,7 @@
 #ifndef CB_ENGINE_H
 #define CB_ENGINE_H
 
+#include "data.h"
 #include "dist.h"
 #include "err.h"
 #include "load_opts.h"
@@ -53,6 +54,10 @@ struct cb_workload {
 	 * coverage: every target once a pass (fio's random map). */
 	struct cb_dist_spec distribution;
 	bool coverage;
+	/* What written buffers hold (data.h), and whether they are made anew
+	 * before every op (dedupe always is). */
+	struct cb_data_spec data;
+	bool refill;
 	bool optional; /* skipped with a note when its layer is unavailable here */
 	/* An op stuck this long fails with an error; 0: the cluster timeout. */
 	uint64_t op_timeout_ns;

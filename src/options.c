@@ -1,6 +1,7 @@
 /* Option tables: parsing text values into typed struct fields, defaults,
  * freeing, and did-you-mean suggestions for unknown keys. */
 #include "options.h"
+#include "data.h"
 #include "dist.h"
 #include "load_opts.h"
 #include "err.h"
@@ -207,9 +208,13 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 			*(struct cb_rate *)field = rt;
 		return r;
 	}
-	case CB_OPT_DIST: {
+	case CB_OPT_DIST:
+	case CB_OPT_DATA: {
 		char reason[160];
-		r = cb_dist_parse(value, (struct cb_dist_spec *)field, reason, sizeof(reason));
+		r = o->type == CB_OPT_DIST
+			? cb_dist_parse(value, (struct cb_dist_spec *)field, reason, sizeof(reason))
+			: cb_data_parse(value, (struct cb_data_spec *)field, reason,
+					sizeof(reason));
 		if (r < 0)
 			snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), reason);
 		return r;
@@ -298,9 +303,13 @@ json_t *cb_opt_json(const struct cb_option *o, const void *obj)
 	}
 	case CB_OPT_BOOL:
 		return json_boolean(*(const bool *)field);
-	case CB_OPT_DIST: {
+	case CB_OPT_DIST:
+	case CB_OPT_DATA: {
 		char buf[48];
-		cb_dist_format((const struct cb_dist_spec *)field, buf, sizeof(buf));
+		if (o->type == CB_OPT_DIST)
+			cb_dist_format((const struct cb_dist_spec *)field, buf, sizeof(buf));
+		else
+			cb_data_format((const struct cb_data_spec *)field, buf, sizeof(buf));
 		return json_string(buf);
 	}
 	case CB_OPT_ENUM: {

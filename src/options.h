@@ -21,7 +21,8 @@ enum cb_opt_type {
 	CB_OPT_PATH,	 /* char *, a local file or device path: cb_path_rule */
 	CB_OPT_RATE,	/* struct cb_rate: 10000 (ops/s) or 200MiB/s (bytes/s); min, max in ops/s */
 	CB_OPT_PERCENT, /* uint64_t parts per million: 5%, 0.5%; min, max in ppm */
-	CB_OPT_DIST,	/* struct cb_dist_spec: uniform, zipf:1.2, pareto:0.9, normal:10 */
+	CB_OPT_DIST,	 /* struct cb_dist_spec: uniform, zipf:1.2, pareto:0.9, normal:10 */
+	CB_OPT_DATA,	 /* struct cb_data_spec: random, zero, compressible:60, dedupe:30 */
 };
 
 struct cb_option {

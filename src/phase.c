@@ -239,6 +239,9 @@ struct loop {
 	struct cb_kind *kind[CB_MAX_KINDS + 1];
 	char first_error[512];
 	struct cb_op_trace trace; /* the tests' hook */
+	struct cb_data data;	  /* the buffers' contents */
+	bool refill;		  /* made anew before every op */
+	uint64_t bs;		  /* each buffer's size */
 };
 
 /* Second sec's sample, grown to; NULL on ENOMEM. */
@@ -380,19 +383,16 @@ static int slots_alloc(struct loop *l, struct cb_cq *cq, uint64_t n, uint64_t bs
 	l->free_slots = calloc(n, sizeof(*l->free_slots));
 	if (!l->slots || !l->free_slots)
 		return -ENOMEM;
-	/* Incompressible, non-zero data, made once: the per-op path never fills. */
-	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	/* the workload's data, made once a slot unless refilled before every
+	 * op (dedupe decides block by block) */
+	const struct cb_workload *wl = l->ph->wl;
+	cb_data_init(&l->data, &wl->data, wl->seed, l->ph->client);
+	l->refill = wl->refill || wl->data.kind == CB_DATA_DEDUPE;
+	l->bs = bs;
 	for (uint64_t i = 0; i < n; i++) {
 		if (posix_memalign(&l->slots[i].buf, 4096, bs))
 			return -ENOMEM;
-		uint64_t *w = l->slots[i].buf;
-		for (uint64_t k = 0; k < bs / 8; k++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			w[k] = x;
-		}
-		memset((char *)l->slots[i].buf + bs / 8 * 8, 0x5a, bs % 8);
+		cb_data_fill(&l->data, l->slots[i].buf, bs);
 		l->slots[i].cq = cq;
 		l->free_slots[l->nfree++] = &l->slots[i];
 	}
@@ -508,6 +508,8 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			op->t_start = cb_now_ns();
 			op->t_sched = l->rated ? l->sched.next : op->t_start;
 			op->is_sync = op->sync_next = false;
+			if (l->refill)
+				cb_data_fill(&l->data, op->buf, l->bs);
 			int r = l->eng->submit(l->st, op);
 			if (r == CB_EOF) {
 				l->nfree++;

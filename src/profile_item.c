@@ -59,6 +59,13 @@ const struct cb_option cb_workload_options[] = {
      "random_distribution"},
     {"coverage", CB_OPT_BOOL, offsetof(struct cb_workload, coverage), "false", 0, 0, NULL,
      "a random op touches every target once a pass, in random order (fio's random map)"},
+    {"data", CB_OPT_DATA, offsetof(struct cb_workload, data), "random", 0, 0, NULL,
+     "what writes hold: random, zero, compressible:PCT (PCT % of every 512 bytes zeros: fio's "
+     "buffer_compress_percentage) or dedupe:PCT (PCT % of blocks one repeated block: fio's "
+     "dedupe_percentage)"},
+    {"refill", CB_OPT_BOOL, offsetof(struct cb_workload, refill), "false", 0, 0, NULL,
+     "make the buffer's contents anew before every op (fio's refill_buffers), at a CPU cost "
+     "per op; false: once per op slot"},
     {"optional", CB_OPT_BOOL, offsetof(struct cb_workload, optional), "false", 0, 0, NULL,
      "skip the workload, with a note, when its layer is unavailable on this host"},
     {"rate", CB_OPT_RATE, offsetof(struct cb_workload, rate), NULL, 1, 100000000, NULL,
