@@ -17,10 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const rados_ops[] = {"write", "seq", "rand", NULL};
-static const char *const rados_random_ops[] = {"rand", NULL};
+static const char *const rados_ops[] = {"write", "seq",	  "rand", "stat",
+					"omap",	 "xattr", "mix",  NULL};
+static const char *const rados_random_ops[] = {"rand", "stat", "omap", "xattr", "mix", NULL};
+/* a mix's kinds (enum rados_kind), as its row's by_op names them */
+static const char *const rados_kinds[RK_N] = {"write", "read", "stat", "omap", "xattr"};
 /* without block_size, in the size the write recorded in the run's metadata */
-static const char *const rados_reads[] = {"seq", "rand", NULL};
+static const char *const rados_reads[] = {"seq", "rand", "stat", "omap", "xattr", "mix", NULL};
 
 static const struct cb_option rados_options[] = {
     {"pool", CB_OPT_CEPH, offsetof(struct rados_opts, pool), NULL, 0, 0, NULL,
@@ -29,8 +32,76 @@ static const struct cb_option rados_options[] = {
      NULL, "size of each object written (default: block_size), filled block by block"},
     {"max_objects", CB_OPT_UINT, offsetof(struct rados_opts, max_objects), NULL, 0, 0, NULL,
      "write: stop after this many objects (0: no limit)"},
+    {"omap_keys", CB_OPT_UINT, offsetof(struct rados_opts, omap_keys), "1", 1, 1024, NULL,
+     "omap: keys set per op, each new (rados bench --write-omap sets one)"},
+    {"omap_value_size", CB_OPT_SIZE, offsetof(struct rados_opts, omap_value_size), "4K", 1,
+     CB_RADOS_MAX_VALUE, NULL, "omap: bytes of each key's value"},
+    {"xattr_size", CB_OPT_SIZE, offsetof(struct rados_opts, xattr_size), "4K", 1,
+     CB_RADOS_MAX_VALUE, NULL, "xattr: bytes of the value set per op"},
+    {"mix.write", CB_OPT_UINT, offsetof(struct rados_opts, mix[RK_WRITE]), "0", 0, 100, NULL,
+     "mix: percent of ops that overwrite a block of an object"},
+    {"mix.read", CB_OPT_UINT, offsetof(struct rados_opts, mix[RK_READ]), "0", 0, 100, NULL,
+     "mix: percent of ops that read a block"},
+    {"mix.stat", CB_OPT_UINT, offsetof(struct rados_opts, mix[RK_STAT]), "0", 0, 100, NULL,
+     "mix: percent of ops that stat an object"},
+    {"mix.omap", CB_OPT_UINT, offsetof(struct rados_opts, mix[RK_OMAP]), "0", 0, 100, NULL,
+     "mix: percent of ops that set omap keys"},
+    {"mix.xattr", CB_OPT_UINT, offsetof(struct rados_opts, mix[RK_XATTR]), "0", 0, 100, NULL,
+     "mix: percent of ops that set an xattr"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
+
+static bool is_op(const struct cb_workload *wl, const char *op)
+{
+	return strcmp(wl->op, op) == 0;
+}
+
+/* The object ops' keys: each only where it applies, a mix's percents
+ * adding up to 100, omap and xattr sized by their own keys. */
+static int check_object_ops(const struct cb_workload *wl, const struct rados_opts *o, char *why,
+			    size_t n)
+{
+	uint64_t sum = 0;
+	for (int k = 0; k < RK_N; k++)
+		sum += o->mix[k];
+	bool mix = is_op(wl, "mix"), omap = is_op(wl, "omap") || (mix && o->mix[RK_OMAP]);
+	bool xattr = is_op(wl, "xattr") || (mix && o->mix[RK_XATTR]);
+	if (mix && sum != 100) {
+		snprintf(why, n,
+			 "mix: the percents add up to %llu, not 100 (mix: { read: 70, "
+			 "write: 20, stat: 10 })",
+			 (unsigned long long)sum);
+		return -EINVAL;
+	}
+	const char *stray = !mix && sum				  ? "mix"
+			    : !omap && o->omap_keys != 1	  ? "omap_keys"
+			    : !omap && o->omap_value_size != 4096 ? "omap_value_size"
+			    : !xattr && o->xattr_size != 4096	  ? "xattr_size"
+								  : NULL;
+	if (stray) {
+		snprintf(why, n, "%s: op %s %s: drop it", stray, wl->op,
+			 stray[0] == 'm'   ? "is not op mix"
+			 : stray[0] == 'o' ? "sets no omap keys"
+					   : "sets no xattrs");
+		return -EINVAL;
+	}
+	if ((is_op(wl, "omap") || is_op(wl, "xattr")) && wl->block_size) {
+		snprintf(why, n, "block_size: op %s sets values of %s (default 4K): use that key",
+			 wl->op, is_op(wl, "omap") ? "omap_value_size" : "xattr_size");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* omap and xattr move their values: their rows' block size. */
+static void rados_resolve(struct cb_workload *wl, const void *lopts)
+{
+	const struct rados_opts *o = lopts;
+	if (is_op(wl, "omap"))
+		wl->block_size = o->omap_value_size;
+	else if (is_op(wl, "xattr"))
+		wl->block_size = o->xattr_size;
+}
 
 static int rados_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
 {
@@ -46,6 +117,8 @@ static int rados_check(const struct cb_workload *wl, const void *lopts, char *wh
 			 cb_format_size(wl->block_size, a, sizeof(a)));
 		return -EINVAL;
 	}
+	if (check_object_ops(wl, o, why, n) < 0)
+		return -EINVAL;
 	if (strcmp(wl->op, "write") != 0 && (o->object_size || o->max_objects)) {
 		snprintf(why, n,
 			 "object_size and max_objects apply to op: write only (%s reads what the "
@@ -259,7 +332,10 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 				      "workload '%s': the write of run '%s' in pool '%s' is %s (it "
 				      "crashed or had errors): run the write again",
 				      ph->wl->name, s->run, o->pool, m.state);
-	s->bs = ph->wl->block_size ? ph->wl->block_size : m.block_size;
+	/* the blocks are the write's unless the reads give their own size;
+	 * omap's and xattr's block_size is their values' */
+	bool own = ph->wl->block_size && s->op != RADOS_OMAP && s->op != RADOS_XATTR;
+	s->bs = own ? ph->wl->block_size : m.block_size;
 	if (s->bs > m.object_size)
 		return cb_err_usage(ph->err,
 				    "workload '%s': block_size %s is larger than the objects run "
@@ -292,6 +368,47 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 	return strcmp(m.run_id, ph->run_id) == 0 ? 0 : check_earlier(ph, s, m.object_size, objects);
 }
 
+/* The object ops' kinds, and a mix's values checked against its buffers
+ * (the block size the write used). */
+static int setup_objects(struct cb_phase *ph, struct rados_state *s, const struct rados_opts *o)
+{
+	char a[32], b[32];
+	struct cb_phase_out *out = ph->out;
+	if (s->op == RADOS_OMAP || (s->op == RADOS_MIX && o->mix[RK_OMAP])) {
+		size_t n = o->omap_keys;
+		s->key = calloc(n, sizeof(*s->key));
+		s->keys = calloc(n, sizeof(*s->keys));
+		s->vals = calloc(n, sizeof(*s->vals));
+		s->lens = calloc(n, sizeof(*s->lens));
+		if (!s->key || !s->keys || !s->vals || !s->lens)
+			return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	}
+	if (s->op != RADOS_MIX) {
+		out->kinds[0] = rados_kinds[s->op == RADOS_STAT	  ? RK_STAT
+					    : s->op == RADOS_OMAP ? RK_OMAP
+								  : RK_XATTR];
+		out->nkinds = 1;
+		return 0;
+	}
+	uint64_t at = 0;
+	for (int k = 0; k < RK_N; k++) {
+		out->kinds[k] = rados_kinds[k];
+		s->mix_at[k] = at += o->mix[k];
+	}
+	out->nkinds = RK_N;
+	uint64_t omap = o->mix[RK_OMAP] ? o->omap_value_size : 0;
+	uint64_t xattr = o->mix[RK_XATTR] ? o->xattr_size : 0;
+	uint64_t value = omap > xattr ? omap : xattr;
+	if (value > s->bs)
+		return cb_err_usage(ph->err,
+				    "workload '%s': a value of %s is larger than the ops' block "
+				    "size %s (a mix's values come from its buffers): give smaller "
+				    "values or a larger block_size",
+				    ph->wl->name, cb_format_size(value, a, sizeof(a)),
+				    cb_format_size(s->bs, b, sizeof(b)));
+	return 0;
+}
+
 static int rados_setup(struct cb_phase *ph, void **state)
 {
 	const struct rados_opts *o = ph->lopts;
@@ -319,12 +436,21 @@ static int rados_setup(struct cb_phase *ph, void **state)
 	 * benchmark must fail fast instead: they return -ENOSPC, counted as
 	 * errors up to max_errors. */
 	rados_set_pool_full_try(s->io);
+	s->o = o;
+	s->wl = ph->wl->name;
 	if (strcmp(ph->wl->op, "write") == 0) {
 		s->op = RADOS_WRITE;
 		r = setup_write(ph, s, o);
 	} else {
-		s->op = strcmp(ph->wl->op, "seq") == 0 ? RADOS_SEQ : RADOS_RAND;
+		static const char *const names[] = {"seq", "rand", "stat", "omap", "xattr", "mix"};
+		static const enum rados_op ops[] = {RADOS_SEQ,	RADOS_RAND,  RADOS_STAT,
+						    RADOS_OMAP, RADOS_XATTR, RADOS_MIX};
+		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+			if (strcmp(ph->wl->op, names[i]) == 0)
+				s->op = ops[i];
 		r = setup_read(ph, s, o);
+		if (r == 0 && s->op >= RADOS_STAT)
+			r = setup_objects(ph, s, o);
 	}
 	if (!ph->wl->block_size)
 		ph->out->block_size = s->bs; /* a read's, as written */
@@ -354,6 +480,10 @@ static int rados_teardown(struct cb_phase *ph, void *state)
 	if (s->io)
 		rados_ioctx_destroy(s->io);
 	free(s->first);
+	free(s->key);
+	free(s->keys);
+	free(s->vals);
+	free(s->lens);
 	free(s);
 	return r;
 }
@@ -400,6 +530,7 @@ const struct cb_engine cb_engine_rados = {
     .bs_as_written = rados_reads,
     .random_ops = rados_random_ops,
     .check = rados_check,
+    .resolve = rados_resolve,
     .setup = rados_setup,
     .submit = cb_rados_submit,
     .poll = NULL,

@@ -79,7 +79,7 @@ static int start_write(struct rados_state *s, struct cb_op *op, bool guarded, ra
 					s->run_len);
 	else
 		rados_write_op_create(w, LIBRADOS_CREATE_EXCLUSIVE, NULL);
-	if (off == 0) /* an earlier write's object of the run: replaced */
+	if (off == 0 && s->op == RADOS_WRITE) /* an earlier write's object of the run: replaced */
 		rados_write_op_write_full(w, op->buf, s->bs);
 	else
 		rados_write_op_write(w, op->buf, s->bs, off);
@@ -102,7 +102,7 @@ static void rados_done(rados_completion_t c, void *arg)
 	struct rados_state *s = op->priv;
 	int r = rados_aio_get_return_value(c);
 	rados_aio_release(c);
-	if (op->is_write && op->where % s->blocks_per_obj == 0) {
+	if (s->op == RADOS_WRITE && op->where % s->blocks_per_obj == 0) {
 		bool guarded = guarded_first(s, op->where);
 		if ((guarded && r == -ENOENT) || (!guarded && r == -EEXIST && s->rewrite)) {
 			r = start_write(s, op, !guarded, rados_done_retry);
@@ -113,6 +113,92 @@ static void rados_done(rados_completion_t c, void *arg)
 	finish(op, r);
 }
 
+/* A mix's next kind, by its percents. */
+static enum rados_kind draw_kind(struct rados_state *s)
+{
+	uint64_t x = cb_rng_next(&s->rng) % 100;
+	int k = 0;
+	while (k < RK_N - 1 && x >= s->mix_at[k])
+		k++;
+	return (enum rados_kind)k;
+}
+
+/* omap's keys or an xattr set on an existing object of the run, in one
+ * write op guarded by the run's mark: never on an object it did not make. */
+static int start_set(struct rados_state *s, struct cb_op *op, enum rados_kind k, const char *name)
+{
+	rados_completion_t c;
+	rados_write_op_t w = rados_create_write_op();
+	if (!w)
+		return -ENOMEM;
+	rados_write_op_cmpxattr(w, CB_MARK_XATTR, LIBRADOS_CMPXATTR_OP_EQ, s->run, s->run_len);
+	uint64_t n = k == RK_OMAP ? s->o->omap_keys : 1;
+	uint64_t first = s->sets++ * n;
+	if (k == RK_OMAP) {
+		for (uint64_t i = 0; i < n; i++) {
+			snprintf(s->key[i], sizeof(s->key[i]), "%s.%u.%llu", s->wl, s->client,
+				 (unsigned long long)(first + i));
+			s->keys[i] = s->key[i];
+			s->vals[i] = op->buf;
+			s->lens[i] = s->o->omap_value_size;
+		}
+		rados_write_op_omap_set(w, s->keys, s->vals, s->lens, n);
+	} else {
+		/* a few names per client, set over and over: the object's
+		 * attributes stay few, as an application's do */
+		char xname[48];
+		snprintf(xname, sizeof(xname), "bench.%u.%llu", s->client,
+			 (unsigned long long)(first % 8));
+		rados_write_op_setxattr(w, xname, op->buf, s->o->xattr_size);
+	}
+	int r = rados_aio_create_completion2(op, rados_done, &c);
+	if (r == 0 && (r = rados_aio_write_op_operate(w, s->io, c, name, NULL, 0)) < 0)
+		rados_aio_release(c);
+	rados_release_write_op(w);
+	return r;
+}
+
+/* stat, omap, xattr and a mix's ops: on an object the distribution picks
+ * (with coverage, a block), a read or write at a block of it. */
+static int object_op(struct rados_state *s, struct cb_op *op)
+{
+	enum rados_kind k = s->op == RADOS_STAT	   ? RK_STAT
+			    : s->op == RADOS_OMAP  ? RK_OMAP
+			    : s->op == RADOS_XATTR ? RK_XATTR
+						   : draw_kind(s);
+	op->kind = s->op == RADOS_MIX ? (uint8_t)k : 0;
+	uint64_t b = cb_dist_next(&s->dist, &s->rng);
+	if (!s->dist.coverage)
+		b = b * s->blocks_per_obj +
+		    (k <= RK_READ ? cb_rng_next(&s->rng) % s->blocks_per_obj : 0);
+	op->where = b;
+	op->priv = s;
+	op->is_write = k == RK_WRITE || k == RK_OMAP || k == RK_XATTR;
+	op->len = k == RK_STAT	  ? 0
+		  : k == RK_OMAP  ? s->o->omap_keys * s->o->omap_value_size
+		  : k == RK_XATTR ? s->o->xattr_size
+				  : s->bs;
+	if (k == RK_WRITE)
+		return start_write(s, op, true, rados_done);
+	char name[128];
+	uint64_t off = locate(s, b, name, sizeof(name));
+	if (k == RK_OMAP || k == RK_XATTR)
+		return start_set(s, op, k, name);
+	rados_completion_t c;
+	int r = rados_aio_create_completion2(op, rados_done, &c);
+	if (r < 0)
+		return r;
+	/* the buffer holds a stat's answer: the runner makes it 64 bytes at least */
+	if (k == RK_STAT)
+		r = rados_aio_stat(s->io, name, c, (uint64_t *)op->buf,
+				   (time_t *)((char *)op->buf + sizeof(uint64_t)));
+	else
+		r = rados_aio_read(s->io, name, c, op->buf, s->bs, off);
+	if (r < 0)
+		rados_aio_release(c);
+	return r;
+}
+
 int cb_rados_submit(void *state, struct cb_op *op)
 {
 	struct rados_state *s = state;
@@ -121,6 +207,11 @@ int cb_rados_submit(void *state, struct cb_op *op)
 	uint64_t b;
 	int r;
 
+	if (s->op >= RADOS_STAT) {
+		if ((r = object_op(s, op)) < 0)
+			atomic_fetch_add(&s->failed, 1);
+		return r;
+	}
 	if (s->op == RADOS_RAND) {
 		b = cb_dist_next(&s->dist, &s->rng);
 		if (!s->dist.coverage) /* an object: a block of it */

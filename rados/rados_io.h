@@ -6,7 +6,15 @@
 
 #include <stdatomic.h>
 
-enum rados_op { RADOS_WRITE, RADOS_SEQ, RADOS_RAND };
+enum rados_op {
+	RADOS_WRITE,
+	RADOS_SEQ,
+	RADOS_RAND,
+	RADOS_STAT,
+	RADOS_OMAP,
+	RADOS_XATTR,
+	RADOS_MIX
+};
 
 struct rados_state {
 	rados_ioctx_t io;
@@ -35,6 +43,16 @@ struct rados_state {
 	uint64_t rng;
 	/* rand: the object (or with coverage the block) a read picks */
 	struct cb_dist dist;
+	/* the object ops (stat, omap, xattr) and a mix's draw */
+	const struct rados_opts *o;
+	uint64_t mix_at[RK_N]; /* cumulative percents */
+	uint64_t sets;	       /* omap and xattr ops so far: the keys' names */
+	/* omap: one op's keys (their names, and the pointers librados takes),
+	 * made at setup; librados copies them into the request */
+	char (*key)[96];
+	const char *wl; /* the workload's name: the keys' */
+	const char **keys, **vals;
+	size_t *lens;
 };
 
 int cb_rados_submit(void *state, struct cb_op *op);

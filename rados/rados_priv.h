@@ -15,10 +15,20 @@
 /* The rados bench default op size. */
 #define CB_RADOS_DEFAULT_BS (4ULL << 20)
 
+/* The kinds of op a mix draws from, in the order of a phase's kinds. */
+enum rados_kind { RK_WRITE, RK_READ, RK_STAT, RK_OMAP, RK_XATTR, RK_N };
+
+/* A value of omap or of an xattr: at most this (OSDs refuse large ones). */
+#define CB_RADOS_MAX_VALUE (64ULL << 10)
+
 struct rados_opts {
 	char *pool;
-	uint64_t object_size; /* 0: block_size */
-	uint64_t max_objects; /* write: stop after this many objects; 0: no limit */
+	uint64_t object_size;	  /* 0: block_size */
+	uint64_t max_objects;	  /* write: stop after this many objects; 0: no limit */
+	uint64_t omap_keys;	  /* omap: keys set per op */
+	uint64_t omap_value_size; /* omap: bytes of each value */
+	uint64_t xattr_size;	  /* xattr: bytes of the value */
+	uint64_t mix[RK_N];	  /* mix: percent of ops of each kind */
 };
 
 /* What one client of a write left, so later reads (and humans) can find

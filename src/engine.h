@@ -128,7 +128,7 @@ struct cb_phase {
 /* One op slot. The runner stamps t_start before submit and hands the op back
  * to the engine for its next use only after the completion was reaped. */
 struct cb_op {
-	void *buf;     /* block_size bytes, owned by the runner */
+	void *buf;     /* block_size bytes (64 at least), owned by the runner */
 	uint64_t len;  /* bytes this op moves; set by the engine in submit */
 	bool is_write; /* set by the engine in submit */
 	/* Which of the phase's kinds (cb_phase_out.kinds) it is, set in

@@ -390,7 +390,9 @@ static int slots_alloc(struct loop *l, struct cb_cq *cq, uint64_t n, uint64_t bs
 	l->refill = wl->refill || wl->data.kind == CB_DATA_DEDUPE;
 	l->bs = bs;
 	for (uint64_t i = 0; i < n; i++) {
-		if (posix_memalign(&l->slots[i].buf, 4096, bs))
+		/* 64 bytes at least: an engine may keep an op's small answer
+		 * there (a RADOS stat's size and time) */
+		if (posix_memalign(&l->slots[i].buf, 4096, bs < 64 ? 64 : bs))
 			return -ENOMEM;
 		cb_data_fill(&l->data, l->slots[i].buf, bs);
 		l->slots[i].cq = cq;

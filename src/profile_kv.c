@@ -81,6 +81,7 @@ static const struct {
     {"expect.", "expect: { min_iops: 1000, max_p99: 20ms }"},
     {"steady.", "steady: { metric: iops, window: 30s, within: 5%, max: 10m }"},
     {"search.", "search: { p99: 5ms }"},
+    {"mix.", "mix: { read: 70, write: 20, stat: 10 }"},
 };
 
 const char *pf_nested_prefix(const char *key)
