@@ -8,7 +8,7 @@
 # sequence per client and the same image, another seed another.
 . "$(dirname "$0")/rbd_lib.sh"
 FS=${CEPHBENCH_TEST_FS:-cephfs}
-trap '"$CEPHBENCH" cleanup --conf "$CONF" --fs "$FS" --all --quiet >/dev/null 2>&1; rbd_at_exit' EXIT
+trap '"$CEPHBENCH" cleanup --conf "$CONF" --fs "$FS" --all --quiet >/dev/null 2>&1 || true; rbd_at_exit' EXIT
 
 # traced RUN PROFILE [FLAGS]: run with the trace into $T/RUN.trace
 traced() {
