@@ -77,7 +77,7 @@ CB.kinds.run = function (data, root) {
     const ms = (q) => names.map((n) => p.by_op[n].latency_us[q] / 1e3);
     lazyChart(sec, "p" + k + "-kinds", () => ({type: "bar", data: {labels: names, datasets:
       ["p50", "p99", "p99.9"].map((q) => ({label: q + " latency", data: ms(q)}))},
-      options: {scales: {x: axis("kind of op"), y: axis("latency (ms)")}}}), names.length);
+      options: {scales: {x: axis("kind of op", "category"), y: axis("latency (ms)")}}}), names.length);
     const t = table([
       {title: "kind", get: (n) => n, show: (n) => n + (n === "sync" ? " (not in the row's ops)" : "")},
       {title: "ops", get: (n) => p.by_op[n].ops, digits: 0},

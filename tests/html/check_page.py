@@ -2,7 +2,8 @@
 """Open a cephbench page in a real headless Chromium, over the DevTools
 protocol on a pipe (--remote-debugging-pipe: stdlib only), and check it:
 no console error, no exception, no network request but the file itself,
-every chart drawn (pixels on its canvas) with as many points as the JSON
+every chart drawn (pixels on its canvas, each point inside the plot) with
+as many points as the JSON
 behind it, and a screenshot written for a reader to look at.
 usage: check_page.py PAGE.html SCREENSHOT.png [RESULT.json]
        check_page.py PAGE.html SCREENSHOT.png --compare DOC.json
@@ -58,8 +59,14 @@ try:
         // the labels of the bars in the slow colour, in any dataset
         const slow = ch && ch.data.labels ? ch.data.labels.filter((_, j) => d.some(s =>
           Array.isArray(s.backgroundColor) && s.backgroundColor[j] === CB.SLOW)) : [];
+        // the first dataset's points placed inside the plot: a scale of
+        // the wrong kind (names on a linear axis) places them nowhere
+        const a = ch && ch.chartArea;
+        const inside = (e) => Number.isFinite(e.x) && Number.isFinite(e.y) &&
+          e.x >= a.left - 1 && e.x <= a.right + 1;
         return {id: c.id, want: Number(c.dataset.points),
                 got: ch ? d[0].data.length : -1, ink: ink,
+                placed: ch ? ch.getDatasetMeta(0).data.filter(inside).length : -1,
                 sum: ch ? d[0].data.reduce((a, v) => a + (Number(y(v)) || 0), 0) : null,
                 slow: slow.map(l => l.split(' ')[0]),
                 sets: d.map(s => s.data.length),
@@ -280,6 +287,8 @@ for c in charts:
         bad.append("%s: %d points, the JSON has %d" % (c["id"], c["got"], c["want"]))
     if c["ink"] == 0:
         bad.append("%s: nothing drawn" % c["id"])
+    if c["placed"] != c["got"]:
+        bad.append("%s: %d of %d points inside the plot" % (c["id"], c["placed"], c["got"]))
 if os.path.getsize(shot) < 10000:
     bad.append("screenshot %s is %d bytes: blank?" % (shot, os.path.getsize(shot)))
 for b in bad:
