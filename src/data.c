@@ -1,6 +1,7 @@
 /* Buffer contents (see data.h). */
 #include "data.h"
 
+#include "options.h"
 #include "rng.h"
 
 #include <errno.h>
@@ -12,12 +13,9 @@ static const char *const names[] = {"random", "zero", "compressible", "dedupe", 
 
 int cb_data_parse(const char *s, struct cb_data_spec *d, char *why, size_t n)
 {
-	const char *colon = strchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
-	int k = 0;
-	while (names[k] && (strlen(names[k]) != len || strncmp(names[k], s, len) != 0))
-		k++;
-	if (!names[k]) {
+	const char *colon;
+	int k = cb_opt_named(s, names, &colon);
+	if (k < 0) {
 		snprintf(why, n, "expected random, zero, compressible:PCT or dedupe:PCT");
 		return -EINVAL;
 	}
@@ -31,7 +29,7 @@ int cb_data_parse(const char *s, struct cb_data_spec *d, char *why, size_t n)
 	}
 	char *end = NULL;
 	unsigned long v =
-	    colon && colon[1] >= '0' && colon[1] <= '9' ? strtoul(colon + 1, &end, 10) : 0;
+	    colon && colon[0] >= '0' && colon[0] <= '9' ? strtoul(colon, &end, 10) : 0;
 	if (end && *end == '%')
 		end++;
 	if (!end || *end || v < 1 || v > 99) {

@@ -1,6 +1,7 @@
 /* Target distributions (see dist.h). */
 #include "dist.h"
 
+#include "options.h"
 #include "rng.h"
 
 #include <errno.h>
@@ -13,12 +14,9 @@ static const char *const names[] = {"uniform", "zipf", "pareto", "normal", NULL}
 
 int cb_dist_parse(const char *s, struct cb_dist_spec *d, char *why, size_t n)
 {
-	const char *colon = strchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
-	int k = 0;
-	while (names[k] && (strlen(names[k]) != len || strncmp(names[k], s, len) != 0))
-		k++;
-	if (!names[k]) {
+	const char *colon;
+	int k = cb_opt_named(s, names, &colon);
+	if (k < 0) {
 		snprintf(why, n, "expected uniform, zipf:THETA, pareto:H or normal:PCT");
 		return -EINVAL;
 	}
@@ -31,7 +29,7 @@ int cb_dist_parse(const char *s, struct cb_dist_spec *d, char *why, size_t n)
 		return 0;
 	}
 	char *end = NULL;
-	double v = colon && colon[1] ? strtod(colon + 1, &end) : NAN;
+	double v = colon && colon[0] ? strtod(colon, &end) : NAN;
 	if (!end || *end || !isfinite(v)) {
 		snprintf(why, n, "%s needs a number after ':' (%s)", names[k],
 			 k == CB_DIST_ZIPF     ? "zipf:1.2"

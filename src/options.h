@@ -21,8 +21,8 @@ enum cb_opt_type {
 	CB_OPT_PATH,	 /* char *, a local file or device path: cb_path_rule */
 	CB_OPT_RATE,	/* struct cb_rate: 10000 (ops/s) or 200MiB/s (bytes/s); min, max in ops/s */
 	CB_OPT_PERCENT, /* uint64_t parts per million: 5%, 0.5%; min, max in ppm */
-	CB_OPT_DIST,	 /* struct cb_dist_spec: uniform, zipf:1.2, pareto:0.9, normal:10 */
-	CB_OPT_DATA,	 /* struct cb_data_spec: random, zero, compressible:60, dedupe:30 */
+	CB_OPT_DIST,	/* struct cb_dist_spec: uniform, zipf:1.2, pareto:0.9, normal:10 */
+	CB_OPT_DATA,	/* struct cb_data_spec: random, zero, compressible:60, dedupe:30 */
 };
 
 struct cb_option {
@@ -63,6 +63,11 @@ int cb_opts_json(const struct cb_option *tab, const void *obj, struct json_t *in
 /* Closest name to `name` among the given NULL-terminated list of tables, or
  * NULL when nothing is close enough to be a likely typo. */
 const char *cb_opt_suggest(const struct cb_option *const *tabs, const char *name);
+
+/* A value written "NAME" or "NAME:PARAM" (distribution: zipf:1.2, data:
+ * compressible:60): the index of NAME in the NULL-terminated list, or -1,
+ * and *param the text after the ':' (NULL when there is none). */
+int cb_opt_named(const char *s, const char *const *names, const char **param);
 
 /* The word of a NULL-terminated list that name is most likely a typo of,
  * or NULL when none is close enough. */

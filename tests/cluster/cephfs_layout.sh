@@ -9,37 +9,33 @@
 RBD_POOL=${CEPHBENCH_TEST_RBD_POOL:-rbd}
 trap '"$CEPHBENCH" cleanup --conf "$CONF" --pool "$RBD_POOL" --all --quiet >/dev/null 2>&1 || true; cephfs_at_exit' EXIT
 
-written() { # RUN
-	ftree written "/cephbench/$1" || fail "cannot read /cephbench/$1"
+# blocks RUN KEYS WANT WHAT: run a one-workload profile of KEYS as RUN
+# (kept), then the 4 KiB blocks its files hold must be WANT; removed after
+blocks() {
+	local p held
+	p=$(cfs_profile "$1" "$2")
+	cb run "$p" --conf "$CONF" --no-cleanup --quiet
+	assert_rc 0 "$4"
+	held=$(ftree written "/cephbench/$1") || fail "cannot read /cephbench/$1"
+	[ "$held" = "$3" ] || fail "$4: the files hold $held written blocks, not $3"
+	cb cleanup --conf "$CONF" --fs "$FS" --run-name "$1"
+	assert_rc 0 "cleanup of $1"
 }
 
-p=$(cfs_profile app "op: write, append: true, file_size: 64K, files: 2, block_size: 4K, ops: 300")
-cb run "$p" --conf "$CONF" --json "$T/app.json" --no-cleanup --quiet
-assert_rc 0 "append"
-[ "$(written app)" = 300 ] || fail "append: 300 ops, the files hold $(written app) written blocks"
-cb cleanup --conf "$CONF" --fs "$FS" --run-name app
-assert_rc 0 "cleanup of app"
-
+blocks app "op: write, append: true, file_size: 64K, files: 2, block_size: 4K, ops: 300" 300 \
+	"append: 300 ops"
 # the same without append wraps within 64K x 2 files: 32 blocks
-p=$(cfs_profile wrap "op: write, file_size: 64K, files: 2, block_size: 4K, ops: 300")
-cb run "$p" --conf "$CONF" --no-cleanup --quiet
-assert_rc 0 "write"
-[ "$(written wrap)" = 32 ] || fail "write without append: the files hold $(written wrap) blocks, not 32"
-cb cleanup --conf "$CONF" --fs "$FS" --run-name wrap
-assert_rc 0 "cleanup of wrap"
-
-# after a prefill of 64K each, 100 appends land beyond it
-p=$(cfs_profile appf "op: write, append: true, prefill: true, file_size: 64K, block_size: 4K, ops: 100")
-cb run "$p" --conf "$CONF" --no-cleanup --quiet
-assert_rc 0 "append after prefill"
-[ "$(written appf)" = 116 ] || fail "append after prefill: $(written appf) blocks, not 16 + 100"
-cb cleanup --conf "$CONF" --fs "$FS" --run-name appf
-assert_rc 0 "cleanup of appf"
+blocks wrap "op: write, file_size: 64K, files: 2, block_size: 4K, ops: 300" 32 \
+	"write without append"
+# after a prefill of 64K each, 100 appends land beyond it: 16 + 100
+blocks appf "op: write, append: true, prefill: true, file_size: 64K, block_size: 4K, ops: 100" \
+	116 "append after prefill"
 
 p=$(cfs_profile lay "op: randwrite, create_only: true, file_size: 1M, files: 3, clients: 2")
 cb run "$p" --conf "$CONF" --json "$T/lay.json" --no-cleanup --quiet
 assert_rc 0 "create_only"
-[ "$(written lay)" = 1536 ] || fail "create_only: $(written lay) blocks, not 2 x 3 x 256"
+held=$(ftree written /cephbench/lay) || fail "cannot read /cephbench/lay"
+[ "$held" = 1536 ] || fail "create_only: $held blocks, not 2 x 3 x 256"
 /usr/bin/python3 - "$T/lay.json" <<'PY' || fail "create_only's rows"
 import json, sys
 names = [p["name"] for p in json.load(open(sys.argv[1]))["phases"]]
