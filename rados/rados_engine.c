@@ -17,13 +17,14 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const rados_ops[] = {"write", "seq",	  "rand", "stat",
-					"omap",	 "xattr", "mix",  NULL};
+static const char *const rados_ops[] = {"write", "seq", "rand",	  "stat", "omap",
+					"xattr", "mix", "delete", NULL};
 static const char *const rados_random_ops[] = {"rand", "stat", "omap", "xattr", "mix", NULL};
 /* a mix's kinds (enum rados_kind), as its row's by_op names them */
 static const char *const rados_kinds[RK_N] = {"write", "read", "stat", "omap", "xattr"};
 /* without block_size, in the size the write recorded in the run's metadata */
-static const char *const rados_reads[] = {"seq", "rand", "stat", "omap", "xattr", "mix", NULL};
+static const char *const rados_reads[] = {"seq",   "rand", "stat",   "omap",
+					  "xattr", "mix",  "delete", NULL};
 
 static const struct cb_option rados_options[] = {
     {"pool", CB_OPT_CEPH, offsetof(struct rados_opts, pool), NULL, 0, 0, NULL,
@@ -83,6 +84,10 @@ static int check_object_ops(const struct cb_workload *wl, const struct rados_opt
 			 stray[0] == 'm'   ? "is not op mix"
 			 : stray[0] == 'o' ? "sets no omap keys"
 					   : "sets no xattrs");
+		return -EINVAL;
+	}
+	if (is_op(wl, "delete") && wl->block_size) {
+		snprintf(why, n, "block_size: op delete removes whole objects: drop it");
 		return -EINVAL;
 	}
 	if ((is_op(wl, "omap") || is_op(wl, "xattr")) && wl->block_size) {
@@ -270,6 +275,15 @@ static int check_earlier(struct cb_phase *ph, struct rados_state *s, uint64_t ob
 	return 0;
 }
 
+/* Whether a write's record in that state may be worked on: complete; or
+ * deleted, by a delete's later clients (client 0, set up first and alone,
+ * marked it so for this very phase). */
+static bool readable(const struct cb_phase *ph, const struct rados_state *s, const char *state)
+{
+	return strcmp(state, "complete") == 0 ||
+	       (s->op == RADOS_DELETE && ph->client > 0 && strcmp(state, "deleted") == 0);
+}
+
 /* The records of the write's other clients (client 0's, m, says how many):
  * each must be the same write's and complete. Fills s->first. */
 static int read_writers(struct cb_phase *ph, struct rados_state *s, const struct rados_meta *m,
@@ -293,7 +307,7 @@ static int read_writers(struct cb_phase *ph, struct rados_state *s, const struct
 					      w, s->run, o->pool, strerror(-r));
 		/* another write's record (an earlier workload's, a namesake's) is
 		 * not this one's */
-		if (r < 0 || strcmp(mw.run_id, m->run_id) != 0 || strcmp(mw.state, "complete") ||
+		if (r < 0 || strcmp(mw.run_id, m->run_id) != 0 || !readable(ph, s, mw.state) ||
 		    mw.object_size != m->object_size)
 			return cb_err_cluster(
 			    ph->err, -ENODATA,
@@ -327,11 +341,14 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 	if (r < 0)
 		return cb_err_cluster(ph->err, r, "reading metadata of run '%s' in pool '%s': %s",
 				      s->run, o->pool, strerror(-r));
-	if (strcmp(m.state, "complete") != 0)
-		return cb_err_cluster(ph->err, -ENODATA,
-				      "workload '%s': the write of run '%s' in pool '%s' is %s (it "
-				      "crashed or had errors): run the write again",
-				      ph->wl->name, s->run, o->pool, m.state);
+	if (!readable(ph, s, m.state))
+		return cb_err_cluster(
+		    ph->err, -ENODATA,
+		    "workload '%s': the write of run '%s' in pool '%s' is %s (%s): "
+		    "run the write again",
+		    ph->wl->name, s->run, o->pool, m.state,
+		    strcmp(m.state, "deleted") == 0 ? "an op delete removed it"
+						    : "it crashed or had errors");
 	/* the blocks are the write's unless the reads give their own size;
 	 * omap's and xattr's block_size is their values' */
 	bool own = ph->wl->block_size && s->op != RADOS_OMAP && s->op != RADOS_XATTR;
@@ -409,6 +426,33 @@ static int setup_objects(struct cb_phase *ph, struct rados_state *s, const struc
 	return 0;
 }
 
+/* delete: each client its share of the objects, whole (a share in
+ * blocks could split an object between two clients); client 0, which sets
+ * up alone, first marks every writer's record "deleted", so no later read
+ * takes the objects for there, and cleanup still finds what is left. */
+static int setup_delete(struct cb_phase *ph, struct rados_state *s)
+{
+	uint64_t all = s->first[s->writers] / s->blocks_per_obj, k = ph->client, n = ph->clients;
+	s->next = all / n * k + all % n * k / n;
+	s->end = all / n * (k + 1) + all % n * (k + 1) / n;
+	ph->out->kinds[0] = "delete";
+	ph->out->nkinds = 1;
+	ph->out->created = true; /* what it leaves, cleanup removes */
+	for (unsigned w = 0; w < s->writers && s->client == 0; w++) {
+		struct rados_meta m;
+		int r = cb_rados_meta_read(s->io, s->run, w, &m);
+		if (r == 0) {
+			snprintf(m.state, sizeof(m.state), "deleted");
+			r = cb_rados_meta_write(s->io, s->run, w, m.run_id, &m, true);
+		}
+		if (r < 0)
+			return cb_err_cluster(
+			    ph->err, r, "marking the records of run '%s' in pool '%s' deleted: %s",
+			    s->run, ph->out->target, strerror(-r));
+	}
+	return 0;
+}
+
 static int rados_setup(struct cb_phase *ph, void **state)
 {
 	const struct rados_opts *o = ph->lopts;
@@ -442,15 +486,19 @@ static int rados_setup(struct cb_phase *ph, void **state)
 		s->op = RADOS_WRITE;
 		r = setup_write(ph, s, o);
 	} else {
-		static const char *const names[] = {"seq", "rand", "stat", "omap", "xattr", "mix"};
-		static const enum rados_op ops[] = {RADOS_SEQ,	RADOS_RAND,  RADOS_STAT,
-						    RADOS_OMAP, RADOS_XATTR, RADOS_MIX};
+		static const char *const names[] = {"seq",   "rand", "stat",  "omap",
+						    "xattr", "mix",  "delete"};
+		static const enum rados_op ops[] = {RADOS_SEQ,	 RADOS_RAND,  RADOS_STAT,
+						    RADOS_OMAP,	 RADOS_XATTR, RADOS_MIX,
+						    RADOS_DELETE};
 		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 			if (strcmp(ph->wl->op, names[i]) == 0)
 				s->op = ops[i];
 		r = setup_read(ph, s, o);
 		if (r == 0 && s->op >= RADOS_STAT)
 			r = setup_objects(ph, s, o);
+		if (r == 0 && s->op == RADOS_DELETE)
+			r = setup_delete(ph, s);
 	}
 	if (!ph->wl->block_size)
 		ph->out->block_size = s->bs; /* a read's, as written */

@@ -158,6 +158,29 @@ static int start_set(struct rados_state *s, struct cb_op *op, enum rados_kind k,
 	return r;
 }
 
+/* delete: the next object of the client's share, removed in one write op
+ * guarded by the run's mark. */
+static int start_delete(struct rados_state *s, struct cb_op *op)
+{
+	char name[128];
+	rados_completion_t c;
+	op->where = s->next++ * s->blocks_per_obj;
+	op->priv = s;
+	op->len = 0;
+	op->is_write = true;
+	locate(s, op->where, name, sizeof(name));
+	rados_write_op_t w = rados_create_write_op();
+	if (!w)
+		return -ENOMEM;
+	rados_write_op_cmpxattr(w, CB_MARK_XATTR, LIBRADOS_CMPXATTR_OP_EQ, s->run, s->run_len);
+	rados_write_op_remove(w);
+	int r = rados_aio_create_completion2(op, rados_done, &c);
+	if (r == 0 && (r = rados_aio_write_op_operate(w, s->io, c, name, NULL, 0)) < 0)
+		rados_aio_release(c);
+	rados_release_write_op(w);
+	return r;
+}
+
 /* stat, omap, xattr and a mix's ops: on an object the distribution picks
  * (with coverage, a block), a read or write at a block of it. */
 static int object_op(struct rados_state *s, struct cb_op *op)
@@ -207,8 +230,10 @@ int cb_rados_submit(void *state, struct cb_op *op)
 	uint64_t b;
 	int r;
 
-	if (s->op >= RADOS_STAT) {
-		if ((r = object_op(s, op)) < 0)
+	if (s->op >= RADOS_STAT || s->op == RADOS_DELETE) {
+		if (s->op == RADOS_DELETE && s->next >= s->end)
+			return CB_EOF;
+		if ((r = s->op == RADOS_DELETE ? start_delete(s, op) : object_op(s, op)) < 0)
 			atomic_fetch_add(&s->failed, 1);
 		return r;
 	}

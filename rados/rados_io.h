@@ -10,6 +10,8 @@ enum rados_op {
 	RADOS_WRITE,
 	RADOS_SEQ,
 	RADOS_RAND,
+	RADOS_DELETE,
+	/* the object ops (object_op in rados_io.c) */
 	RADOS_STAT,
 	RADOS_OMAP,
 	RADOS_XATTR,

@@ -5,7 +5,8 @@
 # xattr_size, stat and the others are what the OSDs counted, a mix's kinds
 # take their percents; nothing is left after cleanup (the keys go with the
 # objects); an object named like the run's but without its mark gets no key
-# (the sets are guarded by the mark: errors, counted) and cleanup leaves it.
+# (the sets are guarded by the mark: errors, counted) and cleanup leaves it;
+# delete removes every other object once, and a read after it is refused.
 . "$(dirname "$0")/lib.sh"
 
 profile o >/dev/null <<YAML
@@ -108,6 +109,25 @@ errors = [rec[n]["errors"] for n in ("om2", "xa2")]
 print(f"o.c0.3: {len(new)} keys of om2; errors {errors}")
 assert not new and all(e > 0 for e in errors), (new, errors)
 PY
+
+# delete: every object of the run once, over two clients; the unmarked one
+# is refused (an error) and stays; the records say the data is gone
+profile o3 >/dev/null <<YAML
+name: o3
+workloads:
+  - { name: del, layer: rados, pool: $POOL, op: delete, clients: 2, max_errors: 1 }
+  - { name: after, layer: rados, pool: $POOL, op: rand, ops: 10 }
+YAML
+cb run "$T/o3.yaml" --conf "$CONF" --run-name o --no-cleanup --json "$T/o3.json"
+assert_rc 3 "a read after the delete"
+grep -q "the write of run 'o' in pool '$POOL' is deleted (an op delete removed it)" "$T/err" ||
+	fail "the read after the delete: $(cat "$T/err")"
+/usr/bin/python3 - "$T/o3.json" <<'PY' || fail "the delete's row"
+import json, sys
+p = json.load(open(sys.argv[1]))["phases"][0]
+assert p["name"] == "del" and p["ops"] == 199 and p["errors"] == 1, (p["ops"], p["errors"])
+PY
+[ "$(ns_objects | grep -c '^o\.c')" = 1 ] || fail "after the delete: $(ns_objects | tr '\n' ' ')"
 cb cleanup --conf "$CONF" --pool "$POOL" --run-name o
 assert_rc 0 "cleanup"
 # all but the unmarked object, which is not cephbench's to remove
