@@ -25,8 +25,10 @@ enum cb_blk_op {
 
 /* "read", "write", "randread", "randwrite", "rw", "randrw", NULL */
 extern const char *const cb_blk_ops[];
-/* Those that pick blocks at random (engine->random_ops). */
+/* Those that pick blocks at random (engine->random_ops), and those that
+ * write (engine->write_ops). */
 extern const char *const cb_blk_random_ops[];
+extern const char *const cb_blk_write_ops[];
 
 /* The op named op (one of cb_blk_ops; the profile checked it). */
 enum cb_blk_op cb_blk_op_of(const char *op);

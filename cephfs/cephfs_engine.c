@@ -11,6 +11,7 @@
 
 static const char *const cfs_ops[] = {"tree", "read", "write", "randread", "randwrite", NULL};
 static const char *const cfs_random_ops[] = {"randread", "randwrite", NULL};
+static const char *const cfs_write_ops[] = {"write", "randwrite", NULL};
 
 const char *const cfs_phase_names[CFS_NSTEPS + 1] = {
     [CFS_TREE_CREATE] = "tree-create", [CFS_DIR_CREATE] = "dir-create",
@@ -155,16 +156,11 @@ static int tree_check(const struct cfs_opts *o, uint64_t iterations, char *why, 
 {
 	struct cfs_tree t;
 	unsigned mask;
-	const struct cb_durable *d = &o->dur;
-	const char *io_key = o->files > 1	       ? "files"
-			     : o->prefill	       ? "prefill"
-			     : o->append	       ? "append"
-			     : o->create_only	       ? "create_only"
-			     : d->fsync		       ? "fsync"
-			     : d->fdatasync	       ? "fdatasync"
-			     : d->end_fsync	       ? "end_fsync"
-			     : d->sync != CB_SYNC_NONE ? "sync"
-						       : NULL;
+	const char *io_key = o->files > 1     ? "files"
+			     : o->prefill     ? "prefill"
+			     : o->append      ? "append"
+			     : o->create_only ? "create_only"
+					      : cb_durable_key(&o->dur);
 	if (io_key) {
 		snprintf(why, n, "%s is a key of file I/O (op: read, write, ...), not of op tree",
 			 io_key);
@@ -230,10 +226,7 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 			 wl->op);
 		return -EINVAL;
 	}
-	char nowrite[64];
-	snprintf(nowrite, sizeof(nowrite), "%s makes no writes",
-		 o->create_only ? "create_only" : wl->op);
-	if (cb_durable_check(&o->dur, io_reads(wl) || o->create_only ? nowrite : NULL, why, n) < 0)
+	if (cb_durable_check(&o->dur, wl->op, !io_reads(wl), o->create_only, why, n) < 0)
 		return -EINVAL;
 	if (o->append && strcmp(wl->op, "write") != 0) {
 		snprintf(why, n, "append: op %s does not write in sequence: use op write", wl->op);
@@ -384,6 +377,7 @@ const struct cb_engine cb_engine_cephfs = {
     .max_clients = 1024,
     .default_block_size = CFS_DEFAULT_BS,
     .random_ops = cfs_random_ops,
+    .write_ops = cfs_write_ops,
     .check = cfs_check,
     .resolve = cfs_resolve,
     .steps = cfs_steps,

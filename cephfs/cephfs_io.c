@@ -33,8 +33,7 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 	s->fds = malloc(o->files * sizeof(*s->fds));
 	if (!s->fds)
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
-	static const struct cb_durable none;
-	s->dur = fill ? &none : &o->dur;
+	s->dur = cb_durable_for(&o->dur, fill);
 	int flags = (s->writes ? O_RDWR | O_CREAT | cb_durable_open_flags(s->dur) : O_RDONLY) |
 		    (o->direct ? O_DIRECT : 0);
 	for (; s->nfds < o->files; s->nfds++) {

@@ -146,12 +146,8 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 			 "randread, or rw or randrw with rw_mix_read above 0");
 		return -EINVAL;
 	}
-	char nowrite[64];
-	snprintf(nowrite, sizeof(nowrite), "%s makes no writes",
-		 o->create_only ? "create_only" : wl->op);
-	if (cb_durable_check(
-		&o->dur, cb_blk_op_writes(op, o->rw_mix_read) && !o->create_only ? NULL : nowrite,
-		why, n) < 0)
+	if (cb_durable_check(&o->dur, wl->op, cb_blk_op_writes(op, o->rw_mix_read), o->create_only,
+			     why, n) < 0)
 		return -EINVAL;
 	if (o->create_only && o->verify) {
 		snprintf(why, n, "verify and create_only: create_only reads nothing to verify");
@@ -345,8 +341,7 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 	s->fill = s->op == CB_BLK_PREFILL || s->verify;
 	s->bs = ph->wl->block_size;
 	s->rng = cb_rng_client(ph->wl->seed, ph->client, 0);
-	static const struct cb_durable none;
-	s->dur = s->op == CB_BLK_PREFILL ? &none : &o->dur;
+	s->dur = cb_durable_for(&o->dur, s->op == CB_BLK_PREFILL);
 	s->rwf = s->dur->sync == CB_SYNC_SYNC	 ? RWF_SYNC
 		 : s->dur->sync == CB_SYNC_DSYNC ? RWF_DSYNC
 						 : 0;
@@ -415,6 +410,7 @@ const struct cb_engine cb_engine_krbd = {
     .max_clients = 1024,
     .default_block_size = KRBD_DEFAULT_BS,
     .random_ops = cb_blk_random_ops,
+    .write_ops = cb_blk_write_ops,
     .check = krbd_check,
     .available = krbd_available,
     .steps = krbd_steps,

@@ -50,6 +50,7 @@ struct noop_opts {
 enum { COMPLETION_INLINE, COMPLETION_THREAD };
 static const char *const completions[] = {"inline", "thread", NULL};
 static const char *const noop_ops[] = {"read", "write", "rw", NULL};
+static const char *const noop_write_ops[] = {"write", "rw", NULL};
 
 static const struct cb_option noop_options[] = {
     {"delay", CB_OPT_DURATION, offsetof(struct noop_opts, delay_ns), "0", 0, 0, NULL,
@@ -295,6 +296,7 @@ const struct cb_engine cb_engine_noop = {
     .resolve = noop_resolve,
     .steps = noop_steps,
     .setup = noop_setup,
+    .write_ops = noop_write_ops,
     .submit = noop_submit,
     .finish = noop_finish,
     .poll = noop_poll,

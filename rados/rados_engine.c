@@ -17,9 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const rados_ops[] = {"write", "seq", "rand",	  "stat", "omap",
-					"xattr", "mix", "delete", NULL};
+/* indexed by enum rados_op */
+static const char *const rados_ops[] = {"write", "seq",	  "rand", "delete", "stat",
+					"omap",	 "xattr", "mix",  NULL};
 static const char *const rados_random_ops[] = {"rand", "stat", "omap", "xattr", "mix", NULL};
+static const char *const rados_write_ops[] = {"write", "omap", "xattr", "mix", NULL};
 /* a mix's kinds (enum rados_kind), as its row's by_op names them */
 static const char *const rados_kinds[RK_N] = {"write", "read", "stat", "omap", "xattr"};
 /* without block_size, in the size the write recorded in the run's metadata */
@@ -486,14 +488,9 @@ static int rados_setup(struct cb_phase *ph, void **state)
 		s->op = RADOS_WRITE;
 		r = setup_write(ph, s, o);
 	} else {
-		static const char *const names[] = {"seq",   "rand", "stat",  "omap",
-						    "xattr", "mix",  "delete"};
-		static const enum rados_op ops[] = {RADOS_SEQ,	 RADOS_RAND,  RADOS_STAT,
-						    RADOS_OMAP,	 RADOS_XATTR, RADOS_MIX,
-						    RADOS_DELETE};
-		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-			if (strcmp(ph->wl->op, names[i]) == 0)
-				s->op = ops[i];
+		for (int i = RADOS_SEQ; rados_ops[i]; i++)
+			if (strcmp(ph->wl->op, rados_ops[i]) == 0)
+				s->op = (enum rados_op)i;
 		r = setup_read(ph, s, o);
 		if (r == 0 && s->op >= RADOS_STAT)
 			r = setup_objects(ph, s, o);
@@ -577,6 +574,7 @@ const struct cb_engine cb_engine_rados = {
     .default_block_size = CB_RADOS_DEFAULT_BS,
     .bs_as_written = rados_reads,
     .random_ops = rados_random_ops,
+    .write_ops = rados_write_ops,
     .check = rados_check,
     .resolve = rados_resolve,
     .setup = rados_setup,

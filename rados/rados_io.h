@@ -6,6 +6,7 @@
 
 #include <stdatomic.h>
 
+/* rados_ops (rados_engine.c) names them in this order */
 enum rados_op {
 	RADOS_WRITE,
 	RADOS_SEQ,

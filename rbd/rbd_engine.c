@@ -84,6 +84,13 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 			 o->verify ? "verify" : "flush");
 		return -EINVAL;
 	}
+	if (o->flush && o->cache == RBD_CACHE_WRITETHROUGH) {
+		snprintf(why, n,
+			 "flush with cache: writethrough: librbd's cache turns to writeback at the "
+			 "first flush (rbd_cache_writethrough_until_flush): use cache: off or "
+			 "writeback");
+		return -EINVAL;
+	}
 	if (o->flush && !cb_blk_op_writes(op, o->rw_mix_read)) {
 		snprintf(why, n, "flush: %s makes no writes to flush: drop it", wl->op);
 		return -EINVAL;
@@ -220,7 +227,8 @@ static int set_cache(struct cb_phase *ph, struct cb_conn *conn, int mode)
 {
 	rados_t r = cb_conn_rados(conn);
 	int ret = rados_conf_set(r, "rbd_cache", mode == RBD_CACHE_OFF ? "false" : "true");
-	/* cephbench never flushes: writethrough until a flush stays writethrough */
+	/* writethrough is librbd's writethrough until a flush, and only the
+	 * flush key flushes: rbd_check refuses it with writethrough */
 	if (ret == 0)
 		ret = rados_conf_set(r, "rbd_cache_writethrough_until_flush",
 				     mode == RBD_CACHE_WRITEBACK ? "false" : "true");
@@ -365,6 +373,7 @@ const struct cb_engine cb_engine_rbd = {
     .max_clients = 1024,
     .default_block_size = CB_RBD_DEFAULT_BS,
     .random_ops = cb_blk_random_ops,
+    .write_ops = cb_blk_write_ops,
     .check = rbd_check,
     .steps = rbd_steps,
     .setup = rbd_setup,

@@ -6,15 +6,13 @@
 
 const char *const cb_sync_modes[] = {"none", "sync", "dsync", NULL};
 
-int cb_durable_check(const struct cb_durable *d, const char *nowrite, char *why, size_t n)
+int cb_durable_check(const struct cb_durable *d, const char *op, bool writes, bool create_only,
+		     char *why, size_t n)
 {
-	const char *key = d->fsync		    ? "fsync"
-			  : d->fdatasync	    ? "fdatasync"
-			  : d->end_fsync	    ? "end_fsync"
-			  : d->sync != CB_SYNC_NONE ? "sync"
-						    : NULL;
-	if (key && nowrite) {
-		snprintf(why, n, "%s: %s to sync: drop it", key, nowrite);
+	const char *key = cb_durable_key(d);
+	if (key && (!writes || create_only)) {
+		snprintf(why, n, "%s: %s makes no writes to sync: drop it", key,
+			 create_only ? "create_only" : op);
 		return -EINVAL;
 	}
 	if (d->fsync && d->fdatasync) {
@@ -22,6 +20,21 @@ int cb_durable_check(const struct cb_durable *d, const char *nowrite, char *why,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+const char *cb_durable_key(const struct cb_durable *d)
+{
+	return d->fsync			 ? "fsync"
+	       : d->fdatasync		 ? "fdatasync"
+	       : d->end_fsync		 ? "end_fsync"
+	       : d->sync != CB_SYNC_NONE ? "sync"
+					 : NULL;
+}
+
+const struct cb_durable *cb_durable_for(const struct cb_durable *d, bool fill)
+{
+	static const struct cb_durable none;
+	return fill ? &none : d;
 }
 
 int cb_durable_open_flags(const struct cb_durable *d)

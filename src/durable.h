@@ -42,14 +42,22 @@ struct cb_durable {
 	 "writes: an fsync of every file once the phase's writes are done, timed as a "   \
 	 "sync (fio's end_fsync)"},                                                       \
 	{"sync", CB_OPT_ENUM, offsetof(t, m.sync), "none", 0, 0, cb_sync_modes,           \
-	 "writes: open with O_SYNC (sync) or O_DSYNC (dsync): every write is durable "    \
-	 "when it completes (fio's sync)"}
+	 "writes: every write durable when it completes: O_SYNC (sync) or O_DSYNC "       \
+	 "(dsync) at open, per write on krbd (fio's sync)"}
 /* clang-format on */
 
 /* Cross-key checks: a durability key on a workload that makes no writes
- * (nowrite: why not, "read makes no writes"; NULL when it writes), fsync
- * and fdatasync together. 0, or -EINVAL with the reason in why. */
-int cb_durable_check(const struct cb_durable *d, const char *nowrite, char *why, size_t n);
+ * (writes false: op makes none; create_only: only lays its files out),
+ * fsync and fdatasync together. 0, or -EINVAL with the reason in why. */
+int cb_durable_check(const struct cb_durable *d, const char *op, bool writes, bool create_only,
+		     char *why, size_t n);
+
+/* The first durability key set ("fsync", ...), or NULL: none is. */
+const char *cb_durable_key(const struct cb_durable *d);
+
+/* The keys a step's writes follow: d, or none for a fill step, whose
+ * writes only lay the data out. */
+const struct cb_durable *cb_durable_for(const struct cb_durable *d, bool fill);
 
 /* O_SYNC, O_DSYNC or 0, for open(2)'s flags. */
 int cb_durable_open_flags(const struct cb_durable *d);

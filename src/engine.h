@@ -258,6 +258,9 @@ struct cb_engine {
 	/* Ops that pick their targets at random: distribution and coverage
 	 * apply to them (and the profile refuses them elsewhere). */
 	const char *const *random_ops;
+	/* Ops that write data of the runner's buffers: data and refill apply
+	 * to them (and are refused elsewhere). */
+	const char *const *write_ops;
 	/* describe() names the device an op went to (krbd), so a failure's
 	 * message need not name the phase's target as well. */
 	bool describe_names_target;

@@ -451,6 +451,20 @@ static int rate_taken(struct loop *l, const struct cb_op *op)
 	return 0;
 }
 
+/* Whether the phase's errors just went past max_errors (the phase's,
+ * whichever clients made them): it is marked failed, and the other
+ * clients told. */
+static bool over_errors(struct loop *l)
+{
+	uint64_t errors = l->sy ? atomic_load(&l->sy->errors) : l->res->errors;
+	if (errors <= l->ph->wl->max_errors || l->res->failed || !l->res->errors)
+		return false;
+	l->res->failed = true;
+	if (l->sy)
+		atomic_store(&l->sy->failed, true);
+	return true;
+}
+
 /* The engine's last op of a phase that ended as planned (end_fsync): 0
  * when it started (and is in flight), else nothing more is to come. */
 static int finish(struct loop *l)
@@ -507,11 +521,13 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			if (l->rated && (l->sched.next > now || l->sched.next >= end))
 				break; /* not due yet: the loop waits for it below */
 			struct cb_op *op = l->free_slots[--l->nfree];
+			/* made before the clock starts, as fio refills: its cost is
+			 * the client's CPU, not the op's latency */
+			if (l->refill)
+				cb_data_fill(&l->data, op->buf, l->bs);
 			op->t_start = cb_now_ns();
 			op->t_sched = l->rated ? l->sched.next : op->t_start;
 			op->is_sync = op->sync_next = false;
-			if (l->refill)
-				cb_data_fill(&l->data, op->buf, l->bs);
 			int r = l->eng->submit(l->st, op);
 			if (r == CB_EOF) {
 				l->nfree++;
@@ -551,10 +567,16 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			}
 		}
 		if (stopping && l->inflight == 0) {
+			/* not after a signal or a failure, this client's or another's */
 			if (finished || interrupted || ret < 0 || l->res->failed ||
-			    !l->eng->finish || finish(l) != 0)
+			    (l->sy && atomic_load(&l->sy->failed)) || !l->eng->finish)
 				break;
 			finished = true;
+			int fr = finish(l);
+			if (fr < 0) /* counted as an op's error: judged now */
+				over_errors(l);
+			if (fr != 0)
+				break;
 		}
 		now = cb_now_ns();
 		uint64_t wake = next_tick < next_sig ? next_tick : next_sig;
@@ -592,14 +614,8 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			}
 			done = n;
 		}
-		/* max_errors is the phase's, whichever clients made them */
-		uint64_t errors = l->sy ? atomic_load(&l->sy->errors) : l->res->errors;
-		if (errors > wl->max_errors && !l->res->failed && l->res->errors) {
-			l->res->failed = true;
+		if (over_errors(l))
 			stopping = true;
-			if (l->sy)
-				atomic_store(&l->sy->failed, true);
-		}
 		now = cb_now_ns();
 		if (now >= next_sig) {
 			sig = cb_signal_pending(ro->sigfd);

@@ -205,34 +205,48 @@ int pf_parse_expect(struct loader *l, const struct kv *kv, struct cb_expect *x)
 	return 0;
 }
 
-/* distribution and coverage: only on an op that picks targets at random,
- * and not together (a pass visits each target once: no hot set). */
-static int check_distribution(struct loader *l, const struct cb_plan_item *it, const struct kvs *k,
-			      const char *wwhere)
+/* key (set on the workload) only on one of ops, the engine's list of the
+ * ops it applies to (NULL: none); else one line saying what the op does
+ * not do ("picks no targets at random"). */
+static int only_on(struct loader *l, const struct cb_plan_item *it, const struct kvs *k,
+		   const char *wwhere, const char *key, const char *const *ops, const char *doesnt)
+{
+	const char *op = it->wl.op;
+	size_t i = 0;
+	while (ops && ops[i] && strcmp(ops[i], op) != 0)
+		i++;
+	if (ops && ops[i])
+		return 0;
+	char list[256];
+	if (!ops)
+		snprintf(list, sizeof(list), "layer %s has none", it->engine->name);
+	return cb_err_usage(l->e, "%s: %s: op %s %s: %s%s", key_where(k, key, wwhere), key, op,
+			    doesnt, ops ? "use " : "",
+			    ops ? one_of(ops, list, sizeof(list)) : list);
+}
+
+/* distribution and coverage only on an op that picks targets at random,
+ * and not together (a pass visits each target once: no hot set); data and
+ * refill only on an op that writes. */
+static int check_op_keys(struct loader *l, const struct cb_plan_item *it, const struct kvs *k,
+			 const char *wwhere)
 {
 	const struct cb_workload *wl = &it->wl;
+	const struct cb_engine *e = it->engine;
 	bool skewed = wl->distribution.kind != CB_DIST_UNIFORM;
-	if (!skewed && !wl->coverage)
-		return 0;
-	const char *key = skewed ? "distribution" : "coverage";
-	const char *const *ops = it->engine->random_ops;
-	size_t i = 0;
-	while (ops && ops[i] && strcmp(ops[i], wl->op) != 0)
-		i++;
-	if (!ops || !ops[i]) {
-		char list[256];
-		if (!ops)
-			snprintf(list, sizeof(list), "layer %s has none", it->engine->name);
-		return cb_err_usage(l->e, "%s: %s: op %s picks no targets at random: %s%s",
-				    key_where(k, key, wwhere), key, wl->op, ops ? "use " : "",
-				    ops ? one_of(ops, list, sizeof(list)) : list);
-	}
-	if (skewed && wl->coverage)
-		return cb_err_usage(l->e,
-				    "%s: coverage visits every target once a pass, which leaves a "
-				    "distribution no hot set: drop one",
-				    key_where(k, "coverage", wwhere));
-	return 0;
+	int r = 0;
+	if (skewed || wl->coverage)
+		r = only_on(l, it, k, wwhere, skewed ? "distribution" : "coverage", e->random_ops,
+			    "picks no targets at random");
+	if (r == 0 && (wl->data.kind != CB_DATA_RANDOM || wl->refill))
+		r = only_on(l, it, k, wwhere, wl->refill ? "refill" : "data", e->write_ops,
+			    "writes no data");
+	if (r == 0 && skewed && wl->coverage)
+		r = cb_err_usage(l->e,
+				 "%s: coverage visits every target once a pass, which leaves a "
+				 "distribution no hot set: drop one",
+				 key_where(k, "coverage", wwhere));
+	return r;
 }
 
 /* The defaults that depend on more than one key or on the layer, settled
@@ -310,7 +324,7 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 				    cw, (unsigned long long)it->wl.clients, it->engine->name);
 	}
 	settle_defaults(it);
-	if ((r = check_distribution(l, it, k, wwhere)) < 0)
+	if ((r = check_op_keys(l, it, k, wwhere)) < 0)
 		return r;
 	if (cb_load_check(&it->wl, why, sizeof(why)) < 0)
 		return cb_err_usage(l->e, "%s: %s", wwhere, why);

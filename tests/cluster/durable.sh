@@ -5,7 +5,9 @@
 # writes on CephFS (each fsync commits the file's metadata: one journal
 # write more than the same run without), a loop device's requests on krbd
 # (a flush is one), the OSD's writes on RBD (librbd's flush with its cache
-# off sends none). end_fsync adds one sync at the end; sync: dsync runs.
+# off sends none). end_fsync adds one sync at the end. sync: dsync makes
+# buffered CephFS writes reach the OSDs one by one, and krbd's writes flush
+# the loop device (its flush requests in /proc/diskstats).
 . "$(dirname "$0")/krbd_lib.sh"
 
 new_loop A "$T/a.img" 32M
@@ -18,6 +20,8 @@ workloads:
   - { name: fs4, layer: cephfs, op: write, file_size: 4M, ops: 800, fsync: 4 }
   - { name: fsd, layer: cephfs, op: randwrite, file_size: 4M, files: 2, ops: 300,
       fdatasync: 10, end_fsync: true, sync: dsync }
+  - { name: fsb, layer: cephfs, op: write, file_size: 4M, ops: 300, direct: false }
+  - { name: fsbd, layer: cephfs, op: write, file_size: 4M, ops: 300, direct: false, sync: dsync }
   - { name: img, layer: rbd, pool: $RBD_POOL, op: randwrite, image_size: 32M, ops: 800,
       concurrency: 8, flush: 4 }
   - { name: dev, layer: krbd, device: $A, op: randwrite, ops: 800, concurrency: 4, fsync: 4 }
@@ -67,6 +71,12 @@ check("params", ph["fs4"]["params"]["fsync"] == 4 and ph["fsd"]["params"]["sync"
 extra = osd_writes(ph["fs4"]) - osd_writes(ph["fs0"])
 check(f"fs4: the OSDs counted {extra} more writes than fs0, for {syncs(ph['fs4'])} fsyncs",
       syncs(ph["fs4"]) - 2 <= extra <= 1.05 * syncs(ph["fs4"]) + 5)
+# sync: dsync on buffered CephFS writes: each reaches the OSDs as it is
+# made, where without it the client's cache holds them past the phase
+check(f"fsbd: the OSDs counted {osd_writes(ph['fsbd'])} writes for 300 O_DSYNC ones",
+      osd_writes(ph["fsbd"]) >= 300)
+check(f"fsb: the OSDs counted {osd_writes(ph['fsb'])} writes for 300 buffered ones",
+      osd_writes(ph["fsb"]) < 30)
 # RBD: flushes write nothing (the image's header ops are rw_ops)
 check(f"img: the OSDs counted {osd_writes(ph['img'])} writes for 800",
       abs(osd_writes(ph["img"]) - 800) <= 8)
@@ -80,6 +90,30 @@ for b in bad:
     print(b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
+
+# sync on krbd: RWF_SYNC / RWF_DSYNC writes reach the loop device with its
+# cache flushed (its flush requests in /proc/diskstats), plain ones none
+flushes() {
+	awk -v d="$DEV" '$3 == d { print $19 }' /proc/diskstats
+}
+for mode in none dsync sync; do
+	profile "k$mode" >/dev/null <<YAML
+name: k$mode
+workloads:
+  - { name: w, layer: krbd, device: $A, op: write, block_size: 4K, ops: 300, concurrency: 4,
+      sync: $mode }
+YAML
+	before=$(flushes)
+	run_profile "k$mode" --allow-destructive
+	assert_rc 0 "krbd sync: $mode"
+	got=$(($(flushes) - before))
+	echo "krbd sync: $mode: $got flush requests for 300 writes"
+	if [ "$mode" = none ]; then
+		[ "$got" -eq 0 ] || fail "krbd without sync: $got flush requests"
+	else
+		[ "$got" -gt 0 ] || fail "krbd sync: $mode: no flush request"
+	fi
+done
 
 # The text says the syncs apart, and the saved record prints them again
 

@@ -84,6 +84,27 @@ grep -q '^mx: omap [0-9,]* ops' "$T/o.out" || fail "no omap line for the mix: $(
 # as it is
 trap 'rados --conf "$CONF" -p "$POOL" --namespace cephbench rm o.c0.3 >/dev/null 2>&1 || true; at_exit' EXIT
 rados --conf "$CONF" -p "$POOL" --namespace cephbench rmxattr o.c0.3 cephbench.run
+# its xattrs (names and values) and omap, as they are before the sets
+unmarked_sum() {
+	(cd "$T" && timeout 120 /usr/bin/python3 - "$CONF" "$POOL") <<'PY'
+import hashlib, sys
+import rados
+c = rados.Rados(conffile=sys.argv[1])
+c.connect(timeout=60)
+io = c.open_ioctx(sys.argv[2])
+io.set_namespace("cephbench")
+h = hashlib.sha256()
+for k, v in sorted(io.get_xattrs("o.c0.3")):
+    h.update(k.encode() + b"=" + v + b";")
+with rados.ReadOpCtx() as r:
+    it, _ = io.get_omap_vals(r, "", "", 1 << 20)
+    io.operate_read_op(r, "o.c0.3")
+    for k, v in it:
+        h.update(k.encode() + b"=" + v + b";")
+print(h.hexdigest())
+PY
+}
+before=$(unmarked_sum)
 profile o2 >/dev/null <<YAML
 name: o2
 workloads:
@@ -109,6 +130,7 @@ errors = [rec[n]["errors"] for n in ("om2", "xa2")]
 print(f"o.c0.3: {len(new)} keys of om2; errors {errors}")
 assert not new and all(e > 0 for e in errors), (new, errors)
 PY
+[ "$(unmarked_sum)" = "$before" ] || fail "the unmarked object's xattrs or omap changed"
 
 # delete: every object of the run once, over two clients; the unmarked one
 # is refused (an error) and stays; the records say the data is gone

@@ -91,8 +91,18 @@ START_TEST(hot_set_spread)
 	for (int i = 0; i < 1000; i++)
 		same += cb_dist_next(&d, &rng) == first;
 	ck_assert_uint_gt(same, 990);
-	/* the hot target is not simply target 0: the hot set is spread */
+	/* the hot target is not simply target 0: the hot set is spread, by
+	 * the seed: another seed puts it elsewhere */
 	ck_assert_uint_ne(first, 0);
+	struct cb_dist_spec sp;
+	char why[64];
+	ck_assert_int_eq(cb_dist_parse("zipf:8", &sp, why, sizeof(why)), 0);
+	struct cb_dist other;
+	cb_dist_init(&other, &sp, 1000, false, 43, &rng);
+	uint64_t moved = 0;
+	for (int i = 0; i < 100; i++)
+		moved += cb_dist_next(&other, &rng) != first;
+	ck_assert_uint_gt(moved, 90);
 }
 END_TEST
 
