@@ -306,7 +306,7 @@ static int merge_record(const struct input *in, size_t n, json_t **out, struct c
 	if (bad)
 		goto oom;
 	for (size_t i = 0; i < json_array_size(json_object_get(in[0].root, "phases")); i++) {
-		json_t *o;
+		json_t *o = NULL;
 		if (merge_phase(in, n, i, &o, e) < 0) {
 			json_decref(root);
 			json_decref(phases);
