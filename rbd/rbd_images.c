@@ -70,6 +70,13 @@ static int remove_image(struct cb_conn *conn, rados_ioctx_t io, const char *name
 		int r = cb_rbd_inspect(conn, io, name, run, &ours, &live);
 		if (r == -ENOENT) { /* gone, or half made: listed, without a header */
 			r = cb_blk_remove_half_made(io, name, run);
+			/* a run killed while it made the image may still watch it,
+			 * with no owner mark yet to blocklist it by: its watch
+			 * lapses (osd_client_watch_timeout, 30 s) before the deadline */
+			if (r == -EBUSY && cb_now_ns() <= deadline) {
+				nanosleep(&(struct timespec){.tv_nsec = 500000000L}, NULL);
+				continue;
+			}
 			return r < 0 ? cb_err_cluster(e, r, "removing image %s: %s", name,
 						      strerror(-r))
 				     : r;
