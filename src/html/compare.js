@@ -98,11 +98,13 @@ CB.kinds.compare = function (data, root) {
     root.append(n ? ul : el("p", {}, "nothing: the parameters, targets and clusters agree"));
   }
 
-  /* A phase's curves: its baseline and every row or file compared with it. */
+  /* A phase's curves: its baseline and every row or file compared with it.
+   * A row's kinds (by_op pairs) have no samples of their own: the table
+   * holds their figures. */
   function curveGroups() {
     const groups = new Map();
     for (const s of doc.comparisons)
-      for (const p of s.phases) {
+      for (const p of s.phases.filter((p) => p.data !== "kind")) {
         const key = s.a.file + "\0" + p.a_name;
         if (!groups.has(key))
           groups.set(key, {title: s.group !== null ? s.group : p.a_name,

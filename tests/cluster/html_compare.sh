@@ -3,6 +3,7 @@
 # headless Chromium (tests/html/check_page.py): the compare page's document
 # is the one `compare --format json` prints, every pair's curves drawn with
 # its input's samples and histogram (counted in Python from the files); the
+# a row's kinds are pairs of the table with no curves; the
 # history page has a point per row of `history --format json`, regressions
 # and a skipped run marked. A --html target in a missing directory is
 # refused before anything is read or stored: one line, exit 2, no file.
@@ -66,6 +67,27 @@ cp "$T/out" "$T/bydoc.json"
 cb compare --by concurrency "$T/m.json" --html "$T/by.html"
 assert_rc 0 "compare --by --html"
 check "$T/by.html" "$T/by.png" --compare "$T/bydoc.json"
+
+# --- a row's kinds (by_op: reads, writes, syncs) are pairs of the table,
+# with no curves of their own (the runner's figures: the noop layer)
+cat >"$T/k.yaml" <<'YAML'
+name: kinds
+workloads:
+  - { name: mix, layer: noop, op: rw, duration: 2s, delay: 100us, concurrency: 4, sync_every: 8 }
+YAML
+for n in 1 2; do
+	cb run "$T/k.yaml" --quiet --json "$T/k$n.json"
+	assert_rc 0 "kinds run $n"
+done
+cb compare "$T/k1.json" "$T/k2.json" --format json
+assert_rc 0 "compare of kinds --format json"
+cp "$T/out" "$T/kdoc.json"
+"$PY" -c 'import json, sys; ph = json.load(open(sys.argv[1]))["comparisons"][0]["phases"]
+assert sorted(p["a_name"] for p in ph if p.get("data") == "kind") == ["mix:read", "mix:sync", "mix:write"], ph' \
+	"$T/kdoc.json" || fail "the kinds' pairs: $(cat "$T/kdoc.json")"
+cb compare "$T/k1.json" "$T/k2.json" --html "$T/k.html"
+assert_rc 0 "compare of kinds --html"
+check "$T/k.html" "$T/k.png" --compare "$T/kdoc.json"
 
 # --- history: seeded from B's record by python (never by cephbench): three
 # runs like B, one far below every run (a regression), one the gate refused

@@ -245,6 +245,8 @@ if "compare" in opts:
             bad.append("%s: %d curves named, %d drawn" % (c["id"], len(c["curves"]), len(c["sets"])))
     for cmp_ in doc["comparisons"]:
         for pr in cmp_["phases"]:
+            if pr.get("data") == "kind":
+                continue  # a row's kind (by_op): in the table, no curves of its own
             for side, name in (("a", pr["a_name"]), ("b", pr["b_name"])):
                 path = cmp_[side]["file"]
                 kinds = ["iops"] + (["pct"] if (phase_of(path, name).get("histogram") or {})
