@@ -99,7 +99,6 @@ int cfs_io_submit(struct cfs_state *s, struct cb_op *op)
 	op->where = file << 48 | block;
 	if (s->writes) {
 		s->last_file = file;
-		s->wrote = true;
 		cb_durable_wrote(s->dur, &s->dc, op);
 	}
 	int fd = s->fds[file];
@@ -113,10 +112,8 @@ int cfs_io_submit(struct cfs_state *s, struct cb_op *op)
 
 int cfs_io_finish(struct cfs_state *s, struct cb_op *op)
 {
-	if (!cb_durable_end(s->dur, &s->dc, s->wrote))
+	if (!cb_durable_end(s->dur, &s->dc, op))
 		return CB_EOF;
-	op->is_sync = true;
-	op->len = 0;
 	op->where = 0;
 	int r = 0;
 	for (uint64_t i = 0; i < s->nfds && r == 0; i++)

@@ -113,7 +113,6 @@ struct cfs_state {
 	uint64_t last_file;  /* the file of the last write: the one a sync syncs */
 	uint64_t *ends;	     /* append: each file's end, where its next write goes */
 	struct cb_dist dist; /* random ops: the block over all files, file-interleaved */
-	bool wrote;
 	char path[PATH_MAX];
 };
 

@@ -151,7 +151,6 @@ int krbd_submit(void *state, struct cb_op *op)
 		cb_blk_pattern_fill(op->buf, s->first + dev, off, op->len);
 	if (op->is_write) {
 		s->last_dev = dev;
-		s->wrote = true;
 		cb_durable_wrote(s->dur, &s->dc, op);
 	}
 	prep(s, sl, s->ss->dev[dev].fd);
@@ -167,13 +166,11 @@ int krbd_submit(void *state, struct cb_op *op)
 int krbd_finish(void *state, struct cb_op *op)
 {
 	struct krbd_state *s = state;
-	if (s->failed || !cb_durable_end(s->dur, &s->dc, s->wrote))
+	if (s->failed || !cb_durable_end(s->dur, &s->dc, op))
 		return CB_EOF;
 	struct krbd_slot *sl = slot_of(s, op);
 	if (!sl)
 		return -EOVERFLOW;
-	op->is_sync = true;
-	op->len = 0;
 	queue_sync(s, sl, CB_DURABLE_FSYNC, 0, true);
 	/* started now: the runner's next turn polls before it commits */
 	start_pending(s);

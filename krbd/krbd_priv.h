@@ -109,7 +109,6 @@ struct krbd_state {
 	struct cb_durable_count dc;
 	int rwf;	   /* sync: RWF_SYNC or RWF_DSYNC on each write */
 	unsigned last_dev; /* the device of the last write: the one a sync syncs */
-	bool wrote;
 	/* random ops: the block over all devices' blocks, device after device */
 	struct cb_dist dist;
 };

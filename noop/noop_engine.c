@@ -142,7 +142,6 @@ struct noop_state {
 	bool write, mix;
 	struct cb_durable dur; /* sync_every and end_sync as fsync and end_fsync */
 	struct cb_durable_count dc;
-	bool wrote;
 	bool instant; /* no delay, no server, inline: an op completes in submit */
 	uint64_t block_size;
 	uint64_t submitted;   /* ops so far: fail_every counts them */
@@ -237,10 +236,8 @@ static int noop_submit(void *state, struct cb_op *op)
 	if (!cb_durable_due(&s->dur, &s->dc, op)) {
 		op->is_write = s->mix ? cb_rng_next(&s->rng) % 100 >= o->rw_mix_read : s->write;
 		op->len = s->block_size;
-		if (op->is_write) {
-			s->wrote = true;
+		if (op->is_write)
 			cb_durable_wrote(&s->dur, &s->dc, op);
-		}
 	}
 	return start(s, op);
 }
@@ -248,12 +245,7 @@ static int noop_submit(void *state, struct cb_op *op)
 static int noop_finish(void *state, struct cb_op *op)
 {
 	struct noop_state *s = state;
-	if (!cb_durable_end(&s->dur, &s->dc, s->wrote))
-		return CB_EOF;
-	op->is_sync = true;
-	op->is_write = false;
-	op->len = 0;
-	return start(s, op);
+	return cb_durable_end(&s->dur, &s->dc, op) ? start(s, op) : CB_EOF;
 }
 
 /* Inline completion of delayed ops: the runner's poll delivers those due. */

@@ -62,6 +62,29 @@ static bool guarded_first(const struct rados_state *s, uint64_t b)
 	       (s->rewrite && b / s->blocks_per_obj < s->rewrite_below);
 }
 
+/* A write op that holds only on an object carrying the run's mark. */
+static rados_write_op_t guarded_op(const struct rados_state *s)
+{
+	rados_write_op_t w = rados_create_write_op();
+	if (w)
+		rados_write_op_cmpxattr(w, CB_MARK_XATTR, LIBRADOS_CMPXATTR_OP_EQ, s->run,
+					s->run_len);
+	return w;
+}
+
+/* Start w on object name for op (its completion through cb), then let w
+ * go: its steps were handed over to the request. */
+static int operate(struct rados_state *s, struct cb_op *op, rados_write_op_t w, const char *name,
+		   rados_callback_t cb)
+{
+	rados_completion_t c;
+	int r = rados_aio_create_completion2(op, cb, &c);
+	if (r == 0 && (r = rados_aio_write_op_operate(w, s->io, c, name, NULL, 0)) < 0)
+		rados_aio_release(c);
+	rados_release_write_op(w);
+	return r;
+}
+
 /* One write as one op, so it can never land in an object the run did not
  * make: an object's first block creates it (exclusive) with the run's mark,
  * set in the same op; any other write holds only if the object carries the
@@ -69,15 +92,11 @@ static bool guarded_first(const struct rados_state *s, uint64_t b)
 static int start_write(struct rados_state *s, struct cb_op *op, bool guarded, rados_callback_t cb)
 {
 	char name[128];
-	rados_completion_t c;
 	uint64_t off = locate(s, op->where, name, sizeof(name));
-	rados_write_op_t w = rados_create_write_op();
+	rados_write_op_t w = guarded ? guarded_op(s) : rados_create_write_op();
 	if (!w)
 		return -ENOMEM;
-	if (guarded)
-		rados_write_op_cmpxattr(w, CB_MARK_XATTR, LIBRADOS_CMPXATTR_OP_EQ, s->run,
-					s->run_len);
-	else
+	if (!guarded)
 		rados_write_op_create(w, LIBRADOS_CREATE_EXCLUSIVE, NULL);
 	if (off == 0 && s->op == RADOS_WRITE) /* an earlier write's object of the run: replaced */
 		rados_write_op_write_full(w, op->buf, s->bs);
@@ -85,12 +104,7 @@ static int start_write(struct rados_state *s, struct cb_op *op, bool guarded, ra
 		rados_write_op_write(w, op->buf, s->bs, off);
 	if (!guarded)
 		rados_write_op_setxattr(w, CB_MARK_XATTR, s->run, s->run_len);
-	int r = rados_aio_create_completion2(op, cb, &c);
-	if (r == 0 && (r = rados_aio_write_op_operate(w, s->io, c, name, NULL, 0)) < 0)
-		rados_aio_release(c);
-	/* the op's steps were handed over to the request: it can go now */
-	rados_release_write_op(w);
-	return r;
+	return operate(s, op, w, name, cb);
 }
 
 /* A first block whose object was guessed wrong (absent when the run wrote
@@ -127,11 +141,9 @@ static enum rados_kind draw_kind(struct rados_state *s)
  * write op guarded by the run's mark: never on an object it did not make. */
 static int start_set(struct rados_state *s, struct cb_op *op, enum rados_kind k, const char *name)
 {
-	rados_completion_t c;
-	rados_write_op_t w = rados_create_write_op();
+	rados_write_op_t w = guarded_op(s);
 	if (!w)
 		return -ENOMEM;
-	rados_write_op_cmpxattr(w, CB_MARK_XATTR, LIBRADOS_CMPXATTR_OP_EQ, s->run, s->run_len);
 	uint64_t n = k == RK_OMAP ? s->o->omap_keys : 1;
 	uint64_t first = s->sets++ * n;
 	if (k == RK_OMAP) {
@@ -151,11 +163,7 @@ static int start_set(struct rados_state *s, struct cb_op *op, enum rados_kind k,
 			 (unsigned long long)(first % 8));
 		rados_write_op_setxattr(w, xname, op->buf, s->o->xattr_size);
 	}
-	int r = rados_aio_create_completion2(op, rados_done, &c);
-	if (r == 0 && (r = rados_aio_write_op_operate(w, s->io, c, name, NULL, 0)) < 0)
-		rados_aio_release(c);
-	rados_release_write_op(w);
-	return r;
+	return operate(s, op, w, name, rados_done);
 }
 
 /* delete: the next object of the client's share, removed in one write op
@@ -163,22 +171,27 @@ static int start_set(struct rados_state *s, struct cb_op *op, enum rados_kind k,
 static int start_delete(struct rados_state *s, struct cb_op *op)
 {
 	char name[128];
-	rados_completion_t c;
 	op->where = s->next++ * s->blocks_per_obj;
 	op->priv = s;
 	op->len = 0;
 	op->is_write = true;
 	locate(s, op->where, name, sizeof(name));
-	rados_write_op_t w = rados_create_write_op();
+	rados_write_op_t w = guarded_op(s);
 	if (!w)
 		return -ENOMEM;
-	rados_write_op_cmpxattr(w, CB_MARK_XATTR, LIBRADOS_CMPXATTR_OP_EQ, s->run, s->run_len);
 	rados_write_op_remove(w);
-	int r = rados_aio_create_completion2(op, rados_done, &c);
-	if (r == 0 && (r = rados_aio_write_op_operate(w, s->io, c, name, NULL, 0)) < 0)
-		rados_aio_release(c);
-	rados_release_write_op(w);
-	return r;
+	return operate(s, op, w, name, rados_done);
+}
+
+/* The block a rand read or an object op works at: the distribution's
+ * object, at a block of it drawn uniformly (within) or its first; with
+ * coverage the distribution's block itself. */
+static uint64_t pick_block(struct rados_state *s, bool within)
+{
+	uint64_t b = cb_dist_next(&s->dist, &s->rng);
+	if (s->dist.coverage)
+		return b;
+	return b * s->blocks_per_obj + (within ? cb_rng_next(&s->rng) % s->blocks_per_obj : 0);
 }
 
 /* stat, omap, xattr and a mix's ops: on an object the distribution picks
@@ -190,10 +203,7 @@ static int object_op(struct rados_state *s, struct cb_op *op)
 			    : s->op == RADOS_XATTR ? RK_XATTR
 						   : draw_kind(s);
 	op->kind = s->op == RADOS_MIX ? (uint8_t)k : 0;
-	uint64_t b = cb_dist_next(&s->dist, &s->rng);
-	if (!s->dist.coverage)
-		b = b * s->blocks_per_obj +
-		    (k <= RK_READ ? cb_rng_next(&s->rng) % s->blocks_per_obj : 0);
+	uint64_t b = pick_block(s, k <= RK_READ);
 	op->where = b;
 	op->priv = s;
 	op->is_write = k == RK_WRITE || k == RK_OMAP || k == RK_XATTR;
@@ -238,9 +248,7 @@ int cb_rados_submit(void *state, struct cb_op *op)
 		return r;
 	}
 	if (s->op == RADOS_RAND) {
-		b = cb_dist_next(&s->dist, &s->rng);
-		if (!s->dist.coverage) /* an object: a block of it */
-			b = b * s->blocks_per_obj + cb_rng_next(&s->rng) % s->blocks_per_obj;
+		b = pick_block(s, true);
 	} else if (s->op == RADOS_SEQ) {
 		if (s->next >= s->end)
 			return CB_EOF;

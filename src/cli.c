@@ -105,7 +105,8 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 		return 1;
 	case CB_OPT_PREFLIGHT:
 		if (!(o->preflight = cb_pf_require_parse(arg)))
-			return cb_err_usage(e, "--preflight '%s': use ok, warn or any", CB_ECHO(arg));
+			return cb_err_usage(e, "--preflight '%s': use ok, warn or any",
+					    CB_ECHO(arg));
 		return 1;
 	case CB_OPT_NO_PREFLIGHT:
 		o->preflight = CB_PF_OFF;

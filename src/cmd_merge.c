@@ -216,8 +216,7 @@ static int merge_phase(const struct input *in, size_t n, size_t i, json_t **out,
 		int64_t off = cb_phase_offset_s(m, &p[k]);
 		if ((r = check_overlap(in, k, i, m, &p[k], off, e)) < 0)
 			break;
-		if (cb_phase_add_host(m, (unsigned)k, cb_jstr(in[k].root, "host", ""), &p[k]) <
-			0 ||
+		if (cb_phase_add_host(m, (unsigned)k, cb_jstr(in[k].root, "host", ""), &p[k]) < 0 ||
 		    cb_phase_merge_host(m, &p[k], off) < 0)
 			r = cb_err_usage(e, "out of memory");
 	}

@@ -29,9 +29,9 @@ struct cb_cmp_phase {
 	size_t nlat;
 	double *reps; /* iterations.iops: per-repeat rates */
 	size_t nreps;
-	json_int_t errors;	  /* failed ops */
+	json_int_t errors;	       /* failed ops */
 	char *own_name, *own_workload; /* a kind's row (by_op): its names, owned */
-	bool interrupted, failed; /* cut by a signal / stopped by max_errors: partial */
+	bool interrupted, failed;      /* cut by a signal / stopped by max_errors: partial */
 };
 
 struct cb_cmp_file {

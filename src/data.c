@@ -91,7 +91,6 @@ void cb_data_fill(struct cb_data *d, void *buf, uint64_t len)
 		bool repeat = cb_rng_next(&d->rng) % 100 < d->spec.pct;
 		uint64_t dup = d->dup;
 		random_bytes(repeat ? &dup : &d->rng, p, len);
-		d->drawn++;
 		break;
 	}
 	default:

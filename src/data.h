@@ -32,9 +32,8 @@ void cb_data_format(const struct cb_data_spec *d, char *buf, size_t n);
 /* One client's maker of buffer contents. */
 struct cb_data {
 	struct cb_data_spec spec;
-	uint64_t rng;	/* the client's: fresh contents */
-	uint64_t dup;	/* the workload's: the block that dedupe's repeats hold */
-	uint64_t drawn; /* dedupe: blocks made so far */
+	uint64_t rng; /* the client's: fresh contents */
+	uint64_t dup; /* the workload's: the block that dedupe's repeats hold */
 };
 
 /* From the workload's seed and the client's number: the same contents run

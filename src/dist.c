@@ -133,13 +133,13 @@ static double zHinv(double s, double x)
 void cb_dist_init(struct cb_dist *d, const struct cb_dist_spec *spec, uint64_t n, bool coverage,
 		  uint64_t seed, uint64_t *rng)
 {
-	*d = (struct cb_dist){.spec = *spec, .n = n ? n : 1, .coverage = coverage};
-	perm_init(&d->perm, d->n, seed);
+	*d = (struct cb_dist){.spec = *spec, .coverage = coverage};
+	perm_init(&d->perm, n ? n : 1, seed);
 	d->pos = cb_rng_next(rng) & d->perm.mask;
 	double th = spec->param;
 	if (spec->kind == CB_DIST_ZIPF) {
 		d->h_x1 = zH(th, 1.5) - 1;
-		d->h_n = zH(th, (double)d->n + 0.5);
+		d->h_n = zH(th, (double)d->perm.n + 0.5);
 		d->s = 2 - zHinv(th, zH(th, 2.5) - zh(th, 2));
 	} else if (spec->kind == CB_DIST_PARETO) {
 		d->pareto_pow = log(th) / log(1 - th);
@@ -154,7 +154,7 @@ static uint64_t zipf_rank(const struct cb_dist *d, uint64_t *rng)
 		double u = d->h_n + unit(rng) * (d->h_x1 - d->h_n);
 		double x = zHinv(th, u);
 		double kf = floor(x + 0.5);
-		uint64_t k = kf < 1 ? 1 : kf > (double)d->n ? d->n : (uint64_t)kf;
+		uint64_t k = kf < 1 ? 1 : kf > (double)d->perm.n ? d->perm.n : (uint64_t)kf;
 		if ((double)k - x <= d->s || u >= zH(th, (double)k + 0.5) - zh(th, (double)k))
 			return k;
 	}
@@ -162,7 +162,7 @@ static uint64_t zipf_rank(const struct cb_dist *d, uint64_t *rng)
 
 uint64_t cb_dist_next(struct cb_dist *d, uint64_t *rng)
 {
-	uint64_t n = d->n;
+	uint64_t n = d->perm.n;
 	if (d->coverage) {
 		uint64_t x;
 		do {

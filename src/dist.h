@@ -34,10 +34,9 @@ struct cb_dist_perm {
 
 struct cb_dist {
 	struct cb_dist_spec spec;
-	uint64_t n;
 	bool coverage;
-	struct cb_dist_perm perm;
-	uint64_t pos; /* coverage: the walk's place in [0, mask] */
+	struct cb_dist_perm perm; /* perm.n: the targets */
+	uint64_t pos;		  /* coverage: the walk's place in [0, mask] */
 	/* zipf by rejection-inversion (Hörmann and Derflinger): exact for
 	 * any theta, O(1) a draw, nothing tabulated */
 	double h_x1, h_n, s;

@@ -47,28 +47,37 @@ static uint64_t every(const struct cb_durable *d)
 	return d->fsync ? d->fsync : d->fdatasync;
 }
 
+/* op made a sync: it moves no bytes */
+static void make_sync(struct cb_op *op)
+{
+	op->is_sync = true;
+	op->is_write = false;
+	op->len = 0;
+}
+
 int cb_durable_due(const struct cb_durable *d, struct cb_durable_count *c, struct cb_op *op)
 {
 	op->sync_next = false;
-	op->is_sync = every(d) && c->unsynced >= every(d);
-	if (!op->is_sync)
+	op->is_sync = false;
+	if (!every(d) || c->unsynced < every(d))
 		return 0;
 	c->unsynced = 0;
-	op->len = 0;
-	op->is_write = false;
+	make_sync(op);
 	return d->fsync ? CB_DURABLE_FSYNC : CB_DURABLE_FDATASYNC;
 }
 
 void cb_durable_wrote(const struct cb_durable *d, struct cb_durable_count *c, struct cb_op *op)
 {
 	c->unsynced++;
+	c->wrote = true;
 	op->sync_next = every(d) && c->unsynced >= every(d);
 }
 
-bool cb_durable_end(const struct cb_durable *d, struct cb_durable_count *c, bool wrote)
+bool cb_durable_end(const struct cb_durable *d, struct cb_durable_count *c, struct cb_op *op)
 {
-	if (!d->end_fsync || !wrote || c->ended)
+	if (!d->end_fsync || !c->wrote || c->ended)
 		return false;
 	c->ended = true;
+	make_sync(op);
 	return true;
 }

@@ -65,6 +65,7 @@ int cb_durable_open_flags(const struct cb_durable *d);
 /* One client's count of writes since its last sync. */
 struct cb_durable_count {
 	uint64_t unsynced;
+	bool wrote; /* some write was made */
 	bool ended; /* end_fsync's sync was started */
 };
 
@@ -81,7 +82,8 @@ int cb_durable_due(const struct cb_durable *d, struct cb_durable_count *c, struc
 void cb_durable_wrote(const struct cb_durable *d, struct cb_durable_count *c, struct cb_op *op);
 
 /* For the engine's finish: whether end_fsync's sync is owed (asked for,
- * some write made, not yet started). Marks it started. */
-bool cb_durable_end(const struct cb_durable *d, struct cb_durable_count *c, bool wrote);
+ * some write made, not yet started). If so it is marked started and op
+ * made a sync (op->is_sync set, op->len 0), as cb_durable_due does. */
+bool cb_durable_end(const struct cb_durable *d, struct cb_durable_count *c, struct cb_op *op);
 
 #endif

@@ -336,12 +336,18 @@ struct cb_engine {
 
 /* Whether op reads in the size its data was written with when it is given
  * no block_size (eng->bs_as_written). */
-static inline bool cb_engine_reads_as_written(const struct cb_engine *eng, const char *op)
+/* Whether op is one of ops (a NULL-terminated list, or NULL: none). */
+static inline bool cb_op_listed(const char *const *ops, const char *op)
 {
-	for (size_t i = 0; eng->bs_as_written && eng->bs_as_written[i]; i++)
-		if (strcmp(eng->bs_as_written[i], op) == 0)
+	for (size_t i = 0; ops && ops[i]; i++)
+		if (strcmp(ops[i], op) == 0)
 			return true;
 	return false;
+}
+
+static inline bool cb_engine_reads_as_written(const struct cb_engine *eng, const char *op)
+{
+	return cb_op_listed(eng->bs_as_written, op);
 }
 
 #endif

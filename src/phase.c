@@ -465,6 +465,15 @@ static bool over_errors(struct loop *l)
 	return true;
 }
 
+/* An op the engine could not start (submit or finish said -errno),
+ * counted like a failed completion. */
+static void start_failed(struct loop *l, struct cb_op *op, int r)
+{
+	op->t_end = op->t_start;
+	op->result = r;
+	account(l, op);
+}
+
 /* The engine's last op of a phase that ended as planned (end_fsync): 0
  * when it started (and is in flight), else nothing more is to come. */
 static int finish(struct loop *l)
@@ -479,11 +488,8 @@ static int finish(struct loop *l)
 	}
 	l->inflight++;
 	l->started++;
-	if (r < 0) {
-		op->t_end = op->t_start;
-		op->result = r;
-		account(l, op);
-	}
+	if (r < 0)
+		start_failed(l, op, r);
 	return r;
 }
 
@@ -545,11 +551,9 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			if (r == 0 && !op->is_sync)
 				cb_op_trace_add(&l->trace, op->where);
 			if (r < 0) {
-				/* Counted like a failed completion; stop filling the window so
-				 * the error limit is checked before the next attempt. */
-				op->t_end = op->t_start;
-				op->result = r;
-				account(l, op);
+				/* stop filling the window so the error limit is
+				 * checked before the next attempt */
+				start_failed(l, op, r);
 				break;
 			} else if (op->t_sched >= l->ramp_end && !op->is_sync) {
 				measured_ops++;

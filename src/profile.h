@@ -22,12 +22,12 @@ struct cb_plan_item {
 
 struct cb_profile {
 	char *name;
-	char *conf, *client, *keyring; /* cluster: section; NULL when absent */
-	uint64_t timeout_ns;	       /* cluster.timeout; 0 when absent */
-	bool telemetry;		       /* telemetry: the cluster's side (telemetry.h) */
-	bool host_stats;	       /* host_stats: the host's per-second series */
+	char *conf, *client, *keyring;	    /* cluster: section; NULL when absent */
+	uint64_t timeout_ns;		    /* cluster.timeout; 0 when absent */
+	bool telemetry;			    /* telemetry: the cluster's side (telemetry.h) */
+	bool host_stats;		    /* host_stats: the host's per-second series */
 	struct cb_preflight_opts preflight; /* preflight: the gate before the first phase */
-	char sha256[65];	       /* of the file's bytes (or of the ad-hoc flags) */
+	char sha256[65];		    /* of the file's bytes (or of the ad-hoc flags) */
 	struct cb_plan_item *items;
 	size_t n;
 };

@@ -172,9 +172,8 @@ static int check_op(struct loader *l, const struct cb_plan_item *it, const struc
 	if (!it->wl.op)
 		return cb_err_usage(l->e, "%s: workload '%s' has no op: (%s)", wwhere, it->wl.name,
 				    list);
-	for (int i = 0; it->engine->ops[i]; i++)
-		if (strcmp(it->engine->ops[i], it->wl.op) == 0)
-			return 0;
+	if (cb_op_listed(it->engine->ops, it->wl.op))
+		return 0;
 	return cb_err_usage(l->e, "%s: unknown op '%s' for layer %s%s", where, it->wl.op,
 			    it->engine->name,
 			    pf_hint(cb_closest(it->wl.op, it->engine->ops), list, h, sizeof(h)));
@@ -212,10 +211,7 @@ static int only_on(struct loader *l, const struct cb_plan_item *it, const struct
 		   const char *wwhere, const char *key, const char *const *ops, const char *doesnt)
 {
 	const char *op = it->wl.op;
-	size_t i = 0;
-	while (ops && ops[i] && strcmp(ops[i], op) != 0)
-		i++;
-	if (ops && ops[i])
+	if (cb_op_listed(ops, op))
 		return 0;
 	char list[256];
 	if (!ops)
