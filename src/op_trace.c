@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define TRACE_MAX (16u << 20)
@@ -38,12 +39,17 @@ void cb_op_trace_end(struct cb_op_trace *t, const struct cb_phase *ph)
 		for (size_t i = 0; i < t->n; i++)
 			fprintf(f, "%llu\n", (unsigned long long)t->where[i]);
 		if (fclose(f) == 0) {
-			int fd = open(t->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-			if (fd >= 0) {
+			/* appended to only when a regular file, never through a
+			 * link: the hook writes to nothing else a test did not make */
+			int fd = open(t->path,
+				      O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+			struct stat st;
+			if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 				ssize_t w = write(fd, text, len);
 				(void)w; /* a test hook: a short trace fails its test */
-				close(fd);
 			}
+			if (fd >= 0)
+				close(fd);
 		}
 	}
 	free(text);

@@ -1,5 +1,6 @@
 /* A test hook, not a feature: with CEPHBENCH_OP_TRACE=FILE in the
- * environment, each client of each phase appends to FILE the targets
+ * environment, each client of each phase appends to FILE (a regular file,
+ * not followed through a symlink) the targets
  * (op->where, the engine's encoding) of the ops it started, so the cluster
  * tests can see which blocks, objects and files a distribution, coverage or
  * seed chose. Off, it costs one branch per op. */
