@@ -87,10 +87,12 @@ grep -q '^preflight: ready (require: warn): HEALTH_WARN (OSDMAP_FLAGS)$' "$T/out
 	fail "the text report's preflight line: $(head -3 "$T/out")"
 fceph osd unset noscrub >/dev/null 2>&1
 
-# an OSD down: its PGs degraded once they peer
+# an OSD down: its PGs degraded once they peer (stale until then: on a
+# loaded host some still were when the first of them was degraded)
 osd_stop 1
-for _ in $(seq 1 60); do
-	fceph pg stat 2>/dev/null | grep -q degraded && break
+for _ in $(seq 1 120); do
+	fceph pg stat >"$T/pgstat" 2>/dev/null || true
+	grep -q degraded "$T/pgstat" && ! grep -q stale "$T/pgstat" && break
 	sleep 0.5
 done
 cb rados write -p "$POOL" --conf "$CONF" -b 4K -t 2 --duration 1 --run-name pf --quiet
