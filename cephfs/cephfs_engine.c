@@ -12,6 +12,7 @@
 static const char *const cfs_ops[] = {"tree", "read", "write", "randread", "randwrite", NULL};
 static const char *const cfs_random_ops[] = {"randread", "randwrite", NULL};
 static const char *const cfs_write_ops[] = {"write", "randwrite", NULL};
+static const char *const cfs_io_ops[] = {"read", "write", "randread", "randwrite", NULL};
 
 const char *const cfs_phase_names[CFS_NSTEPS + 1] = {
     [CFS_TREE_CREATE] = "tree-create", [CFS_DIR_CREATE] = "dir-create",
@@ -236,10 +237,19 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 		snprintf(why, n, "append and create_only: create_only makes no writes to append");
 		return -EINVAL;
 	}
-	uint64_t bs = wl->block_size;
+	/* a distribution's ops are multiples of its alignment, the largest
+	 * within a file */
+	bool sized = cb_sizes_varies(&wl->sizes);
+	uint64_t bs = sized ? wl->block_align : wl->block_size;
 	if (o->file_size % bs) {
-		snprintf(why, n, "file_size %llu is not a multiple of block_size %llu",
-			 (unsigned long long)o->file_size, (unsigned long long)bs);
+		snprintf(why, n, "file_size %llu is not a multiple of %s %llu",
+			 (unsigned long long)o->file_size, sized ? "block_align" : "block_size",
+			 (unsigned long long)bs);
+		return -EINVAL;
+	}
+	if (sized && o->file_size < wl->block_size) {
+		snprintf(why, n, "file_size %llu is smaller than the largest block_size %llu",
+			 (unsigned long long)o->file_size, (unsigned long long)wl->block_size);
 		return -EINVAL;
 	}
 	return 0;
@@ -378,6 +388,7 @@ const struct cb_engine cb_engine_cephfs = {
     .default_block_size = CFS_DEFAULT_BS,
     .random_ops = cfs_random_ops,
     .write_ops = cfs_write_ops,
+    .sized_ops = cfs_io_ops,
     .check = cfs_check,
     .resolve = cfs_resolve,
     .steps = cfs_steps,

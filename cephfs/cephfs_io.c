@@ -22,6 +22,12 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 		s->bs = o->file_size;
 	if (s->bs != ph->wl->block_size)
 		ph->out->block_size = s->bs; /* the fill's own */
+	if (!fill && cb_sizes_varies(&ph->wl->sizes)) {
+		s->sized = ph->wl;
+		s->bs = ph->wl->block_align;
+		if (!(s->cur = calloc(o->files, sizeof(*s->cur))))
+			return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	}
 	s->writes = fill || strstr(op, "write") != NULL;
 	s->rand = !fill && strncmp(op, "rand", 4) == 0;
 	s->blocks = (o->file_size + s->bs - 1) / s->bs;
@@ -89,10 +95,16 @@ int cfs_io_submit(struct cfs_state *s, struct cb_op *op)
 	uint64_t off = block * s->bs;
 	uint64_t left = s->o->file_size - off;
 	op->len = left < s->bs ? left : s->bs;
+	if (s->sized) {
+		op->len = cb_wl_next_size(s->sized, &s->rng);
+		off = s->rand ? cb_sizes_at(block, s->bs, op->len, s->o->file_size)
+			      : cb_sizes_seq(&s->cur[file], s->bs, op->len, s->o->file_size);
+		block = off / s->bs;
+	}
 	if (s->ends) {
 		off = s->ends[file];
-		op->len = s->bs;
-		s->ends[file] += s->bs;
+		op->len = s->sized ? op->len : s->bs;
+		s->ends[file] += op->len;
 		block = off / s->bs;
 	}
 	op->is_write = s->writes;
@@ -128,4 +140,5 @@ void cfs_io_teardown(struct cfs_state *s)
 		ceph_close(s->ss->cm, s->fds[i]);
 	free(s->fds);
 	free(s->ends);
+	free(s->cur);
 }

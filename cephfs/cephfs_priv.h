@@ -112,6 +112,11 @@ struct cfs_state {
 	struct cb_durable_count dc;
 	uint64_t last_file;  /* the file of the last write: the one a sync syncs */
 	uint64_t *ends;	     /* append: each file's end, where its next write goes */
+	/* block_size a distribution (not on the fill pass): each op draws its
+	 * size, blocks counts grains of block_align, and a sequential op goes
+	 * on where its file's last ended (cur, in grains, a file each) */
+	const struct cb_workload *sized;
+	uint64_t *cur;
 	struct cb_dist dist; /* random ops: the block over all files, file-interleaved */
 	char path[PATH_MAX];
 };

@@ -145,6 +145,15 @@ int krbd_submit(void *state, struct cb_op *op)
 	}
 	uint64_t off = blk * s->bs, size = s->ss->dev[dev].size;
 	op->len = size - off < s->bs ? size - off : s->bs;
+	if (s->sized) {
+		op->len = cb_wl_next_size(s->sized, &s->rng);
+		if (cb_blk_op_random(s->op)) {
+			off = cb_sizes_at(blk, s->bs, op->len, size);
+		} else {
+			s->cursor[dev] = blk; /* from where the last op of the device ended */
+			off = cb_sizes_seq(&s->cursor[dev], s->bs, op->len, size);
+		}
+	}
 	op->is_write = cb_blk_op_next_writes(s->op, s->mix, &s->rng);
 	op->where = ((uint64_t)dev << WHERE_SHIFT) | off;
 	if (op->is_write && s->fill)

@@ -143,12 +143,17 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 		return cb_err_usage(ph->err,
 				    "workload '%.*s': %s is larger than cephbench handles (256T)",
 				    KRBD_WL(ph), d->path);
-	if (o->direct && (bs % (uint64_t)lbs || d->size % (uint64_t)lbs))
+	/* a distribution's sizes and offsets are multiples of its alignment */
+	bool sized = cb_sizes_varies(&ph->wl->sizes);
+	uint64_t unit = sized ? ph->wl->block_align : bs;
+	if (o->direct && (unit % (uint64_t)lbs || d->size % (uint64_t)lbs))
 		return cb_err_usage(
 		    ph->err,
-		    "workload '%.*s': with direct I/O, block_size %s and the size of "
+		    "workload '%.*s': with direct I/O, %s %s and the size of "
 		    "%s must be multiples of its logical block size %d: change "
-		    "block_size, or set direct: false",
-		    KRBD_WL(ph), cb_format_size(bs, a, sizeof(a)), d->path, lbs);
+		    "%s, or set direct: false",
+		    KRBD_WL(ph), sized ? "block_align" : "block_size",
+		    cb_format_size(unit, a, sizeof(a)), d->path, lbs,
+		    sized ? "block_align" : "block_size");
 	return 0;
 }

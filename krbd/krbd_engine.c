@@ -153,7 +153,9 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 		snprintf(why, n, "verify and create_only: create_only reads nothing to verify");
 		return -EINVAL;
 	}
-	if (o->verify && cb_blk_check_verify_bs(bs, why, n) < 0)
+	/* a distribution's sizes are all multiples of its alignment */
+	if (o->verify &&
+	    cb_blk_check_verify_bs(cb_sizes_varies(&wl->sizes) ? wl->block_align : bs, why, n) < 0)
 		return -EINVAL;
 	if (o->verify && !o->prefill) {
 		snprintf(why, n,
@@ -347,6 +349,10 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 						 : 0;
 	if (s->op == CB_BLK_PREFILL)
 		s->bs = fill_bs(ph->wl); /* few ops; a device's tail is a shorter one */
+	else if (cb_sizes_varies(&ph->wl->sizes)) {
+		s->sized = ph->wl;
+		s->bs = ph->wl->block_align;
+	}
 	for (unsigned i = 0; i < s->ss->ndev; i++) {
 		uint64_t size = s->ss->dev[i].size;
 		s->blocks[i] = s->op == CB_BLK_PREFILL ? (size + s->bs - 1) / s->bs : size / s->bs;
@@ -411,6 +417,7 @@ const struct cb_engine cb_engine_krbd = {
     .default_block_size = KRBD_DEFAULT_BS,
     .random_ops = cb_blk_random_ops,
     .write_ops = cb_blk_write_ops,
+    .sized_ops = cb_blk_ops,
     .check = krbd_check,
     .available = krbd_available,
     .steps = krbd_steps,

@@ -94,6 +94,9 @@ struct krbd_state {
 	uint64_t rng;
 	uint64_t blocks[KRBD_MAX_DEVICES]; /* per device: whole blocks (prefill: every one) */
 	uint64_t cursor[KRBD_MAX_DEVICES]; /* sequential ops: next block */
+	/* block_size a distribution (not on the fill pass): each op draws its
+	 * size, blocks and cursors count grains of block_align */
+	const struct cb_workload *sized;
 	unsigned rr;			   /* sequential ops: next device */
 	io_context_t ctx;
 	unsigned depth;

@@ -22,6 +22,8 @@ static const char *const rados_ops[] = {"write", "seq",	  "rand", "delete", "sta
 					"omap",	 "xattr", "mix",  NULL};
 static const char *const rados_random_ops[] = {"rand", "stat", "omap", "xattr", "mix", NULL};
 static const char *const rados_write_ops[] = {"write", "omap", "xattr", "mix", NULL};
+/* block_size a distribution: objects of those sizes, each written whole */
+static const char *const rados_sized_ops[] = {"write", NULL};
 /* a mix's kinds (enum rados_kind), as its row's by_op names them */
 static const char *const rados_kinds[RK_N] = {"write", "read", "stat", "omap", "xattr"};
 /* without block_size, in the size the write recorded in the run's metadata */
@@ -31,8 +33,11 @@ static const char *const rados_reads[] = {"seq",   "rand", "stat",   "omap",
 static const struct cb_option rados_options[] = {
     {"pool", CB_OPT_CEPH, offsetof(struct rados_opts, pool), NULL, 0, 0, NULL,
      "pool to run in (objects go to its namespace 'cephbench')"},
-    {"object_size", CB_OPT_SIZE, offsetof(struct rados_opts, object_size), NULL, 1, 1ULL << 30,
-     NULL, "size of each object written (default: block_size), filled block by block"},
+    {"object_size", CB_OPT_SIZES, offsetof(struct rados_opts, object_size), NULL, 1, 90ULL << 20,
+     NULL,
+     "size of each object written (default: block_size), filled block by block; or sizes "
+     "drawn per object ({ 4K: 60, 1M: 40 }, or a range 4K-1M: multiples of 4K when its ends "
+     "are), each object written whole in one op (warp's object size distributions)"},
     {"max_objects", CB_OPT_UINT, offsetof(struct rados_opts, max_objects), NULL, 0, 0, NULL,
      "write: stop after this many objects (0: no limit)"},
     {"omap_keys", CB_OPT_UINT, offsetof(struct rados_opts, omap_keys), "1", 1, 1024, NULL,
@@ -126,22 +131,41 @@ static int rados_check(const struct cb_workload *wl, const void *lopts, char *wh
 	}
 	if (check_object_ops(wl, o, why, n) < 0)
 		return -EINVAL;
-	if (strcmp(wl->op, "write") != 0 && (o->object_size || o->max_objects)) {
+	if (strcmp(wl->op, "write") != 0 && (o->object_size.size[0] || o->max_objects)) {
 		snprintf(why, n,
 			 "object_size and max_objects apply to op: write only (%s reads what the "
 			 "write made)",
 			 wl->op);
 		return -EINVAL;
 	}
-	uint64_t bs = wl->block_size;
-	if (strcmp(wl->op, "write") == 0 && o->object_size &&
-	    (o->object_size < bs || o->object_size % bs)) {
+	if (cb_sizes_varies(&o->object_size) && wl->sizes.size[0]) {
+		snprintf(why, n,
+			 "block_size and object_size %s: objects of sizes that vary are written "
+			 "whole, one op each: drop block_size",
+			 cb_sizes_varies(&wl->sizes) ? "both distributions" : "a distribution");
+		return -EINVAL;
+	}
+	if (cb_sizes_varies(&wl->sizes) && o->object_size.size[0]) {
+		snprintf(why, n,
+			 "block_size as a distribution on rados makes objects of those sizes, one "
+			 "write each: drop object_size, or give it the distribution");
+		return -EINVAL;
+	}
+	uint64_t bs = wl->block_size, os = o->object_size.size[0];
+	if (strcmp(wl->op, "write") == 0 && !cb_sizes_varies(&o->object_size) && os &&
+	    (os < bs || os % bs)) {
 		snprintf(why, n, "object_size %s must be a multiple of block_size %s",
-			 cb_format_size(o->object_size, a, sizeof(a)),
-			 cb_format_size(bs, b, sizeof(b)));
+			 cb_format_size(os, a, sizeof(a)), cb_format_size(bs, b, sizeof(b)));
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The step of an object_size range: 4K when its ends are multiples of
+ * it (as a pool's allocation unit would have them), else a byte. */
+static uint64_t object_step(const struct cb_sizes *z)
+{
+	return z->size[0] % 4096 || z->size[1] % 4096 ? 1 : 4096;
 }
 
 /* An object named like a record of the run that lacks cephbench's mark:
@@ -164,7 +188,11 @@ static int write_meta(struct cb_phase *ph, struct rados_state *s, const char *st
 			       .objects = s->next / s->blocks_per_obj,
 			       .started = (s->next + s->blocks_per_obj - 1) / s->blocks_per_obj,
 			       .failed = atomic_load(&s->failed),
-			       .clients = ph->clients};
+			       .clients = ph->clients,
+			       .size_align = s->size_align,
+			       .size_seed = s->size_seed};
+	if (s->varied)
+		cb_sizes_format(&s->osizes, m.sizes, sizeof(m.sizes));
 	snprintf(m.state, sizeof(m.state), "%s", state);
 	int r = cb_rados_meta_write(s->io, s->run, s->client, ph->run_id, &m,
 				    s->meta_written || s->rewrite);
@@ -204,8 +232,22 @@ static int take_over(struct cb_phase *ph, struct rados_state *s, const char *old
 static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct rados_opts *o)
 {
 	struct rados_meta own;
-	s->bs = ph->wl->block_size;
-	s->object_size = o->object_size ? o->object_size : s->bs;
+	const struct cb_workload *wl = ph->wl;
+	s->bs = wl->block_size;
+	s->object_size = o->object_size.size[0] ? o->object_size.size[0] : s->bs;
+	/* objects of sizes that vary: each whole in one op, of its own size */
+	s->varied = cb_sizes_varies(&o->object_size) || cb_sizes_varies(&wl->sizes);
+	if (s->varied) {
+		bool os = cb_sizes_varies(&o->object_size);
+		s->osizes = os ? o->object_size : wl->sizes;
+		s->size_align = !os					? wl->block_align
+				: s->osizes.kind == CB_SIZES_RANGE ? object_step(&s->osizes)
+								   : 1;
+		s->size_seed = wl->seed;
+		s->bs = s->object_size = cb_sizes_max(&s->osizes);
+		cb_sizes_format(&s->osizes, ph->out->sizes, sizeof(ph->out->sizes));
+		ph->out->block_size = s->bs;
+	}
 	s->blocks_per_obj = s->object_size / s->bs;
 	s->limit_blocks = o->max_objects > UINT64_MAX / s->blocks_per_obj
 			      ? 0 /* beyond reach: no limit */
@@ -254,12 +296,15 @@ static int check_earlier(struct cb_phase *ph, struct rados_state *s, uint64_t ob
 			uint64_t size = 0;
 			time_t mtime;
 			cb_rados_obj_name(name, sizeof(name), s->run, w, idx[i]);
+			uint64_t want = s->varied ? cb_rados_object_len(&s->osizes, s->size_align,
+									s->size_seed, w, idx[i])
+						  : object_size;
 			int r = rados_stat(s->io, name, &size, &mtime);
 			if (r < 0 && r != -ENOENT)
 				return cb_err_cluster(ph->err, r,
 						      "reading object %s in pool '%s': %s", name,
 						      ph->out->target, strerror(-r));
-			if (r == -ENOENT || size < object_size)
+			if (r == -ENOENT || size < want)
 				return cb_err_cluster(
 				    ph->err, -ENODATA,
 				    "workload '%s': the write of run '%s' in pool '%s' "
@@ -310,7 +355,7 @@ static int read_writers(struct cb_phase *ph, struct rados_state *s, const struct
 		/* another write's record (an earlier workload's, a namesake's) is
 		 * not this one's */
 		if (r < 0 || strcmp(mw.run_id, m->run_id) != 0 || !readable(ph, s, mw.state) ||
-		    mw.object_size != m->object_size)
+		    mw.object_size != m->object_size || strcmp(mw.sizes, m->sizes) != 0)
 			return cb_err_cluster(
 			    ph->err, -ENODATA,
 			    "workload '%s': the write of run '%s' in pool '%s' is "
@@ -354,6 +399,23 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 	/* the blocks are the write's unless the reads give their own size;
 	 * omap's and xattr's block_size is their values' */
 	bool own = ph->wl->block_size && s->op != RADOS_OMAP && s->op != RADOS_XATTR;
+	if (m.sizes[0]) {
+		char why[160];
+		if (own)
+			return cb_err_usage(ph->err,
+					    "workload '%s': block_size: run '%s' wrote objects of "
+					    "sizes %s, which are read whole: drop block_size",
+					    ph->wl->name, s->run, m.sizes);
+		if (cb_sizes_parse(m.sizes, 1, 0, &s->osizes, why, sizeof(why)) < 0)
+			return cb_err_cluster(ph->err, -EINVAL,
+					      "metadata of run '%s' in pool '%s': sizes '%.64s': %s",
+					      s->run, o->pool, m.sizes, why);
+		s->varied = true;
+		s->size_align = m.size_align;
+		s->size_seed = m.size_seed;
+		if (s->op <= RADOS_RAND)
+			snprintf(ph->out->sizes, sizeof(ph->out->sizes), "%s", m.sizes);
+	}
 	s->bs = own ? ph->wl->block_size : m.block_size;
 	if (s->bs > m.object_size)
 		return cb_err_usage(ph->err,
@@ -575,6 +637,7 @@ const struct cb_engine cb_engine_rados = {
     .bs_as_written = rados_reads,
     .random_ops = rados_random_ops,
     .write_ops = rados_write_ops,
+    .sized_ops = rados_sized_ops,
     .check = rados_check,
     .resolve = rados_resolve,
     .setup = rados_setup,

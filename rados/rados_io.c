@@ -8,11 +8,18 @@
 
 #include <stdio.h>
 
+uint64_t cb_rados_object_len(const struct cb_sizes *z, uint64_t align, uint64_t seed,
+			     unsigned client, uint64_t idx)
+{
+	return cb_sizes_pick(z, align, cb_splitmix64(seed ^ cb_splitmix64((uint64_t)client << 40 ^ idx)));
+}
+
 /* The object block b is in, and the offset within it: a write's blocks are
  * its client's own objects; a read's, every writer's in turn (the last
  * writer whose first block is at most b, which skips writers that left no
- * object). */
-static uint64_t locate(const struct rados_state *s, uint64_t b, char *name, size_t n)
+ * object). *len: the block's bytes (NULL: not asked). */
+static uint64_t locate(const struct rados_state *s, uint64_t b, char *name, size_t n,
+		       uint64_t *len)
 {
 	unsigned w = s->client;
 	if (s->op != RADOS_WRITE) {
@@ -28,6 +35,10 @@ static uint64_t locate(const struct rados_state *s, uint64_t b, char *name, size
 		b -= s->first[w];
 	}
 	cb_rados_obj_name(name, n, s->run, w, b / s->blocks_per_obj);
+	if (len)
+		*len = s->varied ? cb_rados_object_len(&s->osizes, s->size_align, s->size_seed, w,
+						       b / s->blocks_per_obj)
+				 : s->bs;
 	return (b % s->blocks_per_obj) * s->bs;
 }
 
@@ -92,16 +103,16 @@ static int operate(struct rados_state *s, struct cb_op *op, rados_write_op_t w, 
 static int start_write(struct rados_state *s, struct cb_op *op, bool guarded, rados_callback_t cb)
 {
 	char name[128];
-	uint64_t off = locate(s, op->where, name, sizeof(name));
+	uint64_t off = locate(s, op->where, name, sizeof(name), NULL);
 	rados_write_op_t w = guarded ? guarded_op(s) : rados_create_write_op();
 	if (!w)
 		return -ENOMEM;
 	if (!guarded)
 		rados_write_op_create(w, LIBRADOS_CREATE_EXCLUSIVE, NULL);
 	if (off == 0 && s->op == RADOS_WRITE) /* an earlier write's object of the run: replaced */
-		rados_write_op_write_full(w, op->buf, s->bs);
+		rados_write_op_write_full(w, op->buf, op->len);
 	else
-		rados_write_op_write(w, op->buf, s->bs, off);
+		rados_write_op_write(w, op->buf, op->len, off);
 	if (!guarded)
 		rados_write_op_setxattr(w, CB_MARK_XATTR, s->run, s->run_len);
 	return operate(s, op, w, name, cb);
@@ -175,7 +186,7 @@ static int start_delete(struct rados_state *s, struct cb_op *op)
 	op->priv = s;
 	op->len = 0;
 	op->is_write = true;
-	locate(s, op->where, name, sizeof(name));
+	locate(s, op->where, name, sizeof(name), NULL);
 	rados_write_op_t w = guarded_op(s);
 	if (!w)
 		return -ENOMEM;
@@ -207,14 +218,14 @@ static int object_op(struct rados_state *s, struct cb_op *op)
 	op->where = b;
 	op->priv = s;
 	op->is_write = k == RK_WRITE || k == RK_OMAP || k == RK_XATTR;
+	char name[128];
+	uint64_t len, off = locate(s, b, name, sizeof(name), &len);
 	op->len = k == RK_STAT	  ? 0
 		  : k == RK_OMAP  ? s->o->omap_keys * s->o->omap_value_size
 		  : k == RK_XATTR ? s->o->xattr_size
-				  : s->bs;
+				  : len;
 	if (k == RK_WRITE)
 		return start_write(s, op, true, rados_done);
-	char name[128];
-	uint64_t off = locate(s, b, name, sizeof(name));
 	if (k == RK_OMAP || k == RK_XATTR)
 		return start_set(s, op, k, name);
 	rados_completion_t c;
@@ -226,7 +237,7 @@ static int object_op(struct rados_state *s, struct cb_op *op)
 		r = rados_aio_stat(s->io, name, c, (uint64_t *)op->buf,
 				   (time_t *)((char *)op->buf + sizeof(uint64_t)));
 	else
-		r = rados_aio_read(s->io, name, c, op->buf, s->bs, off);
+		r = rados_aio_read(s->io, name, c, op->buf, op->len, off);
 	if (r < 0)
 		rados_aio_release(c);
 	return r;
@@ -259,15 +270,14 @@ int cb_rados_submit(void *state, struct cb_op *op)
 		b = s->next++;
 	}
 	op->where = b;
-	op->len = s->bs;
 	op->is_write = s->op == RADOS_WRITE;
 	op->priv = s;
+	uint64_t off = locate(s, b, name, sizeof(name), &op->len);
 	if (op->is_write) {
 		r = start_write(s, op, guarded_first(s, b), rados_done);
 	} else {
-		uint64_t off = locate(s, b, name, sizeof(name));
 		r = rados_aio_create_completion2(op, rados_done, &c);
-		if (r == 0 && (r = rados_aio_read(s->io, name, c, op->buf, s->bs, off)) < 0)
+		if (r == 0 && (r = rados_aio_read(s->io, name, c, op->buf, op->len, off)) < 0)
 			rados_aio_release(c);
 	}
 	if (r < 0)
@@ -279,7 +289,7 @@ void cb_rados_describe(void *state, const struct cb_op *op, char *buf, size_t n)
 {
 	struct rados_state *s = state;
 	char name[128];
-	uint64_t off = locate(s, op->where, name, sizeof(name));
+	uint64_t off = locate(s, op->where, name, sizeof(name), NULL);
 	snprintf(buf, n, "object %s offset %llu%s", name, (unsigned long long)off,
 		 op->is_write && op->result == -EEXIST
 		     ? " (there already, not made by this run: left as it is)"

@@ -27,6 +27,11 @@ struct rados_state {
 	uint64_t bs;
 	uint64_t object_size;
 	uint64_t blocks_per_obj;
+	/* Objects of sizes that vary (rados_meta's sizes): one block each, of
+	 * its own size (bs and object_size are the largest) */
+	bool varied;
+	struct cb_sizes osizes;
+	uint64_t size_align, size_seed;
 	uint64_t limit_blocks; /* write: max_objects worth, 0 none; reads: what exists */
 	uint64_t next;	       /* next block for write and seq */
 	uint64_t end;	       /* seq: the end of this client's share of the blocks */

@@ -23,7 +23,9 @@ enum rados_kind { RK_WRITE, RK_READ, RK_STAT, RK_OMAP, RK_XATTR, RK_N };
 
 struct rados_opts {
 	char *pool;
-	uint64_t object_size;	  /* 0: block_size */
+	/* one size (size[0] 0: block_size), or a distribution: each object's
+	 * drawn, written whole in one op */
+	struct cb_sizes object_size;
 	uint64_t max_objects;	  /* write: stop after this many objects; 0: no limit */
 	uint64_t omap_keys;	  /* omap: keys set per op */
 	uint64_t omap_value_size; /* omap: bytes of each value */
@@ -50,7 +52,18 @@ struct rados_meta {
 	uint64_t failed;  /* writes that failed or timed out */
 	uint64_t clients; /* client 0's record: the clients that wrote (1 when absent) */
 	char run_id[24];  /* the writing run's id: an older file without it is no run's */
+	/* Objects of sizes that vary, each written whole (block_size is the
+	 * largest, object_size too): the distribution as written ("" when
+	 * they do not vary), its step, and the seed object sizes follow from
+	 * (cb_rados_object_len). */
+	char sizes[128];
+	uint64_t size_align, size_seed;
 };
+
+/* The size of object idx of writer client, of sizes that vary: the same
+ * for every reader, from the spec, its step and the writer's seed alone. */
+uint64_t cb_rados_object_len(const struct cb_sizes *z, uint64_t align, uint64_t seed,
+			     unsigned client, uint64_t idx);
 
 /* "<run>.c<client>.<idx>" into buf. */
 void cb_rados_obj_name(char *buf, size_t n, const char *run, unsigned client, uint64_t idx);

@@ -95,7 +95,9 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 		snprintf(why, n, "flush: %s makes no writes to flush: drop it", wl->op);
 		return -EINVAL;
 	}
-	if (o->verify && cb_blk_check_verify_bs(bs, why, n) < 0)
+	/* a distribution's sizes are all multiples of its alignment */
+	if (o->verify &&
+	    cb_blk_check_verify_bs(cb_sizes_varies(&wl->sizes) ? wl->block_align : bs, why, n) < 0)
 		return -EINVAL;
 	const struct cb_blk_target t = {
 	    .noun = "image",
@@ -284,6 +286,12 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 		s->bs = info.obj_size < s->size ? info.obj_size : s->size;
 		ph->out->block_size = s->bs;
 	}
+	if (s->op != CB_BLK_PREFILL && cb_sizes_varies(&ph->wl->sizes)) {
+		s->sized = ph->wl;
+		s->bs = ph->wl->block_align;
+		if (!(s->cur = calloc(s->nimg, sizeof(*s->cur))))
+			return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	}
 	s->blocks = s->op == CB_BLK_PREFILL ? (s->size + s->bs - 1) / s->bs : s->size / s->bs;
 	cb_dist_init(&s->dist, &ph->wl->distribution, s->blocks * s->nimg, ph->wl->coverage,
 		     ph->wl->seed, &s->rng);
@@ -329,6 +337,7 @@ static int rbd_teardown(struct cb_phase *ph, void *state)
 					   strerror(-cr));
 	}
 	free(s->img);
+	free(s->cur);
 	if (s->io)
 		rados_ioctx_destroy(s->io);
 	free(s);
@@ -374,6 +383,7 @@ const struct cb_engine cb_engine_rbd = {
     .default_block_size = CB_RBD_DEFAULT_BS,
     .random_ops = cb_blk_random_ops,
     .write_ops = cb_blk_write_ops,
+    .sized_ops = cb_blk_ops,
     .check = rbd_check,
     .steps = rbd_steps,
     .setup = rbd_setup,

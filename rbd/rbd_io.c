@@ -61,6 +61,11 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 	}
 	uint64_t off = blk * s->bs;
 	op->len = s->size - off < s->bs ? s->size - off : s->bs;
+	if (s->sized) {
+		op->len = cb_wl_next_size(s->sized, &s->rng);
+		off = cb_blk_op_random(s->op) ? cb_sizes_at(blk, s->bs, op->len, s->size)
+					      : cb_sizes_seq(&s->cur[img], s->bs, op->len, s->size);
+	}
 	op->is_write = cb_blk_op_next_writes(s->op, s->mix, &s->rng);
 	op->where = ((uint64_t)img << WHERE_SHIFT) | off;
 	op->priv = s;

@@ -70,6 +70,11 @@ struct rbd_state {
 	uint64_t bs;
 	uint64_t blocks; /* per image: whole blocks, or for prefill every block */
 	uint64_t next;	 /* sequential ops: next block over all images, interleaved */
+	/* block_size a distribution (not on the fill pass): each op draws its
+	 * size, blocks counts grains of block_align, and a sequential op goes
+	 * on where its image's last ended (cur, in grains, an image each) */
+	const struct cb_workload *sized;
+	uint64_t *cur;
 	unsigned mix;	 /* percent of reads */
 	bool verify;	 /* reads check the prefill pattern */
 	bool writes;	 /* the phase may write */

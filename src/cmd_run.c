@@ -45,7 +45,7 @@ static void print_plan(const struct cb_profile *p)
 	printf("profile %s (sha256 %.12s): %zu workloads\n", p->name, p->sha256, p->n);
 	for (size_t i = 0; i < p->n; i++) {
 		const struct cb_workload *w = &p->items[i].wl;
-		char bs[32], d[32];
+		char bs[128], d[32];
 		const struct cb_engine *eng = p->items[i].engine;
 		struct cb_step st[CB_MAX_STEPS] = {{.suffix = NULL}};
 		unsigned iters = 1;
@@ -59,7 +59,10 @@ static void print_plan(const struct cb_profile *p)
 			dur = st[k].duration_ns > dur ? st[k].duration_ns : dur;
 		/* 0: a read in the size its data was written with, or no data at
 		 * all (a metadata tree test) */
-		const char *bsv = w->block_size ? cb_format_size(w->block_size, bs, sizeof(bs))
+		if (cb_sizes_varies(&w->sizes))
+			cb_sizes_format(&w->sizes, bs, sizeof(bs));
+		const char *bsv = cb_sizes_varies(&w->sizes) ? bs
+				  : w->block_size ? cb_format_size(w->block_size, bs, sizeof(bs))
 				  : cb_engine_reads_as_written(eng, w->op) ? "as written"
 									   : "-";
 		printf("  %-20s %-6s %-9s bs %-10s concurrency %-4llu duration %s%s\n", w->name,

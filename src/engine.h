@@ -10,6 +10,8 @@
 #include "err.h"
 #include "load_opts.h"
 #include "options.h"
+#include "rng.h"
+#include "sizes.h"
 #include "thresholds.h"
 
 #include <errno.h>
@@ -37,6 +39,13 @@ struct cb_workload {
 	 * data was written with (engine->bs_as_written), which setup finds, and
 	 * for a tree that moves no data. */
 	uint64_t block_size;
+	/* block_size as given: one size (then block_size is it and sizes'
+	 * size[0] 0 when none was given), or a distribution, of which
+	 * block_size is the largest (the buffers'); a distribution's sizes
+	 * and offsets are multiples of block_align (settled only then: 4K
+	 * unless given). */
+	struct cb_sizes sizes;
+	uint64_t block_align;
 	uint64_t concurrency; /* ops in flight per client; 1 on a synchronous engine */
 	uint64_t duration_ns; /* 0: no time limit */
 	uint64_t ramp_ns;     /* run but not counted */
@@ -89,6 +98,12 @@ struct cb_phase_out {
 	/* A step's own block size where it is not the plan's wl->block_size (a
 	 * fill pass's, a read's as written); 0: the plan's. */
 	uint64_t block_size;
+	/* The sizes its ops draw from when they vary, as written ("4K-64K"):
+	 * set by a step whose sizes are not the workload's block_size (RADOS
+	 * objects of an object_size distribution, or read as written); the
+	 * runner fills in the workload's otherwise. "-": one size, whatever
+	 * the workload's block_size says (a fill pass). */
+	char sizes[128];
 	char target[256]; /* what the phase ran against, e.g. the pool (hints name it) */
 	bool created;	  /* the run made something cleanup must remove */
 	bool kept;	  /* ... or something it keeps on purpose (reuse) */
@@ -261,6 +276,9 @@ struct cb_engine {
 	/* Ops that write data of the runner's buffers: data and refill apply
 	 * to them (and are refused elsewhere). */
 	const char *const *write_ops;
+	/* Ops whose block_size may be a distribution (and the others' is
+	 * refused): each op draws its size (cb_wl_next_size). */
+	const char *const *sized_ops;
 	/* describe() names the device an op went to (krbd), so a failure's
 	 * message need not name the phase's target as well. */
 	bool describe_names_target;
@@ -334,8 +352,6 @@ struct cb_engine {
 	void (*context)(struct cb_context_req *req);
 };
 
-/* Whether op reads in the size its data was written with when it is given
- * no block_size (eng->bs_as_written). */
 /* Whether op is one of ops (a NULL-terminated list, or NULL: none). */
 static inline bool cb_op_listed(const char *const *ops, const char *op)
 {
@@ -345,9 +361,19 @@ static inline bool cb_op_listed(const char *const *ops, const char *op)
 	return false;
 }
 
+/* Whether op reads in the size its data was written with when it is given
+ * no block_size (eng->bs_as_written). */
 static inline bool cb_engine_reads_as_written(const struct cb_engine *eng, const char *op)
 {
 	return cb_op_listed(eng->bs_as_written, op);
+}
+
+/* The size of a client's next op: block_size, or a draw from rng of a
+ * distribution. */
+static inline uint64_t cb_wl_next_size(const struct cb_workload *wl, uint64_t *rng)
+{
+	return cb_sizes_varies(&wl->sizes) ? cb_sizes_next(&wl->sizes, wl->block_align, rng)
+					   : wl->block_size;
 }
 
 #endif

@@ -14,19 +14,20 @@ void cb_op_trace_begin(struct cb_op_trace *t)
 	*t = (struct cb_op_trace){.path = getenv("CEPHBENCH_OP_TRACE")};
 }
 
-void cb_op_trace_add(struct cb_op_trace *t, uint64_t where)
+void cb_op_trace_add(struct cb_op_trace *t, uint64_t where, uint64_t len)
 {
 	if (!t->path)
 		return;
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 4096;
-		uint64_t *w = cap <= TRACE_MAX ? realloc(t->where, cap * sizeof(*w)) : NULL;
+		uint64_t *w = cap <= TRACE_MAX ? realloc(t->where, 2 * cap * sizeof(*w)) : NULL;
 		if (!w)
 			return;
 		t->where = w;
 		t->cap = cap;
 	}
-	t->where[t->n++] = where;
+	t->where[2 * t->n] = where;
+	t->where[2 * t->n++ + 1] = len;
 }
 
 void cb_op_trace_end(struct cb_op_trace *t, const struct cb_phase *ph)
@@ -37,7 +38,8 @@ void cb_op_trace_end(struct cb_op_trace *t, const struct cb_phase *ph)
 	if (f) {
 		fprintf(f, "# %s %d %u\n", ph->wl->name, ph->step, ph->client);
 		for (size_t i = 0; i < t->n; i++)
-			fprintf(f, "%llu\n", (unsigned long long)t->where[i]);
+			fprintf(f, "%llu %llu\n", (unsigned long long)t->where[2 * i],
+				(unsigned long long)t->where[2 * i + 1]);
 		if (fclose(f) == 0) {
 			/* appended to only when a regular file, never through a
 			 * link: the hook writes to nothing else a test did not make */

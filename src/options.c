@@ -4,6 +4,7 @@
 #include "data.h"
 #include "dist.h"
 #include "load_opts.h"
+#include "sizes.h"
 #include "err.h"
 #include "units.h"
 
@@ -230,6 +231,14 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 			snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), reason);
 		return r;
 	}
+	case CB_OPT_SIZES: {
+		char reason[160];
+		r = cb_sizes_parse(value, o->min, o->max, (struct cb_sizes *)field, reason,
+				   sizeof(reason));
+		if (r < 0)
+			snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), reason);
+		return r;
+	}
 	case CB_OPT_PERCENT:
 		r = cb_parse_percent(value, &v);
 		if (r == -EINVAL)
@@ -314,6 +323,14 @@ json_t *cb_opt_json(const struct cb_option *o, const void *obj)
 	}
 	case CB_OPT_BOOL:
 		return json_boolean(*(const bool *)field);
+	case CB_OPT_SIZES: { /* bytes when one size, else the distribution as written */
+		const struct cb_sizes *z = (const struct cb_sizes *)field;
+		char buf[512];
+		if (!cb_sizes_varies(z))
+			return json_integer((json_int_t)z->size[0]);
+		cb_sizes_format(z, buf, sizeof(buf));
+		return json_string(buf);
+	}
 	case CB_OPT_DIST:
 	case CB_OPT_DATA: {
 		char buf[48];

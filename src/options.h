@@ -23,6 +23,7 @@ enum cb_opt_type {
 	CB_OPT_PERCENT, /* uint64_t parts per million: 5%, 0.5%; min, max in ppm */
 	CB_OPT_DIST,	/* struct cb_dist_spec: uniform, zipf:1.2, pareto:0.9, normal:10 */
 	CB_OPT_DATA,	/* struct cb_data_spec: random, zero, compressible:60, dedupe:30 */
+	CB_OPT_SIZES,	/* struct cb_sizes: 4K, 4K-64K, 4K:60,64K:40; min, max for each size */
 };
 
 struct cb_option {

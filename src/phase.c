@@ -549,7 +549,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			l->started++;
 			sync_owed = r == 0 && op->sync_next;
 			if (r == 0 && !op->is_sync)
-				cb_op_trace_add(&l->trace, op->where);
+				cb_op_trace_add(&l->trace, op->where, op->len);
 			if (r < 0) {
 				/* stop filling the window so the error limit is
 				 * checked before the next attempt */
@@ -702,6 +702,10 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 	/* the plan's, unless this step has its own (a fill's, a read's as written) */
 	bs = ph->out->block_size ? ph->out->block_size : wl->block_size;
 	res->block_size = bs;
+	if (ph->out->sizes[0])
+		snprintf(res->sizes, sizeof(res->sizes), "%s", ph->out->sizes);
+	else if (!ph->out->block_size && cb_sizes_varies(&wl->sizes))
+		cb_sizes_format(&wl->sizes, res->sizes, sizeof(res->sizes));
 	bool others_ok = !sy || sync_start(sy, r < 0);
 	/* every member's clients, each arriving whatever happened */
 	if (ro->group && !cb_group_arrive(ro->group, r >= 0 && others_ok))
@@ -824,6 +828,7 @@ static int merge_clients(struct cb_phase *ph, struct client *c, unsigned n,
 		if (!res->target[0] && c[k].res.target[0]) {
 			snprintf(res->target, sizeof(res->target), "%s", c[k].res.target);
 			res->block_size = c[k].res.block_size;
+			snprintf(res->sizes, sizeof(res->sizes), "%s", c[k].res.sizes);
 		}
 		struct cb_phase_out *o = ph->out, *co = &c[k].out;
 		if (!o->target[0] && co->target[0])

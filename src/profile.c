@@ -87,6 +87,38 @@ static int check_list(struct loader *l, const char *key, yaml_node_t *v)
 	return 0;
 }
 
+/* A mapping of sizes to weights (block_size: { 4K: 60, 64K: 40 }) as the
+ * one value its option parses, "4K:60,64K:40"; NULL, with the error
+ * reported, when v is not one. */
+static const char *sizes_mapping(struct loader *l, const char *key, yaml_node_t *v)
+{
+	char w[300], buf[1024] = "";
+	size_t off = 0;
+	for (yaml_node_pair_t *pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *sk = yaml_document_get_node(&l->doc, pr->key);
+		yaml_node_t *sv = yaml_document_get_node(&l->doc, pr->value);
+		const char *size = pf_node_scalar(sk), *weight = pf_node_scalar(sv);
+		if (!size || !weight) {
+			pf_where_node(l, size ? sv : sk, w, sizeof(w));
+			cb_err_usage(l->e, "%s: %s weights are SIZE: PERCENT, e.g. { 4K: 60, 64K: 40 }",
+				     w, key);
+			return NULL;
+		}
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s:%s", off ? "," : "",
+					size, weight);
+		if (off >= sizeof(buf)) {
+			pf_where_node(l, v, w, sizeof(w));
+			cb_err_usage(l->e, "%s: %s: too many sizes", w, key);
+			return NULL;
+		}
+	}
+	const char *s = pf_loader_str(l, "%s", buf);
+	if (!s)
+		cb_err_usage(l->e, "out of memory");
+	return s;
+}
+
 /* Walk a mapping into kvs, rejecting non-scalar keys and duplicate keys.
  * In a workload (lists true) a value may be a list, a matrix dimension, and
  * `expect:` a mapping, whose keys become "expect.KEY". */
@@ -125,6 +157,10 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, b
 		}
 		if (prefix && !(key = pf_loader_str(l, "%s%s", prefix, key)))
 			return cb_err_usage(l->e, "out of memory");
+		if (lists && !prefix && v->type == YAML_MAPPING_NODE &&
+		    (!strcmp(key, "block_size") || !strcmp(key, "object_size")) &&
+		    !(val = sizes_mapping(l, key, v)))
+			return -EINVAL;
 		if (!val && !(lists && v->type == YAML_SEQUENCE_NODE)) {
 			pf_where_node(l, v, w, sizeof(w));
 			return cb_err_usage(l->e, "%s: '%s' must be a single value, not a %s", w,

@@ -28,8 +28,13 @@ const struct cb_option cb_workload_options[] = {
      "with the list"},
     {"op", CB_OPT_STR, offsetof(struct cb_workload, op), NULL, 0, 0, NULL,
      "what it does; the layer lists its ops"},
-    {"block_size", CB_OPT_SIZE, offsetof(struct cb_workload, block_size), NULL, 1, 1ULL << 30, NULL,
-     "bytes per op (default: the layer's)"},
+    {"block_size", CB_OPT_SIZES, offsetof(struct cb_workload, sizes), NULL, 1, 1ULL << 30, NULL,
+     "bytes per op (default: the layer's); or sizes drawn per op, by weight ({ 4K: 60, 64K: 30, "
+     "1M: 10 }: fio's bssplit) or evenly from a range (4K-64K: fio's bsrange)"},
+    {"block_align", CB_OPT_SIZE, offsetof(struct cb_workload, block_align), NULL, 1, 1ULL << 30,
+     NULL,
+     "with block_size a distribution: every size and offset a multiple of this (default 4K; "
+     "fio's blockalign)"},
     {"concurrency", CB_OPT_UINT, offsetof(struct cb_workload, concurrency), "16", 1, 4096, NULL,
      "ops in flight"},
     {"duration", CB_OPT_DURATION, offsetof(struct cb_workload, duration_ns), NULL, 1000000ULL,
@@ -237,6 +242,22 @@ static int check_op_keys(struct loader *l, const struct cb_plan_item *it, const 
 	if (r == 0 && (wl->data.kind != CB_DATA_RANDOM || wl->refill))
 		r = only_on(l, it, k, wwhere, wl->refill ? "refill" : "data", e->write_ops,
 			    "writes no data");
+	if (r == 0 && cb_sizes_varies(&wl->sizes))
+		r = only_on(l, it, k, wwhere, "block_size", e->sized_ops, "takes one block size");
+	if (r == 0 && wl->block_align && !cb_sizes_varies(&wl->sizes))
+		r = cb_err_usage(l->e,
+				 "%s: block_align: sizes and offsets are multiples of block_size "
+				 "when it is one size: give block_size as a distribution or drop "
+				 "block_align",
+				 key_where(k, "block_align", wwhere));
+	if (r == 0 && cb_sizes_varies(&wl->sizes)) {
+		char why[160];
+		if (cb_sizes_check_align(&wl->sizes, wl->block_align, why, sizeof(why)) < 0)
+			r = cb_err_usage(l->e, "%s: block_size: %s%s", key_where(k, "block_size", wwhere),
+					 why,
+					 pf_kvs_get(k, "block_align") ? ""
+								      : " (the default): set block_align");
+	}
 	if (r == 0 && skewed && wl->coverage)
 		r = cb_err_usage(l->e,
 				 "%s: coverage visits every target once a pass, which leaves a "
@@ -253,14 +274,23 @@ static void settle_defaults(struct cb_plan_item *it)
 	struct cb_workload *w = &it->wl;
 	if (!w->duration_ns && !w->ops && !w->bytes)
 		w->duration_ns = 10ULL * 1000000000ULL;
+	if (w->sizes.size[0])
+		w->block_size = cb_sizes_max(&w->sizes);
+	if (cb_sizes_varies(&w->sizes) && !w->block_align)
+		w->block_align = 4096;
 	if (!w->block_size && !cb_engine_reads_as_written(it->engine, w->op))
 		w->block_size = it->engine->default_block_size;
 	/* submit finishes each op before it returns: one in flight per client */
 	if (it->engine->synchronous)
 		w->concurrency = 1;
-	/* a bandwidth is scheduled as ops of the block size */
-	if (w->rate.bytes && w->block_size)
-		w->rate.ops = w->rate.bytes / w->block_size ? w->rate.bytes / w->block_size : 1;
+	/* a bandwidth is scheduled as ops of the block size, or of the mean
+	 * size a distribution draws */
+	if (w->rate.bytes && w->block_size) {
+		uint64_t per = cb_sizes_varies(&w->sizes)
+				   ? (uint64_t)cb_sizes_mean(&w->sizes, w->block_align)
+				   : w->block_size;
+		w->rate.ops = w->rate.bytes / per ? w->rate.bytes / per : 1;
+	}
 	/* a steady rule ends the phase: its max is the time limit */
 	if (w->steady.metric != CB_STEADY_OFF)
 		w->duration_ns = w->steady.max_ns;

@@ -96,7 +96,8 @@ static void params_json(json_t *o, const struct cb_phase_result *p)
 		return;
 	}
 	json_object_set_new(j, "op", json_string(p->op));
-	json_object_set_new(j, "block_size", json_integer((json_int_t)p->block_size));
+	json_object_set_new(j, "block_size", p->sizes[0] ? json_string(p->sizes)
+							 : json_integer((json_int_t)p->block_size));
 	json_object_set_new(j, "concurrency", json_integer((json_int_t)p->concurrency));
 	json_object_set_new(j, "clients", json_integer((json_int_t)p->clients));
 	json_object_set_new(o, "params", j);
@@ -198,6 +199,10 @@ static json_t *phase_json(const struct cb_phase_result *p)
 		json_decref(o);
 		return NULL;
 	}
+	if (p->sizes[0]) /* the mean as done: what the sizes drawn came to */
+		json_object_set_new(o, "sizes",
+				    json_pack("{s:s, s:f}", "asked", p->sizes, "mean",
+					      p->ops ? (double)p->bytes / (double)p->ops : 0.0));
 	origin_json(o, p);
 	params_json(o, p);
 	if (p->uses)

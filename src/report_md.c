@@ -54,8 +54,13 @@ static void table(FILE *out, const json_t *phases)
 	json_array_foreach(phases, i, p)
 	{
 		const json_t *lat = json_object_get(p, "latency_us");
-		char bs[32], qd[48], name[300];
-		cb_format_size(cb_jcount(p, "block_size"), bs, sizeof(bs));
+		char bs[64], qd[48], name[300];
+		const json_t *z = json_object_get(p, "sizes");
+		if (z)
+			snprintf(bs, sizeof(bs), "%.20s (mean %.0f)", cb_jstr(z, "asked", ""),
+				 cb_jnum(z, "mean"));
+		else
+			cb_format_size(cb_jcount(p, "block_size"), bs, sizeof(bs));
 		cb_report_depth(p, qd, sizeof(qd));
 		snprintf(name, sizeof(name), "%s%s", cb_jstr(p, "name", ""),
 			 cb_jtrue(p, "failed")	      ? " (failed)"

@@ -96,7 +96,11 @@ static void table_text(const json_t *phases, FILE *out)
 	{
 		const json_t *lat = json_object_get(p, "latency_us");
 		char bs[32], qd[48];
-		cb_format_size(cb_jcount(p, "block_size"), bs, sizeof(bs));
+		/* a distribution's sizes and mean are on a line of their own */
+		if (json_object_get(p, "sizes"))
+			snprintf(bs, sizeof(bs), "mixed");
+		else
+			cb_format_size(cb_jcount(p, "block_size"), bs, sizeof(bs));
 		cb_report_depth(p, qd, sizeof(qd));
 		fprintf(
 		    out,
@@ -118,6 +122,13 @@ static void mix_text(const json_t *phases, FILE *out)
 {
 	size_t i;
 	const json_t *p;
+	json_array_foreach(phases, i, p)
+	{
+		const json_t *z = json_object_get(p, "sizes");
+		if (z)
+			fprintf(out, "%s: sizes %s, %.1f KiB per op\n", cb_jstr(p, "name", ""),
+				cb_jstr(z, "asked", ""), cb_jnum(z, "mean") / 1024.0);
+	}
 	json_array_foreach(phases, i, p)
 	{
 		uint64_t ops = cb_jcount(p, "ops"), wr = cb_jcount(p, "write_ops");

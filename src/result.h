@@ -64,6 +64,9 @@ struct cb_phase_result {
 	char *op;
 	char target[128];
 	uint64_t block_size;
+	/* The sizes its ops drew from when they varied, as written
+	 * ("4K:60,64K:40", "4K-64K"; block_size is the largest); "": one. */
+	char sizes[128];
 	uint64_t concurrency;
 	uint64_t clients;
 	uint64_t ops; /* successful ops in the measured window */

@@ -66,7 +66,9 @@ static const struct field phase_fields[] = {
     {"latency_us", "p99.9", K_US, false},  {"latency_us", "p99.99", K_US, false},
     {NULL, "histogram", K_OBJECT, false},  {NULL, "samples", K_ARRAY, false},
     {NULL, "matrix", K_OBJECT, true},	   {NULL, "iterations", K_OBJECT, true},
-    {"iterations", "iops", K_ARRAY, true}, {NULL, NULL, K_BOOL, false},
+    {"iterations", "iops", K_ARRAY, true}, {NULL, "sizes", K_OBJECT, true},
+    {"sizes", "asked", K_TEXT, true},	   {"sizes", "mean", K_RATE, true},
+    {NULL, NULL, K_BOOL, false},
 };
 
 static const struct field sample_fields[] = {

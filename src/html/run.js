@@ -23,7 +23,9 @@ CB.kinds.run = function (data, root) {
       {title: "phase", get: (p) => p.name, show: (v) => v},
       {title: "layer", get: (p) => p.layer, show: (v) => v},
       {title: "op", get: (p) => p.op, show: (v) => v},
-      {title: "block size (B)", get: (p) => p.block_size, digits: 0},
+      /* sorted by the mean a distribution came to; shown as asked, with it */
+      {title: "block size (B)", get: (p) => (p.sizes ? p.sizes.mean : p.block_size),
+        show: (v, p) => (p.sizes ? p.sizes.asked + " (mean " + fmt(v, 0) + ")" : fmt(v, 0))},
       {title: "clients", get: (p) => p.clients, digits: 0},
       {title: "in flight", get: (p) => p.concurrency, digits: 0},
       {title: "ops", get: (p) => p.ops, digits: 0},

@@ -43,7 +43,7 @@ for line in open(sys.argv[1]):
     if line.startswith("#"):
         name = line.split()[1]
         continue
-    w = int(line)
+    w = int(line.split()[0])
     # rbd: image << 48 | offset; rados: the block (4K objects: the object)
     blocks[name][(w & ((1 << 48) - 1)) // 4096 if name == "img" else w] += 1
 
@@ -96,7 +96,7 @@ done
 	[ "$zeros_uni" -gt 1200 ] && [ "$zeros_uni" -lt 1800 ] ||
 		fail "uniform left $zeros_uni of 4096 blocks unwritten, not about 1507"
 }
-[ "$(grep -vc '^#' "$T/cov.trace")" = 4096 ] && [ "$(grep -v '^#' "$T/cov.trace" | sort -u | wc -l)" = 4096 ] ||
+[ "$(grep -vc '^#' "$T/cov.trace")" = 4096 ] && [ "$(grep -v '^#' "$T/cov.trace" | cut -d' ' -f1 | sort -u | wc -l)" = 4096 ] ||
 	fail "coverage's trace: not 4096 distinct blocks"
 
 # seeds: the same seed twice, the same ops per client and the same image
@@ -127,7 +127,7 @@ def ops(path):
             key = tuple(line.split()[1:])
             out[key] = []
         else:
-            out[key].append(int(line))
+            out[key].append(int(line.split()[0]))
     return out
 
 
