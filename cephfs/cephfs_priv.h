@@ -110,8 +110,8 @@ struct cfs_state {
 	/* the durability keys' syncs (the workload's writes, not a fill's) */
 	const struct cb_durable *dur;
 	struct cb_durable_count dc;
-	uint64_t last_file;  /* the file of the last write: the one a sync syncs */
-	uint64_t *ends;	     /* append: each file's end, where its next write goes */
+	uint64_t last_file; /* the file of the last write: the one a sync syncs */
+	uint64_t *ends;	    /* append: each file's end, where its next write goes */
 	/* block_size a distribution (not on the fill pass): each op draws its
 	 * size, blocks counts grains of block_align, and a sequential op goes
 	 * on where its file's last ended (cur, in grains, a file each) */

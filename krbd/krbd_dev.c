@@ -147,13 +147,12 @@ int krbd_dev_open(struct cb_phase *ph, struct krbd_dev *d, bool writes, bool our
 	bool sized = cb_sizes_varies(&ph->wl->sizes);
 	uint64_t unit = sized ? ph->wl->block_align : bs;
 	if (o->direct && (unit % (uint64_t)lbs || d->size % (uint64_t)lbs))
-		return cb_err_usage(
-		    ph->err,
-		    "workload '%.*s': with direct I/O, %s %s and the size of "
-		    "%s must be multiples of its logical block size %d: change "
-		    "%s, or set direct: false",
-		    KRBD_WL(ph), sized ? "block_align" : "block_size",
-		    cb_format_size(unit, a, sizeof(a)), d->path, lbs,
-		    sized ? "block_align" : "block_size");
+		return cb_err_usage(ph->err,
+				    "workload '%.*s': with direct I/O, %s %s and the size of "
+				    "%s must be multiples of its logical block size %d: change "
+				    "%s, or set direct: false",
+				    KRBD_WL(ph), sized ? "block_align" : "block_size",
+				    cb_format_size(unit, a, sizeof(a)), d->path, lbs,
+				    sized ? "block_align" : "block_size");
 	return 0;
 }

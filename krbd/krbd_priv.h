@@ -97,7 +97,7 @@ struct krbd_state {
 	/* block_size a distribution (not on the fill pass): each op draws its
 	 * size, blocks and cursors count grains of block_align */
 	const struct cb_workload *sized;
-	unsigned rr;			   /* sequential ops: next device */
+	unsigned rr; /* sequential ops: next device */
 	io_context_t ctx;
 	unsigned depth;
 	struct krbd_slot *slots;

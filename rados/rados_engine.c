@@ -240,7 +240,7 @@ static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct 
 	if (s->varied) {
 		bool os = cb_sizes_varies(&o->object_size);
 		s->osizes = os ? o->object_size : wl->sizes;
-		s->size_align = !os					? wl->block_align
+		s->size_align = !os				   ? wl->block_align
 				: s->osizes.kind == CB_SIZES_RANGE ? object_step(&s->osizes)
 								   : 1;
 		s->size_seed = wl->seed;
@@ -407,9 +407,10 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 					    "sizes %s, which are read whole: drop block_size",
 					    ph->wl->name, s->run, m.sizes);
 		if (cb_sizes_parse(m.sizes, 1, 0, &s->osizes, why, sizeof(why)) < 0)
-			return cb_err_cluster(ph->err, -EINVAL,
-					      "metadata of run '%s' in pool '%s': sizes '%.64s': %s",
-					      s->run, o->pool, m.sizes, why);
+			return cb_err_cluster(
+			    ph->err, -EINVAL,
+			    "metadata of run '%s' in pool '%s': sizes '%.64s': %s", s->run, o->pool,
+			    m.sizes, why);
 		s->varied = true;
 		s->size_align = m.size_align;
 		s->size_seed = m.size_seed;

@@ -11,15 +11,15 @@
 uint64_t cb_rados_object_len(const struct cb_sizes *z, uint64_t align, uint64_t seed,
 			     unsigned client, uint64_t idx)
 {
-	return cb_sizes_pick(z, align, cb_splitmix64(seed ^ cb_splitmix64((uint64_t)client << 40 ^ idx)));
+	return cb_sizes_pick(z, align,
+			     cb_splitmix64(seed ^ cb_splitmix64((uint64_t)client << 40 ^ idx)));
 }
 
 /* The object block b is in, and the offset within it: a write's blocks are
  * its client's own objects; a read's, every writer's in turn (the last
  * writer whose first block is at most b, which skips writers that left no
  * object). *len: the block's bytes (NULL: not asked). */
-static uint64_t locate(const struct rados_state *s, uint64_t b, char *name, size_t n,
-		       uint64_t *len)
+static uint64_t locate(const struct rados_state *s, uint64_t b, char *name, size_t n, uint64_t *len)
 {
 	unsigned w = s->client;
 	if (s->op != RADOS_WRITE) {

@@ -75,9 +75,9 @@ struct rbd_state {
 	 * on where its image's last ended (cur, in grains, an image each) */
 	const struct cb_workload *sized;
 	uint64_t *cur;
-	unsigned mix;	 /* percent of reads */
-	bool verify;	 /* reads check the prefill pattern */
-	bool writes;	 /* the phase may write */
+	unsigned mix; /* percent of reads */
+	bool verify;  /* reads check the prefill pattern */
+	bool writes;  /* the phase may write */
 	atomic_ullong failed;
 	uint64_t rng;
 	/* flush: N, counted as durable.h counts fsync (the workload's

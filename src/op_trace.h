@@ -3,7 +3,8 @@
  * not followed through a symlink) the targets
  * (op->where, the engine's encoding) and lengths of the ops it started, so
  * the cluster tests can see which blocks, objects and files a distribution,
- * coverage or seed chose, and the sizes a size distribution drew. Off, it costs one branch per op. */
+ * coverage or seed chose, and the sizes a size distribution drew. Off, it costs one branch per op.
+ */
 #ifndef CB_OP_TRACE_H
 #define CB_OP_TRACE_H
 
@@ -15,7 +16,7 @@
 
 struct cb_op_trace {
 	const char *path; /* NULL: off */
-	uint64_t *where; /* where, len: two an op */
+	uint64_t *where;  /* where, len: two an op */
 	size_t n, cap;
 };
 

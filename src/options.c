@@ -91,6 +91,7 @@ static int check_range(const struct cb_option *o, uint64_t v, char *why, size_t 
 		return 0;
 	switch (o->type) {
 	case CB_OPT_SIZE:
+	case CB_OPT_SIZES:
 		cb_format_size(o->min, a, sizeof(a));
 		cb_format_size(o->max, b, sizeof(b));
 		break;
@@ -181,6 +182,20 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 							o->choices[i]);
 		}
 		return -EINVAL;
+	case CB_OPT_SIZES: {
+		/* a distribution has its own parser; one size is parsed, checked
+		 * and refused as a CB_OPT_SIZE is */
+		const char *dash = strchr(value, '-');
+		if (strchr(value, ':') || (dash && dash != value)) {
+			char reason[160];
+			r = cb_sizes_parse(value, o->min, o->max, (struct cb_sizes *)field, reason,
+					   sizeof(reason));
+			if (r < 0)
+				snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), reason);
+			return r;
+		}
+	}
+		/* fall through */
 	case CB_OPT_SIZE:
 		r = cb_parse_size(value, &v);
 		if (r == -EINVAL)
@@ -231,14 +246,6 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 			snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), reason);
 		return r;
 	}
-	case CB_OPT_SIZES: {
-		char reason[160];
-		r = cb_sizes_parse(value, o->min, o->max, (struct cb_sizes *)field, reason,
-				   sizeof(reason));
-		if (r < 0)
-			snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), reason);
-		return r;
-	}
 	case CB_OPT_PERCENT:
 		r = cb_parse_percent(value, &v);
 		if (r == -EINVAL)
@@ -255,7 +262,10 @@ int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *
 	r = check_range(o, v, why, n);
 	if (r < 0)
 		return r;
-	*(uint64_t *)field = v;
+	if (o->type == CB_OPT_SIZES)
+		*(struct cb_sizes *)field = (struct cb_sizes){.size = {v}};
+	else
+		*(uint64_t *)field = v;
 	return 0;
 }
 

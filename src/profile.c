@@ -101,7 +101,8 @@ static const char *sizes_mapping(struct loader *l, const char *key, yaml_node_t 
 		const char *size = pf_node_scalar(sk), *weight = pf_node_scalar(sv);
 		if (!size || !weight) {
 			pf_where_node(l, size ? sv : sk, w, sizeof(w));
-			cb_err_usage(l->e, "%s: %s weights are SIZE: PERCENT, e.g. { 4K: 60, 64K: 40 }",
+			cb_err_usage(l->e,
+				     "%s: %s weights are SIZE: PERCENT, e.g. { 4K: 60, 64K: 40 }",
 				     w, key);
 			return NULL;
 		}

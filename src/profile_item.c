@@ -253,10 +253,9 @@ static int check_op_keys(struct loader *l, const struct cb_plan_item *it, const 
 	if (r == 0 && cb_sizes_varies(&wl->sizes)) {
 		char why[160];
 		if (cb_sizes_check_align(&wl->sizes, wl->block_align, why, sizeof(why)) < 0)
-			r = cb_err_usage(l->e, "%s: block_size: %s%s", key_where(k, "block_size", wwhere),
-					 why,
-					 pf_kvs_get(k, "block_align") ? ""
-								      : " (the default): set block_align");
+			r = cb_err_usage(
+			    l->e, "%s: block_size: %s%s", key_where(k, "block_size", wwhere), why,
+			    pf_kvs_get(k, "block_align") ? "" : " (the default): set block_align");
 	}
 	if (r == 0 && skewed && wl->coverage)
 		r = cb_err_usage(l->e,

@@ -96,8 +96,9 @@ static void params_json(json_t *o, const struct cb_phase_result *p)
 		return;
 	}
 	json_object_set_new(j, "op", json_string(p->op));
-	json_object_set_new(j, "block_size", p->sizes[0] ? json_string(p->sizes)
-							 : json_integer((json_int_t)p->block_size));
+	json_object_set_new(j, "block_size",
+			    p->sizes[0] ? json_string(p->sizes)
+					: json_integer((json_int_t)p->block_size));
 	json_object_set_new(j, "concurrency", json_integer((json_int_t)p->concurrency));
 	json_object_set_new(j, "clients", json_integer((json_int_t)p->clients));
 	json_object_set_new(o, "params", j);

@@ -120,7 +120,8 @@ static int strings(struct cb_phase_result *p, const json_t *o, struct cb_err *e)
 	if (!p->name || !p->layer || !p->op)
 		return cb_err_usage(e, "out of memory");
 	snprintf(p->target, sizeof(p->target), "%s", json_string_value(json_object_get(o, "pool")));
-	const char *sizes = json_string_value(json_object_get(json_object_get(o, "sizes"), "asked"));
+	const char *sizes =
+	    json_string_value(json_object_get(json_object_get(o, "sizes"), "asked"));
 	snprintf(p->sizes, sizeof(p->sizes), "%s", sizes ? sizes : "");
 	return 0;
 }

@@ -10,13 +10,14 @@
 #include <string.h>
 
 /* One size of the text [s, e) into *v, within [min, max]. */
-static int one_size(const char *s, size_t len, uint64_t min, uint64_t max, uint64_t *v,
-		    char *why, size_t n)
+static int one_size(const char *s, size_t len, uint64_t min, uint64_t max, uint64_t *v, char *why,
+		    size_t n)
 {
 	char buf[32];
 	if (len == 0 || len >= sizeof(buf)) {
-		snprintf(why, n, "expected a size like 4K, sizes with weights like "
-				 "{ 4K: 60, 64K: 40 } or a range like 4K-64K");
+		snprintf(why, n,
+			 "expected a size like 4K, sizes with weights like "
+			 "{ 4K: 60, 64K: 40 } or a range like 4K-64K");
 		return -EINVAL;
 	}
 	memcpy(buf, s, len);
@@ -39,8 +40,8 @@ static int one_size(const char *s, size_t len, uint64_t min, uint64_t max, uint6
 	return 0;
 }
 
-static int parse_weights(const char *s, uint64_t min, uint64_t max, struct cb_sizes *z,
-			 char *why, size_t n)
+static int parse_weights(const char *s, uint64_t min, uint64_t max, struct cb_sizes *z, char *why,
+			 size_t n)
 {
 	unsigned sum = 0;
 	z->kind = CB_SIZES_WEIGHTS;
@@ -104,7 +105,8 @@ int cb_sizes_parse(const char *s, uint64_t min, uint64_t max, struct cb_sizes *z
 		if ((r = one_size(s, (size_t)(dash - s), min, max, &t.size[0], why, n)) == 0 &&
 		    (r = one_size(dash + 1, strlen(dash + 1), min, max, &t.size[1], why, n)) == 0 &&
 		    t.size[0] >= t.size[1]) {
-			snprintf(why, n, "a range goes from the smaller size to the larger: 4K-64K");
+			snprintf(why, n,
+				 "a range goes from the smaller size to the larger: 4K-64K");
 			r = -EINVAL;
 		}
 	} else {
@@ -156,7 +158,8 @@ double cb_sizes_mean(const struct cb_sizes *z, uint64_t align)
 	if (z->kind == CB_SIZES_FIXED)
 		return (double)z->size[0];
 	if (z->kind == CB_SIZES_RANGE) /* the multiples of align, evenly */
-		return (double)(z->size[0] + z->size[0] + (z->size[1] - z->size[0]) / align * align) /
+		return (double)(z->size[0] + z->size[0] +
+				(z->size[1] - z->size[0]) / align * align) /
 		       2.0;
 	double m = 0;
 	for (unsigned i = 0; i < z->n; i++)

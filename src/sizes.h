@@ -16,10 +16,10 @@ enum cb_sizes_kind { CB_SIZES_FIXED, CB_SIZES_WEIGHTS, CB_SIZES_RANGE };
 
 /* A profile's block_size or object_size (the option type CB_OPT_SIZES). */
 struct cb_sizes {
-	int kind;			/* enum cb_sizes_kind */
-	unsigned n;			/* weights: how many sizes */
-	uint64_t size[CB_SIZES_MAX];	/* fixed: size[0] (0: not given); range: size[0]-size[1] */
-	unsigned weight[CB_SIZES_MAX];	/* weights: percent each, summing to 100 */
+	int kind;		       /* enum cb_sizes_kind */
+	unsigned n;		       /* weights: how many sizes */
+	uint64_t size[CB_SIZES_MAX];   /* fixed: size[0] (0: not given); range: size[0]-size[1] */
+	unsigned weight[CB_SIZES_MAX]; /* weights: percent each, summing to 100 */
 };
 
 /* Parse "4K", "4K-64K" or "4K:60,64K:30,1M:10" (a YAML mapping of sizes
