@@ -224,6 +224,44 @@ rbd --conf "$CONF" export --no-progress "$RBD_POOL/$IMG" "$T/img" >/dev/null 2>"
 	fail "rbd export: $(cat "$T/export.err")"
 pattern_check "$T/img" 0 || fail "the exported image $IMG does not hold the pattern"
 
+# 6b. block_size as a distribution on a loop device: the device wrote the
+#     row's bytes exactly (its own count of sectors written: direct I/O,
+#     nothing merged away), every op a 4K multiple inside 4K-64K at a 4K
+#     offset inside the device (the op trace); reads of weighted sizes over
+#     the prefill verify, so every offset and length held the pattern.
+new_loop S "$T/s.img" 16M
+profile szw >/dev/null <<YAML
+name: szw
+workloads:
+  - { name: w, layer: krbd, device: $S, op: randwrite, block_size: 4K-64K, ops: 3000, concurrency: 8 }
+YAML
+written() { awk '{ print $7 }' "/sys/block/$(basename "$S")/stat"; }
+before=$(written)
+rm -f "$T/szw.trace"
+CEPHBENCH_OP_TRACE="$T/szw.trace" run_profile szw --allow-destructive
+assert_rc 0 "krbd sizes"
+after=$(written)
+/usr/bin/python3 - "$T/szw.json" "$T/szw.trace" "$before" "$after" <<'PY' || fail "krbd sizes: see above"
+import json, sys
+p = json.load(open(sys.argv[1]))["phases"][0]
+ops = [tuple(map(int, l.split())) for l in open(sys.argv[2]) if not l.startswith("#")]
+dev = (int(sys.argv[4]) - int(sys.argv[3])) * 512
+print(f"krbd sizes: {len(ops)} ops, the row {p['bytes']} bytes, the device wrote {dev}, mean {p['sizes']['mean']:.0f}")
+assert len(ops) == 3000 and p["ops"] == 3000 and p["errors"] == 0
+assert p["bytes"] == sum(n for _, n in ops) == dev
+assert all(n % 4096 == 0 and 4096 <= n <= 65536 for _, n in ops)
+assert len({n for _, n in ops}) == 16
+assert all((w & ((1 << 48) - 1)) % 4096 == 0 and (w & ((1 << 48) - 1)) + n <= 16 << 20 for w, n in ops)
+PY
+profile szr >/dev/null <<YAML
+name: szr
+workloads:
+  - { name: r, layer: krbd, device: $S, op: randread, block_size: { 4K: 50, 64K: 50 }, prefill: true,
+      verify: true, ops: 2000, concurrency: 8 }
+YAML
+run_profile szr --allow-destructive
+assert_rc 0 "krbd sizes verified"
+
 # 7. libaio itself failing (io_getevents refused, made so by the aio_fail
 #    shim: this cannot be caused for real) ends the run at once, exit 3, one
 #    line, every op in flight counted as an error: none is left in flight,
