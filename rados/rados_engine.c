@@ -56,6 +56,12 @@ static const struct cb_option rados_options[] = {
      "mix: percent of ops that set omap keys"},
     {"mix.xattr", CB_OPT_UINT, offsetof(struct rados_opts, mix[RK_XATTR]), "0", 0, 100, NULL,
      "mix: percent of ops that set an xattr"},
+    {"pattern", CB_OPT_BOOL, offsetof(struct rados_opts, pattern), "false", 0, 0, NULL,
+     "write: the verify pattern instead of data (every 8 bytes a function of the object and "
+     "the offset, made in submit: inside the write's latency), so reads can verify"},
+    {"verify", CB_OPT_BOOL, offsetof(struct rados_opts, verify), "false", 0, 0, NULL,
+     "seq, rand, mix: check every byte read against the pattern the write wrote (on the "
+     "completion: inside the read's latency); a mix's writes keep the pattern"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -105,6 +111,34 @@ static int check_object_ops(const struct cb_workload *wl, const struct rados_opt
 	return 0;
 }
 
+/* pattern on a write, verify on what reads blocks; the pattern is the
+ * data, so no other. */
+static int check_pattern(const struct cb_workload *wl, const struct rados_opts *o, char *why,
+			 size_t n)
+{
+	bool reads = is_op(wl, "seq") || is_op(wl, "rand") || (is_op(wl, "mix") && o->mix[RK_READ]);
+	if (o->verify && !reads) {
+		snprintf(why, n,
+			 "verify checks what reads read: op %s reads no blocks (a write gives "
+			 "pattern: true, its reads verify: true)",
+			 wl->op);
+		return -EINVAL;
+	}
+	if (o->pattern && !is_op(wl, "write")) {
+		snprintf(why, n,
+			 "pattern: op %s writes no objects of its own (a mix's writes keep the "
+			 "pattern of the objects it works on): use it on op write",
+			 wl->op);
+		return -EINVAL;
+	}
+	if (o->pattern && (wl->data.kind != CB_DATA_RANDOM || wl->refill)) {
+		snprintf(why, n, "pattern and %s: the writes hold the verify pattern: drop %s",
+			 wl->refill ? "refill" : "data", wl->refill ? "refill" : "data");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* omap and xattr move their values: their rows' block size. */
 static void rados_resolve(struct cb_workload *wl, const void *lopts)
 {
@@ -129,7 +163,7 @@ static int rados_check(const struct cb_workload *wl, const void *lopts, char *wh
 			 cb_format_size(wl->block_size, a, sizeof(a)));
 		return -EINVAL;
 	}
-	if (check_object_ops(wl, o, why, n) < 0)
+	if (check_object_ops(wl, o, why, n) < 0 || check_pattern(wl, o, why, n) < 0)
 		return -EINVAL;
 	if (strcmp(wl->op, "write") != 0 && (o->object_size.size[0] || o->max_objects)) {
 		snprintf(why, n,
@@ -190,7 +224,8 @@ static int write_meta(struct cb_phase *ph, struct rados_state *s, const char *st
 			       .failed = atomic_load(&s->failed),
 			       .clients = ph->clients,
 			       .size_align = s->size_align,
-			       .size_seed = s->size_seed};
+			       .size_seed = s->size_seed,
+			       .pattern = s->pattern};
 	if (s->varied)
 		cb_sizes_format(&s->osizes, m.sizes, sizeof(m.sizes));
 	snprintf(m.state, sizeof(m.state), "%s", state);
@@ -249,6 +284,7 @@ static int setup_write(struct cb_phase *ph, struct rados_state *s, const struct 
 		ph->out->block_size = s->bs;
 	}
 	s->blocks_per_obj = s->object_size / s->bs;
+	s->pattern = o->pattern;
 	s->limit_blocks = o->max_objects > UINT64_MAX / s->blocks_per_obj
 			      ? 0 /* beyond reach: no limit */
 			      : o->max_objects * s->blocks_per_obj;
@@ -418,6 +454,18 @@ static int setup_read(struct cb_phase *ph, struct rados_state *s, const struct r
 			snprintf(ph->out->sizes, sizeof(ph->out->sizes), "%s", m.sizes);
 	}
 	s->bs = own ? ph->wl->block_size : m.block_size;
+	s->pattern = m.pattern;
+	s->verify = o->verify;
+	if (o->verify && !m.pattern)
+		return cb_err_usage(ph->err,
+				    "workload '%s': verify: run '%s' wrote data, not the verify "
+				    "pattern: give its write pattern: true",
+				    ph->wl->name, s->run);
+	if (o->verify && s->bs % 8)
+		return cb_err_usage(ph->err,
+				    "workload '%s': verify checks 8 bytes at a time: block_size %s "
+				    "is not a multiple of 8",
+				    ph->wl->name, cb_format_size(s->bs, a, sizeof(a)));
 	if (s->bs > m.object_size)
 		return cb_err_usage(ph->err,
 				    "workload '%s': block_size %s is larger than the objects run "

@@ -3,6 +3,7 @@
  * librados' callback thread. */
 #include "rados_io.h"
 
+#include "pattern.h"
 #include "marked.h"
 #include "rng.h"
 
@@ -15,11 +16,17 @@ uint64_t cb_rados_object_len(const struct cb_sizes *z, uint64_t align, uint64_t 
 			     cb_splitmix64(seed ^ cb_splitmix64((uint64_t)client << 40 ^ idx)));
 }
 
-/* The object block b is in, and the offset within it: a write's blocks are
- * its client's own objects; a read's, every writer's in turn (the last
- * writer whose first block is at most b, which skips writers that left no
- * object). *len: the block's bytes (NULL: not asked). */
-static uint64_t locate(const struct rados_state *s, uint64_t b, char *name, size_t n, uint64_t *len)
+/* Where a block is: its offset in its object, its bytes, its object's
+ * pattern key. */
+struct rados_at {
+	uint64_t off, len, key;
+};
+
+/* The object block b is in (its name into name), and where in it: a
+ * write's blocks are its client's own objects; a read's, every writer's in
+ * turn (the last writer whose first block is at most b, which skips
+ * writers that left no object). */
+static struct rados_at locate(const struct rados_state *s, uint64_t b, char *name, size_t n)
 {
 	unsigned w = s->client;
 	if (s->op != RADOS_WRITE) {
@@ -34,12 +41,14 @@ static uint64_t locate(const struct rados_state *s, uint64_t b, char *name, size
 		w = lo;
 		b -= s->first[w];
 	}
-	cb_rados_obj_name(name, n, s->run, w, b / s->blocks_per_obj);
-	if (len)
-		*len = s->varied ? cb_rados_object_len(&s->osizes, s->size_align, s->size_seed, w,
-						       b / s->blocks_per_obj)
-				 : s->bs;
-	return (b % s->blocks_per_obj) * s->bs;
+	uint64_t idx = b / s->blocks_per_obj;
+	cb_rados_obj_name(name, n, s->run, w, idx);
+	return (struct rados_at){
+	    .off = (b % s->blocks_per_obj) * s->bs,
+	    .len = s->varied ? cb_rados_object_len(&s->osizes, s->size_align, s->size_seed, w, idx)
+			     : s->bs,
+	    .key = cb_rados_pattern_key(w, idx),
+	};
 }
 
 /* Runs on librados' finisher thread. Releasing here, rather than on the
@@ -103,7 +112,7 @@ static int operate(struct rados_state *s, struct cb_op *op, rados_write_op_t w, 
 static int start_write(struct rados_state *s, struct cb_op *op, bool guarded, rados_callback_t cb)
 {
 	char name[128];
-	uint64_t off = locate(s, op->where, name, sizeof(name), NULL);
+	uint64_t off = locate(s, op->where, name, sizeof(name)).off;
 	rados_write_op_t w = guarded ? guarded_op(s) : rados_create_write_op();
 	if (!w)
 		return -ENOMEM;
@@ -127,6 +136,13 @@ static void rados_done(rados_completion_t c, void *arg)
 	struct rados_state *s = op->priv;
 	int r = rados_aio_get_return_value(c);
 	rados_aio_release(c);
+	/* before the op is done: the check is inside the read's latency */
+	if (s->verify && !op->is_write && op->len && r == (int)op->len) {
+		char name[128];
+		struct rados_at at = locate(s, op->where, name, sizeof(name));
+		if (!cb_pattern_ok(op->buf, at.key, at.off, op->len))
+			r = CB_EVERIFY;
+	}
 	if (s->op == RADOS_WRITE && op->where % s->blocks_per_obj == 0) {
 		bool guarded = guarded_first(s, op->where);
 		if ((guarded && r == -ENOENT) || (!guarded && r == -EEXIST && s->rewrite)) {
@@ -186,7 +202,7 @@ static int start_delete(struct rados_state *s, struct cb_op *op)
 	op->priv = s;
 	op->len = 0;
 	op->is_write = true;
-	locate(s, op->where, name, sizeof(name), NULL);
+	locate(s, op->where, name, sizeof(name));
 	rados_write_op_t w = guarded_op(s);
 	if (!w)
 		return -ENOMEM;
@@ -219,13 +235,16 @@ static int object_op(struct rados_state *s, struct cb_op *op)
 	op->priv = s;
 	op->is_write = k == RK_WRITE || k == RK_OMAP || k == RK_XATTR;
 	char name[128];
-	uint64_t len, off = locate(s, b, name, sizeof(name), &len);
+	struct rados_at at = locate(s, b, name, sizeof(name));
 	op->len = k == RK_STAT	  ? 0
 		  : k == RK_OMAP  ? s->o->omap_keys * s->o->omap_value_size
 		  : k == RK_XATTR ? s->o->xattr_size
-				  : len;
-	if (k == RK_WRITE)
+				  : at.len;
+	if (k == RK_WRITE) {
+		if (s->pattern) /* over the pattern, the pattern again */
+			cb_pattern_fill(op->buf, at.key, at.off, op->len);
 		return start_write(s, op, true, rados_done);
+	}
 	if (k == RK_OMAP || k == RK_XATTR)
 		return start_set(s, op, k, name);
 	rados_completion_t c;
@@ -237,7 +256,7 @@ static int object_op(struct rados_state *s, struct cb_op *op)
 		r = rados_aio_stat(s->io, name, c, (uint64_t *)op->buf,
 				   (time_t *)((char *)op->buf + sizeof(uint64_t)));
 	else
-		r = rados_aio_read(s->io, name, c, op->buf, op->len, off);
+		r = rados_aio_read(s->io, name, c, op->buf, op->len, at.off);
 	if (r < 0)
 		rados_aio_release(c);
 	return r;
@@ -272,12 +291,15 @@ int cb_rados_submit(void *state, struct cb_op *op)
 	op->where = b;
 	op->is_write = s->op == RADOS_WRITE;
 	op->priv = s;
-	uint64_t off = locate(s, b, name, sizeof(name), &op->len);
+	struct rados_at at = locate(s, b, name, sizeof(name));
+	op->len = at.len;
 	if (op->is_write) {
+		if (s->pattern)
+			cb_pattern_fill(op->buf, at.key, at.off, op->len);
 		r = start_write(s, op, guarded_first(s, b), rados_done);
 	} else {
 		r = rados_aio_create_completion2(op, rados_done, &c);
-		if (r == 0 && (r = rados_aio_read(s->io, name, c, op->buf, op->len, off)) < 0)
+		if (r == 0 && (r = rados_aio_read(s->io, name, c, op->buf, op->len, at.off)) < 0)
 			rados_aio_release(c);
 	}
 	if (r < 0)
@@ -289,7 +311,7 @@ void cb_rados_describe(void *state, const struct cb_op *op, char *buf, size_t n)
 {
 	struct rados_state *s = state;
 	char name[128];
-	uint64_t off = locate(s, op->where, name, sizeof(name), NULL);
+	uint64_t off = locate(s, op->where, name, sizeof(name)).off;
 	snprintf(buf, n, "object %s offset %llu%s", name, (unsigned long long)off,
 		 op->is_write && op->result == -EEXIST
 		     ? " (there already, not made by this run: left as it is)"

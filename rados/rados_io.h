@@ -32,6 +32,9 @@ struct rados_state {
 	bool varied;
 	struct cb_sizes osizes;
 	uint64_t size_align, size_seed;
+	/* the objects hold the verify pattern (a mix's writes keep it), and
+	 * reads check it */
+	bool pattern, verify;
 	uint64_t limit_blocks; /* write: max_objects worth, 0 none; reads: what exists */
 	uint64_t next;	       /* next block for write and seq */
 	uint64_t end;	       /* seq: the end of this client's share of the blocks */

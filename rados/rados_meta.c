@@ -109,6 +109,11 @@ int cb_rados_meta_write(rados_ioctx_t io, const char *run, unsigned client, cons
 			      (json_int_t)m->object_size, "block_size", (json_int_t)m->block_size,
 			      "objects", (json_int_t)m->objects, "started", (json_int_t)m->started,
 			      "failed_writes", (json_int_t)m->failed);
+	if (j &&
+	    json_object_set_new(j, "content", json_string(m->pattern ? "pattern" : "data")) < 0) {
+		json_decref(j);
+		j = NULL;
+	}
 	/* objects of sizes that vary say so; fixed ones keep the older form */
 	if (j && m->sizes[0] &&
 	    json_object_update_new(j, json_pack("{s:s, s:I, s:I}", "sizes", m->sizes, "size_align",
@@ -146,11 +151,12 @@ int cb_rados_meta_read(rados_ioctx_t io, const char *run, unsigned client, struc
 	json_t *j = json_loadb(buf, (size_t)r, 0, NULL);
 	json_int_t os = 0, bs = 0, objs = 0, clients = 1, started = -1, failed = 0;
 	json_int_t align = 1, seed = 0;
-	const char *state = NULL, *id = "", *sizes = "";
-	r = json_unpack(j, "{s:s, s:I, s:I, s:I, s?:s, s?:I, s?:I, s?:I, s?:s, s?:I, s?:I}",
+	const char *state = NULL, *id = "", *sizes = "", *content = "data";
+	r = json_unpack(j, "{s:s, s:I, s:I, s:I, s?:s, s?:I, s?:I, s?:I, s?:s, s?:I, s?:I, s?:s}",
 			"state", &state, "object_size", &os, "block_size", &bs, "objects", &objs,
 			"run_id", &id, "clients", &clients, "started", &started, "failed_writes",
-			&failed, "sizes", &sizes, "size_align", &align, "size_seed", &seed);
+			&failed, "sizes", &sizes, "size_align", &align, "size_seed", &seed,
+			"content", &content);
 	if (started < 0)
 		started = objs;
 	if (r == 0 && os > 0 && bs > 0 && objs >= 0 && started >= objs && failed >= 0 &&
@@ -158,6 +164,7 @@ int cb_rados_meta_read(rados_ioctx_t io, const char *run, unsigned client, struc
 		snprintf(m->sizes, sizeof(m->sizes), "%s", sizes);
 		m->size_align = (uint64_t)align;
 		m->size_seed = (uint64_t)seed;
+		m->pattern = strcmp(content, "pattern") == 0;
 		snprintf(m->state, sizeof(m->state), "%s", state);
 		snprintf(m->run_id, sizeof(m->run_id), "%s", id);
 		m->object_size = (uint64_t)os;

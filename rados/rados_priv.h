@@ -3,6 +3,7 @@
 #define CB_RADOS_PRIV_H
 
 #include "engine.h"
+#include "rng.h"
 
 #include <rados/librados.h>
 #include <stddef.h>
@@ -31,6 +32,8 @@ struct rados_opts {
 	uint64_t omap_value_size; /* omap: bytes of each value */
 	uint64_t xattr_size;	  /* xattr: bytes of the value */
 	uint64_t mix[RK_N];	  /* mix: percent of ops of each kind */
+	bool pattern;		  /* write: the verify pattern, not data */
+	bool verify;		  /* seq, rand, mix: reads check the pattern */
 };
 
 /* What one client of a write left, so later reads (and humans) can find
@@ -58,7 +61,17 @@ struct rados_meta {
 	 * (cb_rados_object_len). */
 	char sizes[128];
 	uint64_t size_align, size_seed;
+	/* The objects hold the verify pattern (cb_rados_pattern_key): the
+	 * write's pattern: true, kept by a mix's writes over them. */
+	bool pattern;
 };
+
+/* The key of the verify pattern (blk_pattern.h's cb_pattern_fill) of
+ * object idx of writer client: its bytes follow from it and the offset. */
+static inline uint64_t cb_rados_pattern_key(unsigned client, uint64_t idx)
+{
+	return cb_splitmix64(((uint64_t)client << 40) ^ idx ^ 0x7261646f73ULL);
+}
 
 /* The size of object idx of writer client, of sizes that vary: the same
  * for every reader, from the spec, its step and the writer's seed alone. */
