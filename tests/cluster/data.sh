@@ -6,8 +6,8 @@
 # random without refill repeats the op slots' contents, with refill every
 # object is its own; the same seed twice writes the same bytes (with refill:
 # without, which op slot serves which write depends on completion order). The sandbox
-# runs memstore OSDs, which compress nothing, so zlib stands in for a
-# BlueStore pool's compression counters.
+# runs memstore OSDs, which compress nothing: zlib looks at the contents
+# here, compression.sh at a BlueStore pool's compression counters.
 . "$(dirname "$0")/lib.sh"
 
 profile d >/dev/null <<YAML
