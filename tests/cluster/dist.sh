@@ -11,18 +11,6 @@
 FS=${CEPHBENCH_TEST_FS:-cephfs}
 trap '"$CEPHBENCH" cleanup --conf "$CONF" --fs "$FS" --all --quiet >/dev/null 2>&1 || true; rbd_at_exit' EXIT
 
-# traced RUN PROFILE [FLAGS]: run with the trace into $T/RUN.trace
-traced() {
-	local run=$1 p=$2
-	shift 2
-	rm -f "$T/$run.trace"
-	set +e
-	CEPHBENCH_OP_TRACE="$T/$run.trace" timeout 300 "$CEPHBENCH" run "$p" --conf "$CONF" \
-		--run-name "$run" --quiet --json "$T/$run.json" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	set -e
-}
-
 profile z >/dev/null <<YAML
 name: z
 defaults: { ramp: 0s, block_size: 4K }

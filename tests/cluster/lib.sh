@@ -118,6 +118,20 @@ profile() {
 	echo "$T/$1.yaml"
 }
 
+# traced RUN PROFILE [FLAGS]: run as RUN, quiet, with the op trace
+# (src/op_trace.h) into $T/RUN.trace and the JSON result into $T/RUN.json;
+# exit code in $rc, stdout in $T/out, stderr in $T/err.
+traced() {
+	local run=$1 p=$2
+	shift 2
+	rm -f "$T/$run.trace"
+	set +e
+	CEPHBENCH_OP_TRACE="$T/$run.trace" timeout 300 "$CEPHBENCH" run "$p" --conf "$CONF" \
+		--run-name "$run" --quiet --json "$T/$run.json" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	set -e
+}
+
 # One line on stderr, holding every given fixed string.
 one_line() {
 	local what=$1

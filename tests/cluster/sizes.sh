@@ -17,18 +17,6 @@
 FS=${CEPHBENCH_TEST_FS:-cephfs}
 trap '"$CEPHBENCH" cleanup --conf "$CONF" --fs "$FS" --all --quiet >/dev/null 2>&1 || true; rbd_at_exit' EXIT
 
-# traced RUN PROFILE [FLAGS]: run with the trace into $T/RUN.trace
-traced() {
-	local run=$1 p=$2
-	shift 2
-	rm -f "$T/$run.trace"
-	set +e
-	CEPHBENCH_OP_TRACE="$T/$run.trace" timeout 300 "$CEPHBENCH" run "$p" --conf "$CONF" \
-		--run-name "$run" --quiet --json "$T/$run.json" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	set -e
-}
-
 profile o >/dev/null <<YAML
 name: o
 defaults: { ramp: 0s, layer: rados, pool: $POOL }
@@ -39,7 +27,15 @@ workloads:
 YAML
 traced o "$T/o.yaml" --no-cleanup
 assert_rc 0 "rados size weights"
-(cd "$T" && timeout 300 /usr/bin/python3 - "$CONF" "$POOL" "$T/o.json") <<'PY' || fail "rados sizes: see above"
+profile os >/dev/null <<YAML
+name: os
+workloads:
+  - { name: w, layer: rados, pool: $POOL, op: write, object_size: 8K-64K, max_objects: 2000,
+      ramp: 0s }
+YAML
+traced os "$T/os.yaml" --no-cleanup
+assert_rc 0 "rados object_size range"
+(cd "$T" && timeout 300 /usr/bin/python3 - "$CONF" "$POOL" "$T/o.json" "$T/os.json") <<'PY' || fail "rados sizes: see above"
 import collections, json, sys
 import rados
 
@@ -66,39 +62,22 @@ for n in ("w", "r"):
                    f"cluster holds {total} bytes in 10000 objects")
     if p["sizes"]["asked"] != "1K:60,4K:30,16K:10" or abs(p["sizes"]["mean"] - total / 10000) > 1e-6:
         bad.append(f"{n}: sizes {p['sizes']}, objects' mean {total / 10000}")
+# object_size 8K-64K: the 15 multiples of 4K, evenly
+osz = [io.stat(f"os.c0.{i}")[0] for i in range(2000)]
+p = json.load(open(sys.argv[4]))["phases"][0]
+print(f"object_size range: {min(osz)}-{max(osz)}, {len(set(osz))} distinct, mean {sum(osz) / 2000:.0f}")
+if not (all(s % 4096 == 0 and 8192 <= s <= 65536 for s in osz) and len(set(osz)) == 15
+        and p["bytes"] == sum(osz) and p["sizes"]["asked"] == "8K-64K"
+        and abs(sum(osz) / 2000 - (8192 + 65536) / 2) < 2000):
+    bad.append("object_size 8K-64K: not the range's multiples of 4K, evenly, as the row says")
 for b in bad:
     print(b)
 sys.exit(1 if bad else 0)
 PY
-cb cleanup --conf "$CONF" --pool "$POOL" --run-name o
-assert_rc 0 "cleanup of o"
-
-profile os >/dev/null <<YAML
-name: os
-workloads:
-  - { name: w, layer: rados, pool: $POOL, op: write, object_size: 8K-64K, max_objects: 2000,
-      ramp: 0s }
-YAML
-traced os "$T/os.yaml" --no-cleanup
-assert_rc 0 "rados object_size range"
-(cd "$T" && timeout 300 /usr/bin/python3 - "$CONF" "$POOL" "$T/os.json") <<'PY' || fail "object_size range: see above"
-import json, sys
-import rados
-
-c = rados.Rados(conffile=sys.argv[1])
-c.connect(timeout=60)
-io = c.open_ioctx(sys.argv[2])
-io.set_namespace("cephbench")
-sizes = [io.stat(f"os.c0.{i}")[0] for i in range(2000)]
-p = json.load(open(sys.argv[3]))["phases"][0]
-print(f"object sizes {min(sizes)}-{max(sizes)}, {len(set(sizes))} distinct, mean {sum(sizes) / 2000:.0f}")
-ok = (all(s % 4096 == 0 and 8192 <= s <= 65536 for s in sizes) and len(set(sizes)) == 15
-      and p["bytes"] == sum(sizes) and p["sizes"]["asked"] == "8K-64K"
-      and abs(sum(sizes) / 2000 - (8192 + 65536) / 2) < 2000)
-sys.exit(0 if ok else 1)
-PY
-cb cleanup --conf "$CONF" --pool "$POOL" --run-name os
-assert_rc 0 "cleanup of os"
+for run in o os; do
+	cb cleanup --conf "$CONF" --pool "$POOL" --run-name "$run"
+	assert_rc 0 "cleanup of $run"
+done
 
 # rbd: a range at random, weights in sequence; cephfs: weights at random
 profile b >/dev/null <<YAML
