@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const cfs_ops[] = {"tree", "read", "write", "randread", "randwrite", NULL};
+static const char *const cfs_ops[] = {"tree",	   "read",   "write", "randread",
+				      "randwrite", "replay", NULL};
 static const char *const cfs_random_ops[] = {"randread", "randwrite", NULL};
-static const char *const cfs_write_ops[] = {"write", "randwrite", NULL};
+static const char *const cfs_write_ops[] = {"write", "randwrite", "replay", NULL};
+static const char *const timings[] = {"fast", "recorded", NULL};
 static const char *const cfs_io_ops[] = {"read", "write", "randread", "randwrite", NULL};
 
 const char *const cfs_phase_names[CFS_NSTEPS + 1] = {
@@ -78,12 +80,46 @@ static const struct cb_option cfs_options[] = {
     {"client_cache_size", CB_OPT_UINT, offsetof(struct cfs_opts, client_cache_size),
      "1024" /* CFS_CACHE_INODES */, 1, 10000000, NULL,
      "inodes each mount caches (Ceph's client_cache_size; Ceph's own default is 16384)"},
+    {"loadfile", CB_OPT_PATH, offsetof(struct cfs_opts, loadfile), NULL, 0, 0, NULL,
+     "replay: dbench's loadfile (default " CFS_DEFAULT_LOADFILE ", Debian's dbench package)"},
+    {"timing", CB_OPT_ENUM, offsetof(struct cfs_opts, timing), "fast", 0, 0, timings,
+     "replay: fast (each line as soon as the last is done) or recorded (each line at its "
+     "time in the loadfile, latency counted from then)"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
 static bool is_tree(const struct cb_workload *wl)
 {
 	return strcmp(wl->op, "tree") == 0;
+}
+
+static bool is_replay(const struct cb_workload *wl)
+{
+	return strcmp(wl->op, "replay") == 0;
+}
+
+/* replay: the loadfile whole, and the keys that only it takes */
+static int replay_check(const struct cb_workload *wl, const struct cfs_opts *o, char *why, size_t n)
+{
+	struct cfs_load_info info;
+	if (!is_replay(wl)) {
+		if (o->loadfile || o->timing != CFS_TIMING_FAST) {
+			snprintf(why, n, "%s: op %s replays no loadfile: use op replay",
+				 o->loadfile ? "loadfile" : "timing", wl->op);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (cfs_loadfile_scan(cfs_loadfile_of(o), &info, why, n) < 0)
+		return -EINVAL;
+	if (o->timing == CFS_TIMING_RECORDED && !info.timed) {
+		snprintf(why, n,
+			 "timing: recorded: %s has no times (dbench 4's client.txt has none): use "
+			 "timing: fast",
+			 cfs_loadfile_of(o));
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static bool io_reads(const struct cb_workload *wl)
@@ -195,8 +231,15 @@ static int tree_check(const struct cfs_opts *o, uint64_t iterations, char *why, 
 static void cfs_resolve(struct cb_workload *wl, const void *lopts)
 {
 	const struct cfs_opts *o = lopts;
+	struct cfs_load_info info;
+	char why[256];
 	if (is_tree(wl))
 		wl->block_size = o->write_bytes > o->read_bytes ? o->write_bytes : o->read_bytes;
+	/* the buffers hold the largest ReadX or WriteX (check read the file) */
+	if (is_replay(wl))
+		wl->block_size = cfs_loadfile_scan(cfs_loadfile_of(o), &info, why, sizeof(why)) == 0
+				     ? info.max_io
+				     : CFS_REPLAY_MAX_IO;
 }
 
 static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
@@ -206,8 +249,12 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 		snprintf(why, n, "fs: empty: name a file system (ceph fs ls)");
 		return -EINVAL;
 	}
+	if (replay_check(wl, o, why, n) < 0)
+		return -EINVAL;
 	if (is_tree(wl))
 		return tree_check(o, o->iterations, why, n);
+	if (is_replay(wl))
+		return 0;
 	/* tree keys on a file I/O workload would be silently ignored */
 	const char *tree_key = o->depth			  ? "depth"
 			       : o->items		  ? "items"
@@ -263,6 +310,10 @@ static size_t cfs_steps(const struct cb_workload *wl, const void *lopts, struct 
 {
 	const struct cfs_opts *o = lopts;
 	size_t n = 0;
+	if (is_replay(wl)) {
+		out[n++] = (struct cb_step){.id = CFS_REPLAY};
+		return n;
+	}
 	if (!is_tree(wl)) {
 		if (io_reads(wl) || o->prefill || o->create_only)
 			out[n++] = (struct cb_step){.suffix = CB_STEP_PREFILL,
@@ -323,6 +374,8 @@ static int cfs_setup(struct cb_phase *ph, void **state)
 		return r;
 	if (s->step == CFS_IO || s->step == CFS_FILL)
 		return cfs_io_setup(ph, s);
+	if (s->step == CFS_REPLAY)
+		return cfs_replay_setup(ph, s);
 	return cfs_tree_setup(ph, s);
 }
 
@@ -333,7 +386,15 @@ static int cfs_submit(void *state, struct cb_op *op)
 		return CB_EOF;
 	if (s->step == CFS_IO || s->step == CFS_FILL)
 		return cfs_io_submit(s, op);
+	if (s->step == CFS_REPLAY)
+		return cfs_replay_submit(s, op);
 	return cfs_tree_submit(s, op);
+}
+
+static uint64_t cfs_due(void *state)
+{
+	struct cfs_state *s = state;
+	return s->step == CFS_REPLAY ? cfs_replay_due(s) : 0;
 }
 
 static int cfs_finish(void *state, struct cb_op *op)
@@ -345,7 +406,9 @@ static int cfs_finish(void *state, struct cb_op *op)
 static void cfs_describe(void *state, const struct cb_op *op, char *buf, size_t n)
 {
 	const struct cfs_state *s = state;
-	if (s->step == CFS_IO || s->step == CFS_FILL)
+	if (s->step == CFS_REPLAY)
+		cfs_replay_describe(s, buf, n);
+	else if (s->step == CFS_IO || s->step == CFS_FILL)
 		snprintf(buf, n, "file %s/c%u.%llu offset %llu", s->ss->base, s->client,
 			 (unsigned long long)(op->where >> 48),
 			 (unsigned long long)((op->where & ((1ULL << 48) - 1)) * s->bs));
@@ -362,6 +425,8 @@ static int cfs_teardown(struct cb_phase *ph, void *state)
 	if (s->ss) {
 		if (s->step == CFS_IO || s->step == CFS_FILL)
 			cfs_io_teardown(s);
+		else if (s->step == CFS_REPLAY)
+			cfs_replay_teardown(s);
 		else
 			cfs_tree_teardown(s);
 	}
@@ -395,6 +460,7 @@ const struct cb_engine cb_engine_cephfs = {
     .setup = cfs_setup,
     .submit = cfs_submit,
     .finish = cfs_finish,
+    .due = cfs_due,
     .describe = cfs_describe,
     .teardown = cfs_teardown,
     .release = cfs_release,

@@ -41,7 +41,81 @@ struct cfs_opts {
 	bool create_only;      /* the files laid out (the prefill row), no I/O */
 	struct cb_durable dur; /* fsync, fdatasync, end_fsync, sync */
 	uint64_t client_cache_size;
+	/* replay: dbench's loadfile, and whether its timestamps are kept */
+	char *loadfile;
+	int timing; /* enum cfs_timing */
 };
+
+enum cfs_timing { CFS_TIMING_FAST, CFS_TIMING_RECORDED };
+
+/* dbench's own default, from Debian's dbench package */
+#define CFS_DEFAULT_LOADFILE "/usr/share/dbench/client.txt"
+
+static inline const char *cfs_loadfile_of(const struct cfs_opts *o)
+{
+	return o->loadfile ? o->loadfile : CFS_DEFAULT_LOADFILE;
+}
+
+/* dbench's loadfile (cephfs_loadfile.c): its operations, in the order of
+ * a replay's kinds (by_op). */
+enum cfs_lop {
+	CFS_LOP_NTCREATEX,
+	CFS_LOP_CLOSE,
+	CFS_LOP_RENAME,
+	CFS_LOP_UNLINK,
+	CFS_LOP_DELTREE,
+	CFS_LOP_MKDIR,
+	CFS_LOP_RMDIR,
+	CFS_LOP_QPATHINFO,
+	CFS_LOP_QFILEINFO,
+	CFS_LOP_QFSINFO,
+	CFS_LOP_SFILEINFO,
+	CFS_LOP_FINDFIRST,
+	CFS_LOP_WRITEX,
+	CFS_LOP_READX,
+	CFS_LOP_FLUSH,
+	CFS_LOP_LOCKX,
+	CFS_LOP_UNLOCKX,
+	CFS_LOP_SLEEP,
+	CFS_LOP_N
+};
+
+struct cfs_lop_def {
+	const char *name;
+	const char *args; /* after the name: P a path, I a number */
+	bool mapped;	  /* a libcephfs call replays it */
+};
+extern const struct cfs_lop_def cfs_lops[CFS_LOP_N];
+
+#define CFS_LINE_MAX	  1024
+#define CFS_REPLAY_MAX_IO (16 << 20) /* a ReadX's or WriteX's bytes */
+
+/* One line of a loadfile: op -1 for a blank line or a comment. */
+struct cfs_line {
+	int op;	  /* enum cfs_lop */
+	double t; /* seconds from the start of a pass; < 0: none */
+	char path[2][CFS_LINE_MAX];
+	uint64_t arg[4];
+	bool ok; /* the loadfile's status is success */
+	char status[48];
+};
+
+/* Parse one line (changed in place) into l. 0, or -EINVAL with why. */
+int cfs_line_parse(char *text, struct cfs_line *l, char *why, size_t n);
+
+/* What a whole loadfile holds, read and checked line by line. */
+struct cfs_load_info {
+	uint64_t lines;	 /* operations */
+	unsigned ops;	 /* a bit for each operation used */
+	bool timed;	 /* some lines have a time */
+	bool untimed;	 /* some have none */
+	uint64_t max_io; /* the largest ReadX or WriteX */
+};
+
+/* 0, or -EINVAL with "FILE:LINE: why" (or the file's error) in why. */
+int cfs_loadfile_scan(const char *path, struct cfs_load_info *info, char *why, size_t n);
+
+struct cfs_replay;
 
 /* Step ids (struct cb_step); 0 is an I/O workload itself. */
 enum cfs_step {
@@ -57,6 +131,7 @@ enum cfs_step {
 	CFS_FILE_READ,
 	CFS_FILE_REMOVE,
 	CFS_TREE_REMOVE,
+	CFS_REPLAY,
 	CFS_NSTEPS
 };
 
@@ -119,7 +194,16 @@ struct cfs_state {
 	uint64_t *cur;
 	struct cb_dist dist; /* random ops: the block over all files, file-interleaved */
 	char path[PATH_MAX];
+	struct cfs_replay *rp; /* op replay */
 };
+
+/* cephfs_replay.c: op replay, a client replaying the loadfile in its own
+ * directory, pass after pass. */
+int cfs_replay_setup(struct cb_phase *ph, struct cfs_state *s);
+int cfs_replay_submit(struct cfs_state *s, struct cb_op *op);
+uint64_t cfs_replay_due(struct cfs_state *s);
+void cfs_replay_describe(const struct cfs_state *s, char *buf, size_t n);
+void cfs_replay_teardown(struct cfs_state *s);
 
 /* cephfs_mount.c: mount for a client through the run's connection (its
  * conf, client and keyring), on the workload's file system. */

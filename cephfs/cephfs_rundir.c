@@ -151,7 +151,9 @@ int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss)
 	/* the workload's own name, without a step's ".<phase>" */
 	snprintf(wl, sizeof(wl), "%.*s", (int)strcspn(ph->wl->name, "."), ph->wl->name);
 	snprintf(dir, sizeof(dir), "%s/%s/%s", CFS_ROOT, ph->run_name, wl);
-	if (o->unique_dir)
+	/* a replay's clients each replay the loadfile in a directory of its own */
+	bool own = o->unique_dir || strcmp(ph->wl->op, "replay") == 0;
+	if (own)
 		snprintf(ss->base, sizeof(ss->base), "%s/c%u", dir, ph->client);
 	else
 		snprintf(ss->base, sizeof(ss->base), "%s", dir);
@@ -162,7 +164,7 @@ int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss)
 		int r = make_run_dir(ph, ss->cm, run, o->fs);
 		if (r == 0)
 			r = mkdir_ok(ss->cm, dir);
-		for (unsigned k = 0; r == 0 && o->unique_dir && k < ph->clients; k++) {
+		for (unsigned k = 0; r == 0 && own && k < ph->clients; k++) {
 			char c[PATH_MAX + 16];
 			snprintf(c, sizeof(c), "%s/c%u", dir, k);
 			r = mkdir_ok(ss->cm, c);

@@ -89,8 +89,9 @@ struct cb_workload {
 	size_t nmatrix;
 };
 
-/* Kinds of op one phase may mix (struct cb_phase_out). */
-#define CB_MAX_KINDS 8
+/* Kinds of op one phase may mix (struct cb_phase_out): a replayed
+ * loadfile's are dbench's 18 operations. */
+#define CB_MAX_KINDS 24
 
 /* What setup and teardown report about a phase, apart from what they are
  * given: the runner hands each client its own and merges them. */
@@ -153,6 +154,10 @@ struct cb_op {
 	 * its own (by_op's "sync") and is not counted in the row's ops, bytes
 	 * or latency, as fio keeps its sync latencies apart. */
 	bool is_sync;
+	/* Set in submit when the op is not a plain success or failure
+	 * (enum cb_outcome): a replay's line the workload expected to fail, and
+	 * did, or one it has no call for. */
+	uint8_t outcome;
 	/* Set in submit after a write that owes a sync (fsync every N writes):
 	 * a limit of ops or bytes lets the next op, that sync, start. */
 	bool sync_next;
@@ -164,6 +169,17 @@ struct cb_op {
 	void *priv;	/* engine's per-slot handle (e.g. a completion) */
 	struct cb_op *next;
 	struct cb_cq *cq;
+};
+
+/* What became of an op apart from its result (cb_op.outcome). */
+enum cb_outcome {
+	CB_OUTCOME_DONE,
+	/* failed as its workload said it would (a loadfile's status): an op
+	 * of its kind like any other, counted apart as expected */
+	CB_OUTCOME_EXPECTED_FAIL,
+	/* not run: the layer has no call for it; counted in its kind, no
+	 * latency, not in the row's ops */
+	CB_OUTCOME_UNMAPPED,
 };
 
 /* Report an op's completion; callable from any thread, lock-free. */
@@ -249,6 +265,9 @@ static inline bool cb_step_is_prefill(const struct cb_step *st)
 
 /* An op's result when a read returned other bytes than were written. */
 #define CB_EVERIFY (-EBADMSG)
+/* ... when an op succeeded where its workload says it fails (a replayed
+ * loadfile's status); describe() says what was expected. */
+#define CB_ESTATUS (-EILSEQ)
 
 struct cb_engine {
 	const char *name;
@@ -319,6 +338,11 @@ struct cb_engine {
 	 * sync of what the phase wrote (end_fsync), as submit does, or return
 	 * CB_EOF (nothing owed). NULL: nothing ever is. */
 	int (*finish)(void *state, struct cb_op *op);
+	/* When the next op is due, ns on cb_now_ns()'s clock, or 0: now (a
+	 * replay honouring its loadfile's timestamps). The runner starts it no
+	 * sooner and counts its latency from then, as a rate's. NULL: always
+	 * now. */
+	uint64_t (*due)(void *state);
 	/* Describe an op for an error message ("object run.c0.17 offset 0"). */
 	void (*describe)(void *state, const struct cb_op *op, char *buf, size_t n);
 	/* Close handles once no op is in flight; records what the phase left

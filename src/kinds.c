@@ -33,6 +33,8 @@ int cb_kinds_merge(struct cb_kinds *dst, const struct cb_kinds *src)
 			return -ENOMEM;
 		d->ops += src->k[i].ops;
 		d->bytes += src->k[i].bytes;
+		d->expected_failures += src->k[i].expected_failures;
+		d->unmapped += src->k[i].unmapped;
 		cb_hist_merge(d->hist, src->k[i].hist);
 	}
 	return 0;
@@ -49,7 +51,7 @@ bool cb_kinds_shown(const struct cb_kinds *ks)
 {
 	unsigned with_ops = 0;
 	for (unsigned i = 0; i < ks->n; i++) {
-		if (ks->k[i].ops && strcmp(ks->k[i].name, "sync") == 0)
+		if ((ks->k[i].ops && strcmp(ks->k[i].name, "sync") == 0) || ks->k[i].unmapped)
 			return true;
 		with_ops += ks->k[i].ops > 0;
 	}
@@ -69,6 +71,12 @@ json_t *cb_kinds_json(const struct cb_kinds *ks, uint64_t elapsed_ns)
 		    (json_int_t)k->bytes, "iops", secs > 0 ? (double)k->ops / secs : 0.0,
 		    "bw_bytes_per_s", secs > 0 ? (double)k->bytes / secs : 0.0, "latency_us",
 		    cb_latency_json(k->hist), "histogram", cb_histogram_json(k->hist));
+		/* only where there are any: most kinds never fail on purpose */
+		if (j && k->expected_failures)
+			json_object_set_new(j, "expected_failures",
+					    json_integer((json_int_t)k->expected_failures));
+		if (j && k->unmapped)
+			json_object_set_new(j, "unmapped", json_integer((json_int_t)k->unmapped));
 		if (!j || json_object_set_new(o, k->name, j) < 0) {
 			json_decref(o);
 			return NULL;
@@ -101,6 +109,15 @@ int cb_kinds_rebuild(struct cb_kinds *ks, const json_t *by_op, const char *where
 					    CB_KINDS);
 		k->ops = (uint64_t)json_integer_value(ops);
 		k->bytes = (uint64_t)json_integer_value(bytes);
+		const char *const counts[] = {"expected_failures", "unmapped"};
+		uint64_t *to[] = {&k->expected_failures, &k->unmapped};
+		for (int c = 0; c < 2; c++) {
+			const json_t *n = json_object_get(v, counts[c]);
+			if (n && (!json_is_integer(n) || json_integer_value(n) < 0))
+				return cb_err_usage(e, "%s %s: expected a whole number", at,
+						    counts[c]);
+			*to[c] = n ? (uint64_t)json_integer_value(n) : 0;
+		}
 		if (cb_hist_rebuild(k->hist, json_object_get(v, "histogram"),
 				    json_object_get(v, "latency_us"), at, e) < 0)
 			return -EINVAL;
@@ -119,18 +136,30 @@ void cb_kinds_text(const json_t *p, FILE *out)
 	json_object_foreach((json_t *)by, name, k)
 	{
 		const json_t *lat = json_object_get(k, "latency_us");
-		char ops[32], bw[32] = "";
+		char ops[32], bw[32] = "", more[96] = "";
 		bool sync = strcmp(name, "sync") == 0;
+		uint64_t unmapped = cb_jcount(k, "unmapped"),
+			 ef = cb_jcount(k, "expected_failures");
+		if (unmapped && !cb_jcount(k, "ops")) {
+			fprintf(out, "%s: %s %s ops not replayed: no call for them\n",
+				cb_jstr(p, "name", ""), name,
+				cb_format_count(unmapped, ops, sizeof(ops)));
+			continue;
+		}
+		if (ef)
+			snprintf(more, sizeof(more), " (%s failed as expected)",
+				 cb_format_count(ef, bw, sizeof(bw)));
+		bw[0] = '\0';
 		if (!sync) /* a sync moves no bytes of its own */
 			snprintf(bw, sizeof(bw), ", %.2f MiB/s",
 				 cb_jnum(k, "bw_bytes_per_s") / 1048576.0);
 		fprintf(out,
 			"%s: %s %s ops, %.1f IOPS%s, latency mean %.3f ms, p50 %.3f, "
-			"p99 %.3f, p99.9 %.3f, max %.3f ms%s\n",
+			"p99 %.3f, p99.9 %.3f, max %.3f ms%s%s\n",
 			cb_jstr(p, "name", ""), name,
 			cb_format_count(cb_jcount(k, "ops"), ops, sizeof(ops)), cb_jnum(k, "iops"),
 			bw, cb_jnum(lat, "mean") / 1e3, cb_jnum(lat, "p50") / 1e3,
 			cb_jnum(lat, "p99") / 1e3, cb_jnum(lat, "p99.9") / 1e3,
-			cb_jnum(lat, "max") / 1e3, sync ? " (not in the row's ops)" : "");
+			cb_jnum(lat, "max") / 1e3, sync ? " (not in the row's ops)" : "", more);
 	}
 }

@@ -21,6 +21,9 @@
 struct cb_kind {
 	char name[CB_KIND_NAME];
 	uint64_t ops, bytes;
+	/* of ops, those that failed as the workload expected; and the ops not
+	 * run (no call for them), in no other figure (enum cb_outcome) */
+	uint64_t expected_failures, unmapped;
 	struct cb_hist *hist; /* owned */
 };
 

@@ -283,6 +283,8 @@ static void note_error(struct loop *l, struct cb_op *op, int64_t r)
 	else if (r == CB_EVERIFY)
 		snprintf(l->first_error, sizeof(l->first_error),
 			 "%s: verify failed: the data read is not what was written", what);
+	else if (r == CB_ESTATUS) /* what was expected is the engine's to say */
+		snprintf(l->first_error, sizeof(l->first_error), "%s", what);
 	else /* an op that moves no bytes is a metadata op: named by its phase */
 		snprintf(l->first_error, sizeof(l->first_error), "%s %s failed: %s", what,
 			 op->is_sync	? "sync"
@@ -327,12 +329,21 @@ static int account(struct loop *l, struct cb_op *op)
 		return 0;
 	}
 	bool measured = op->t_sched >= l->ramp_end;
+	if (op->outcome == CB_OUTCOME_UNMAPPED) { /* not run: counted by its kind alone */
+		struct cb_kind *k = measured ? kind_of(l, op) : NULL;
+		if (measured && !k)
+			return -ENOMEM;
+		if (k)
+			k->unmapped++;
+		return 0;
+	}
 	if (measured) {
 		struct cb_kind *k = kind_of(l, op);
 		if (!k)
 			return -ENOMEM;
 		k->ops++;
 		k->bytes += op->len;
+		k->expected_failures += op->outcome == CB_OUTCOME_EXPECTED_FAIL;
 		cb_hist_record(k->hist, lat);
 	}
 	if (op->is_sync) /* its own figures only, as fio keeps them */
@@ -502,6 +513,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 	uint64_t measured_ops = 0, measured_bytes = 0;
 	bool stopping = false, interrupted = false;
 	bool sync_owed = false, finished = false;
+	uint64_t due = 0; /* the engine's next op's time (engine->due), 0: now */
 	int ret = 0;
 
 	for (;;) {
@@ -526,14 +538,18 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			}
 			if (l->rated && (l->sched.next > now || l->sched.next >= end))
 				break; /* not due yet: the loop waits for it below */
+			due = l->eng->due ? l->eng->due(l->st) : 0;
+			if (due > now)
+				break; /* likewise */
 			struct cb_op *op = l->free_slots[--l->nfree];
 			/* made before the clock starts, as fio refills: its cost is
 			 * the client's CPU, not the op's latency */
 			if (l->refill)
 				cb_data_fill(&l->data, op->buf, l->bs);
 			op->t_start = cb_now_ns();
-			op->t_sched = l->rated ? l->sched.next : op->t_start;
+			op->t_sched = l->rated ? l->sched.next : due ? due : op->t_start;
 			op->is_sync = op->sync_next = false;
+			op->outcome = CB_OUTCOME_DONE;
 			int r = l->eng->submit(l->st, op);
 			if (r == CB_EOF) {
 				l->nfree++;
@@ -586,6 +602,8 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 		uint64_t wake = next_tick < next_sig ? next_tick : next_sig;
 		if (l->rated && !stopping && l->nfree > 0 && l->sched.next < wake)
 			wake = l->sched.next;
+		if (due > now && !stopping && l->nfree > 0 && due < wake)
+			wake = due;
 		uint64_t timeout = wake > now ? wake - now : 0;
 		bool sig = false;
 		struct cb_op *done;

@@ -181,7 +181,7 @@ int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n)
  * only rows that have kinds send them. */
 struct wire_kind {
 	char name[CB_KIND_NAME];
-	uint64_t ops, bytes;
+	uint64_t ops, bytes, expected_failures, unmapped;
 	struct cb_hist hist;
 };
 
@@ -276,6 +276,8 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 			snprintf(d->name, sizeof(d->name), "%s", wk[j].name);
 			d->ops = wk[j].ops;
 			d->bytes = wk[j].bytes;
+			d->expected_failures = wk[j].expected_failures;
+			d->unmapped = wk[j].unmapped;
 			d->hist = &wk[j].hist;
 		}
 		wk += all[k].nkinds;
@@ -361,6 +363,8 @@ int cb_ranks_merge_phase(struct cb_ranks *rk, struct cb_phase_result *res, int r
 		snprintf(mine[j].name, sizeof(mine[j].name), "%s", res->kinds.k[j].name);
 		mine[j].ops = res->kinds.k[j].ops;
 		mine[j].bytes = res->kinds.k[j].bytes;
+		mine[j].expected_failures = res->kinds.k[j].expected_failures;
+		mine[j].unmapped = res->kinds.k[j].unmapped;
 		mine[j].hist = *res->kinds.k[j].hist;
 	}
 	size_t nkinds;

@@ -1,0 +1,128 @@
+/* dbench's loadfile lines (cephfs_loadfile.c): every field of a line as
+ * dbench writes it (a time or none, quoted paths with backslashes, handle
+ * numbers in decimal and hex, the status), the paths under the client's
+ * directory (never above it), blank lines and comments skipped, and each
+ * malformed line refused with its reason; a whole file's summary and the
+ * line number of its first bad line. */
+#include "../../cephfs/cephfs_priv.h"
+#include "unit_run.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int parse(const char *text, struct cfs_line *l, char *why)
+{
+	char buf[CFS_LINE_MAX + 2];
+	snprintf(buf, sizeof(buf), "%s", text);
+	why[0] = '\0';
+	return cfs_line_parse(buf, l, why, 160);
+}
+
+START_TEST(fields)
+{
+	struct cfs_line l;
+	char why[160];
+	ck_assert_int_eq(
+	    parse("NTCreateX \"\\clients\\client1\\~dmtmp\" 0x1 0x2 16385 NT_STATUS_OK\n", &l, why),
+	    0);
+	ck_assert_int_eq(l.op, CFS_LOP_NTCREATEX);
+	ck_assert_str_eq(l.path[0], "clients/client1/~dmtmp");
+	ck_assert_uint_eq(l.arg[0], 1);
+	ck_assert_uint_eq(l.arg[1], 2);
+	ck_assert_uint_eq(l.arg[2], 16385);
+	ck_assert(l.ok);
+	ck_assert(l.t < 0);
+	ck_assert_int_eq(
+	    parse("12.5 Rename \"\\a b\\x.TMP\" \"\\c\" NT_STATUS_OBJECT_NAME_NOT_FOUND", &l, why),
+	    0);
+	ck_assert_int_eq(l.op, CFS_LOP_RENAME);
+	ck_assert_double_eq(l.t, 12.5);
+	ck_assert_str_eq(l.path[0], "a b/x.TMP");
+	ck_assert_str_eq(l.path[1], "c");
+	ck_assert(!l.ok);
+	ck_assert_str_eq(l.status, "NT_STATUS_OBJECT_NAME_NOT_FOUND");
+	ck_assert_int_eq(parse("ReadX 10003 0 4096 4096 NT_STATUS_OK", &l, why), 0);
+	ck_assert_uint_eq(l.arg[2], 4096);
+	ck_assert_int_eq(parse("FIND_FIRST \"\\\" 260 1366 0 NT_STATUS_NO_SUCH_FILE", &l, why), 0);
+	ck_assert_str_eq(l.path[0], ".");
+	ck_assert_int_eq(parse("LockX 10430 2147483538 1 NT_STATUS_OK", &l, why), 0);
+	ck_assert(!cfs_lops[l.op].mapped);
+	ck_assert_int_eq(parse("   \n", &l, why), 0);
+	ck_assert_int_eq(l.op, -1);
+	ck_assert_int_eq(parse("# a comment", &l, why), 0);
+	ck_assert_int_eq(l.op, -1);
+}
+END_TEST
+
+START_TEST(refusals)
+{
+	struct cfs_line l;
+	char why[160];
+	static const char *const bad[][2] = {
+	    {"NTCreateX \"\\x\" 0x40 0x2 NT_STATUS_OK",
+	     "NTCreateX takes 4 arguments and a status, 5 fields after its name, not 4"},
+	    {"Close 9 NT_STATUS_OK extra",
+	     "Close takes 1 argument and a status, 2 fields after its name, not 3"},
+	    {"Close 9", "takes 1 argument and a status, 2 fields after its name, not 1"},
+	    {"Close 9 OK", "'OK' is not a status"},
+	    {"Close nine NT_STATUS_OK", "'nine' is not a whole number"},
+	    {"Close -1 NT_STATUS_OK", "'-1' is not a whole number"},
+	    {"GETATTR3 \"\\x\" NT_STATUS_OK", "unknown operation 'GETATTR3'"},
+	    {"Unlink \"\\x 0x20 NT_STATUS_OK", "a quoted path is not closed"},
+	    {"Unlink \"\\..\\etc\\passwd\" 0x20 NT_STATUS_OK", "leaves the client's directory"},
+	    {"Mkdir \"\\a\\..\" NT_STATUS_OK", "leaves the client's directory"},
+	    {"1.5x Close 9 NT_STATUS_OK", "is not a time"},
+	    {"7", "a time and no operation"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_lt(parse(bad[i][0], &l, why), 0);
+		ck_assert_msg(strstr(why, bad[i][1]), "%s: %s", bad[i][0], why);
+	}
+	/* ".." inside a name is a name */
+	ck_assert_int_eq(parse("Mkdir \"\\a..b\\..c\" NT_STATUS_OK", &l, why), 0);
+}
+END_TEST
+
+START_TEST(whole_file)
+{
+	char path[] = "/tmp/check_loadfile.XXXXXX", why[256];
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("# made by check_loadfile\nMkdir \"\\clients\" NT_STATUS_OK\n\n"
+	      "WriteX 9938 0 65536 65536 NT_STATUS_OK\nLockX 1 2 3 NT_STATUS_OK\n",
+	      f);
+	fclose(f);
+	struct cfs_load_info info;
+	ck_assert_int_eq(cfs_loadfile_scan(path, &info, why, sizeof(why)), 0);
+	ck_assert_uint_eq(info.lines, 3);
+	ck_assert_uint_eq(info.max_io, 65536);
+	ck_assert(!info.timed && info.untimed);
+	ck_assert_uint_eq(info.ops,
+			  1u << CFS_LOP_MKDIR | 1u << CFS_LOP_WRITEX | 1u << CFS_LOP_LOCKX);
+	f = fopen(path, "a");
+	fputs("ReadX 1 0 4096\n", f);
+	fclose(f);
+	ck_assert_int_lt(cfs_loadfile_scan(path, &info, why, sizeof(why)), 0);
+	char want[200];
+	snprintf(want, sizeof(want), "%s:6: ReadX takes 4 arguments and a status, 5 fields", path);
+	ck_assert_msg(strstr(why, want), "%s", why);
+	unlink(path);
+	ck_assert_int_lt(cfs_loadfile_scan(path, &info, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(why, "No such file"), "%s", why);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("loadfile");
+	TCase *tc = tcase_create("loadfile");
+	tcase_add_test(tc, fields);
+	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, whole_file);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
