@@ -116,6 +116,21 @@ static void table_text(const json_t *phases, FILE *out)
 	}
 }
 
+/* Whether a row's by_op names kinds of the layer's (a RADOS mix's stat, a
+ * replay's NTCreateX): its ops that do not write are not all reads. */
+static bool own_kinds(const json_t *p)
+{
+	const char *name;
+	json_t *k;
+	json_object_foreach(json_object_get(p, "by_op"), name, k)
+	{
+		(void)k;
+		if (strcmp(name, "read") && strcmp(name, "write") && strcmp(name, "sync"))
+			return true;
+	}
+	return false;
+}
+
 /* The lines under the table that a phase has only sometimes: a read
  * share, iterations, ranks. */
 static void mix_text(const json_t *phases, FILE *out)
@@ -132,7 +147,7 @@ static void mix_text(const json_t *phases, FILE *out)
 	json_array_foreach(phases, i, p)
 	{
 		uint64_t ops = cb_jcount(p, "ops"), wr = cb_jcount(p, "write_ops");
-		if (wr == 0 || wr == ops)
+		if (wr == 0 || wr == ops || own_kinds(p))
 			continue;
 		fprintf(out, "%s: reads %.1f %% of ops (%llu reads, %llu writes)\n",
 			cb_jstr(p, "name", ""), 100.0 * (double)(ops - wr) / (double)ops,
