@@ -59,6 +59,9 @@ static const struct cb_option cfs_options[] = {
      "tree: times the phases run; rows show the rate's spread (mdtest -i)"},
     {"stonewall", CB_OPT_DURATION, offsetof(struct cfs_opts, stonewall_ns), "0", 0, 0, NULL,
      "tree: time limit of each create phase; later phases use what was made (mdtest -W)"},
+    {"stride", CB_OPT_UINT, offsetof(struct cfs_opts, stride), "0", 0, 1023, NULL,
+     "tree: the stat, read and remove phases work on the items of client + stride (mdtest "
+     "-N), which this client's cache does not hold; 0: its own"},
     {"phases", CB_OPT_STR, offsetof(struct cfs_opts, phases), "all", 0, 0, NULL,
      "tree: which phases run, 'all' or a comma list (tree-create,dir-create,...)"},
     {"file_size", CB_OPT_SIZE, offsetof(struct cfs_opts, file_size), "256M", 1, 1ULL << 44, NULL,
@@ -189,7 +192,8 @@ int cfs_phase_mask(const struct cfs_opts *o, unsigned *mask, char *why, size_t n
 	return 0;
 }
 
-static int tree_check(const struct cfs_opts *o, uint64_t iterations, char *why, size_t n)
+static int tree_check(const struct cfs_opts *o, uint64_t clients, uint64_t iterations, char *why,
+		      size_t n)
 {
 	struct cfs_tree t;
 	unsigned mask;
@@ -214,6 +218,21 @@ static int tree_check(const struct cfs_opts *o, uint64_t iterations, char *why, 
 			 "iterations: %llu needs the tree removed between them: add "
 			 "tree-remove to phases",
 			 (unsigned long long)iterations);
+		return -EINVAL;
+	}
+	if (o->stride && o->stride % clients == 0) {
+		snprintf(why, n,
+			 "stride %llu: with %llu client%s each would work on its own items: give "
+			 "clients above 1 and a stride from 1 to %llu",
+			 (unsigned long long)o->stride, (unsigned long long)clients,
+			 clients == 1 ? "" : "s",
+			 (unsigned long long)(clients > 1 ? clients - 1 : 1));
+		return -EINVAL;
+	}
+	if (o->stride && o->stonewall_ns) {
+		snprintf(why, n,
+			 "stride and stonewall: a stonewalled client makes fewer items than its "
+			 "neighbour works on: drop one");
 		return -EINVAL;
 	}
 	if (o->read_bytes > o->write_bytes) {
@@ -252,7 +271,7 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 	if (replay_check(wl, o, why, n) < 0)
 		return -EINVAL;
 	if (is_tree(wl))
-		return tree_check(o, o->iterations, why, n);
+		return tree_check(o, wl->clients, o->iterations, why, n);
 	if (is_replay(wl))
 		return 0;
 	/* tree keys on a file I/O workload would be silently ignored */
@@ -263,6 +282,7 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 			       : o->read_bytes		  ? "read_bytes"
 			       : o->iterations > 1	  ? "iterations"
 			       : o->stonewall_ns	  ? "stonewall"
+			       : o->stride		  ? "stride"
 			       : strcmp(o->phases, "all") ? "phases"
 			       : o->branch != 1		  ? "branch"
 			       : o->leaf_only		  ? "leaf_only"
@@ -354,6 +374,7 @@ static int cfs_setup(struct cb_phase *ph, void **state)
 	s->o = o;
 	s->step = (enum cfs_step)ph->step;
 	s->client = ph->client;
+	s->clients = ph->clients;
 	struct cfs_session **slot = (struct cfs_session **)ph->session;
 	if (!slot)
 		return cb_err_cluster(ph->err, -EINVAL, "internal error: no session slot");

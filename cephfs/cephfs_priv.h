@@ -33,6 +33,7 @@ struct cfs_opts {
 	uint64_t write_bytes, read_bytes;
 	uint64_t iterations;
 	uint64_t stonewall_ns;
+	uint64_t stride; /* stat, read, remove client + stride's items (mdtest -N) */
 	char *phases;
 	/* file data I/O (op: read, write, randread, randwrite) */
 	uint64_t file_size, files;
@@ -175,6 +176,7 @@ struct cfs_state {
 	const struct cfs_opts *o;
 	enum cfs_step step;
 	unsigned client;
+	unsigned clients;     /* the workload's, over which a stride wraps */
 	uint64_t next, count; /* ops started, ops to do */
 	struct cfs_tree t;
 	/* file data I/O */

@@ -91,12 +91,28 @@ static int node_path(const struct cfs_state *s, uint64_t m, char *buf, size_t n)
 	return len < n ? 0 : -ENAMETOOLONG;
 }
 
+/* Whose items the step works on: with a stride, the stat, read and remove
+ * phases another client's (mdtest -N), each client's items still once. */
+static unsigned owner(const struct cfs_state *s)
+{
+	bool strided = s->step == CFS_DIR_STAT || s->step == CFS_DIR_REMOVE ||
+		       s->step == CFS_FILE_STAT || s->step == CFS_FILE_READ ||
+		       s->step == CFS_FILE_REMOVE;
+	return strided && s->o->stride ? (unsigned)((s->client + s->o->stride) % s->clients)
+				       : s->client;
+}
+
 static int item_path(struct cfs_state *s, char kind, uint64_t j)
 {
-	int r = node_path(s, dir_of(&s->t, j), s->path, sizeof(s->path));
-	size_t len = strlen(s->path);
+	unsigned who = owner(s);
+	size_t len = 0;
+	/* a tree of each client's own: the other's, beside this one's base */
+	if (who != s->client && s->o->unique_dir)
+		len = (size_t)snprintf(s->path, sizeof(s->path), "../c%u/", who);
+	int r = node_path(s, dir_of(&s->t, j), s->path + len, sizeof(s->path) - len);
+	len = strlen(s->path);
 	if (r == 0 && (size_t)snprintf(s->path + len, sizeof(s->path) - len, "/%c.%u.%llu", kind,
-				       s->client, (unsigned long long)j) >= sizeof(s->path) - len)
+				       who, (unsigned long long)j) >= sizeof(s->path) - len)
 		r = -ENAMETOOLONG;
 	return r;
 }

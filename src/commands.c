@@ -7,6 +7,7 @@ const struct cb_command cb_commands[] = {
     {"run", cb_cmd_run, "run a YAML profile"},
     {"rados", cb_cmd_rados, "ad-hoc RADOS object bench (write | seq | rand), like rados bench"},
     {"rbd", cb_cmd_rbd, "ad-hoc RBD image bench through librbd, like rbd bench"},
+    {"fs", cb_cmd_fs, "ad-hoc CephFS bench through libcephfs: mdtest's flags, or fio's"},
     {"cleanup", cb_cmd_cleanup, "remove what runs left behind (also crashed ones)"},
     {"compare", cb_cmd_compare, "compare result files (is a change real?), or a matrix's rows"},
     {"history", cb_cmd_history, "the trend of runs stored with --history; --add a result"},

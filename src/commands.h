@@ -18,6 +18,7 @@ typedef int (*cb_cmd_fn)(int argc, char **argv, enum cb_cmd_mode mode, struct cb
 int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
 int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
 int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
+int cb_cmd_fs(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
 int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
 int cb_cmd_compare(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
 int cb_cmd_history(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
