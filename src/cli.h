@@ -83,11 +83,13 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 int cb_cli_bad_flag(const char *cmd, const char *shortopts, int argc, char **argv,
 		    const struct option *longopts, struct cb_err *e);
 
-/* The KEY=VALUE pairs an ad-hoc layer command (`cephbench rados`, `rbd`)
- * builds its one-workload profile from, each with the flag it came from. */
+/* The KEY=VALUE pairs an ad-hoc layer command (`cephbench rados`, `rbd`,
+ * `fs`) builds its one-workload profile from, each with the flag it came
+ * from: room for every flag of the largest (fs's 25) and what it adds. */
+#define CB_ADHOC_MAX 32
 struct cb_adhoc {
-	char *kv[24];
-	const char *origin[24];
+	char *kv[CB_ADHOC_MAX];
+	const char *origin[CB_ADHOC_MAX];
 	size_t n;
 };
 
