@@ -10,9 +10,10 @@
 #include <string.h>
 
 static const char *const cfs_ops[] = {"tree",	   "read",   "write", "randread",
-				      "randwrite", "replay", NULL};
-static const char *const cfs_random_ops[] = {"randread", "randwrite", NULL};
-static const char *const cfs_write_ops[] = {"write", "randwrite", "replay", NULL};
+				      "randwrite", "replay", "mix",   NULL};
+static const char *const cfs_write_ops[] = {"write", "randwrite", "replay", "mix", NULL};
+/* a mix picks its files and directories by the distribution */
+static const char *const cfs_random_ops[] = {"randread", "randwrite", "mix", NULL};
 static const char *const timings[] = {"fast", "recorded", NULL};
 static const char *const cfs_io_ops[] = {"read", "write", "randread", "randwrite", NULL};
 
@@ -88,6 +89,27 @@ static const struct cb_option cfs_options[] = {
     {"timing", CB_OPT_ENUM, offsetof(struct cfs_opts, timing), "fast", 0, 0, timings,
      "replay: fast (each line as soon as the last is done) or recorded (each line at its "
      "time in the loadfile, latency counted from then)"},
+#define MIX_KEY(name, k, what)                                                                     \
+	{                                                                                          \
+		"mix." name, CB_OPT_UINT, offsetof(struct cfs_opts, mix[CFS_MIX_##k]), "0", 0,     \
+		    100, NULL, "mix: percent of ops that " what                                    \
+	}
+    MIX_KEY("mkdir", MKDIR, "make a directory in a leaf (there already: failed as expected)"),
+    MIX_KEY("rmdir", RMDIR, "remove one (not there: failed as expected)"),
+    MIX_KEY("create", CREATE, "create a file, written whole (there already: failed as expected)"),
+    MIX_KEY("delete", DELETE, "delete a file (gone already: failed as expected)"),
+    MIX_KEY("open", OPEN, "open a file and keep it open (up to 64 a client)"),
+    MIX_KEY("close", CLOSE, "close a file an open left open (none: failed as expected)"),
+    MIX_KEY("read", READ, "read block_size of a file at a random block"),
+    MIX_KEY("write", WRITE, "write block_size of a file at a random block"),
+    MIX_KEY("getattr", GETATTR, "stat a file"),
+    MIX_KEY("setattr", SETATTR, "set a file's modification time"),
+    MIX_KEY("readdir", READDIR, "list a leaf directory"),
+    MIX_KEY("rename", RENAME, "rename a file over another of its directory"),
+#undef MIX_KEY
+    {"rdpct", CB_OPT_UINT, offsetof(struct cfs_opts, rdpct), "100", 0, 100, NULL,
+     "mix: the percent of read's weight that reads the files, the rest writes them "
+     "(vdbench's rdpct)"},
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -99,6 +121,11 @@ static bool is_tree(const struct cb_workload *wl)
 static bool is_replay(const struct cb_workload *wl)
 {
 	return strcmp(wl->op, "replay") == 0;
+}
+
+static bool is_mix(const struct cb_workload *wl)
+{
+	return strcmp(wl->op, "mix") == 0;
 }
 
 /* replay: the loadfile whole, and the keys that only it takes */
@@ -268,32 +295,42 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 		snprintf(why, n, "fs: empty: name a file system (ceph fs ls)");
 		return -EINVAL;
 	}
-	if (replay_check(wl, o, why, n) < 0)
+	if (replay_check(wl, o, why, n) < 0 || cfs_mix_check(wl, o, why, n) < 0)
 		return -EINVAL;
 	if (is_tree(wl))
 		return tree_check(o, wl->clients, o->iterations, why, n);
-	if (is_replay(wl))
-		return 0;
-	/* tree keys on a file I/O workload would be silently ignored */
-	const char *tree_key = o->depth			  ? "depth"
-			       : o->items		  ? "items"
-			       : o->total_items		  ? "total_items"
-			       : o->write_bytes		  ? "write_bytes"
-			       : o->read_bytes		  ? "read_bytes"
-			       : o->iterations > 1	  ? "iterations"
-			       : o->stonewall_ns	  ? "stonewall"
-			       : o->stride		  ? "stride"
-			       : strcmp(o->phases, "all") ? "phases"
-			       : o->branch != 1		  ? "branch"
-			       : o->leaf_only		  ? "leaf_only"
-			       : o->files_only		  ? "files_only"
-			       : o->dirs_only		  ? "dirs_only"
-							  : NULL;
+	/* tree keys elsewhere would be silently ignored; a mix's tree has a
+	 * depth and a branch */
+	const char *tree_key = o->depth && !is_mix(wl)	       ? "depth"
+			       : o->items		       ? "items"
+			       : o->total_items		       ? "total_items"
+			       : o->write_bytes		       ? "write_bytes"
+			       : o->read_bytes		       ? "read_bytes"
+			       : o->iterations > 1	       ? "iterations"
+			       : o->stonewall_ns	       ? "stonewall"
+			       : o->stride		       ? "stride"
+			       : strcmp(o->phases, "all")      ? "phases"
+			       : o->branch != 1 && !is_mix(wl) ? "branch"
+			       : o->leaf_only		       ? "leaf_only"
+			       : o->files_only		       ? "files_only"
+			       : o->dirs_only		       ? "dirs_only"
+							       : NULL;
 	if (tree_key) {
 		snprintf(why, n, "%s is a key of the tree test (op: tree), not of op %s", tree_key,
 			 wl->op);
 		return -EINVAL;
 	}
+	const char *io_key = o->prefill	      ? "prefill"
+			     : o->append      ? "append"
+			     : o->create_only ? "create_only"
+					      : cb_durable_key(&o->dur);
+	if ((is_replay(wl) || is_mix(wl)) && io_key) {
+		snprintf(why, n, "%s is a key of file I/O (op: read, write, ...), not of op %s",
+			 io_key, wl->op);
+		return -EINVAL;
+	}
+	if (is_replay(wl) || is_mix(wl))
+		return 0;
 	if (cb_durable_check(&o->dur, wl->op, !io_reads(wl), o->create_only, why, n) < 0)
 		return -EINVAL;
 	if (o->append && strcmp(wl->op, "write") != 0) {
@@ -332,6 +369,12 @@ static size_t cfs_steps(const struct cb_workload *wl, const void *lopts, struct 
 	size_t n = 0;
 	if (is_replay(wl)) {
 		out[n++] = (struct cb_step){.id = CFS_REPLAY};
+		return n;
+	}
+	if (is_mix(wl)) { /* the tree first, as vdbench's format run */
+		out[n++] = (struct cb_step){
+		    .suffix = "layout", .op = "layout", .id = CFS_MIX_LAYOUT, .own_limits = true};
+		out[n++] = (struct cb_step){.id = CFS_MIX};
 		return n;
 	}
 	if (!is_tree(wl)) {
@@ -397,6 +440,8 @@ static int cfs_setup(struct cb_phase *ph, void **state)
 		return cfs_io_setup(ph, s);
 	if (s->step == CFS_REPLAY)
 		return cfs_replay_setup(ph, s);
+	if (s->step == CFS_MIX || s->step == CFS_MIX_LAYOUT)
+		return cfs_mix_setup(ph, s);
 	return cfs_tree_setup(ph, s);
 }
 
@@ -409,6 +454,8 @@ static int cfs_submit(void *state, struct cb_op *op)
 		return cfs_io_submit(s, op);
 	if (s->step == CFS_REPLAY)
 		return cfs_replay_submit(s, op);
+	if (s->step == CFS_MIX || s->step == CFS_MIX_LAYOUT)
+		return cfs_mix_submit(s, op);
 	return cfs_tree_submit(s, op);
 }
 
@@ -448,6 +495,8 @@ static int cfs_teardown(struct cb_phase *ph, void *state)
 			cfs_io_teardown(s);
 		else if (s->step == CFS_REPLAY)
 			cfs_replay_teardown(s);
+		else if (s->step == CFS_MIX || s->step == CFS_MIX_LAYOUT)
+			cfs_mix_teardown(s);
 		else
 			cfs_tree_teardown(s);
 	}

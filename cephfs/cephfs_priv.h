@@ -45,7 +45,32 @@ struct cfs_opts {
 	/* replay: dbench's loadfile, and whether its timestamps are kept */
 	char *loadfile;
 	int timing; /* enum cfs_timing */
+	/* mix: each operation's weight (enum cfs_mix_op), and rdpct: the
+	 * percent of read's weight that reads, the rest writes */
+	uint64_t mix[12];
+	uint64_t rdpct;
 };
+
+/* vdbench's operations (cephfs_mix.c), in the order of a mix's kinds. */
+enum cfs_mix_op {
+	CFS_MIX_MKDIR,
+	CFS_MIX_RMDIR,
+	CFS_MIX_CREATE,
+	CFS_MIX_DELETE,
+	CFS_MIX_OPEN,
+	CFS_MIX_CLOSE,
+	CFS_MIX_READ,
+	CFS_MIX_WRITE,
+	CFS_MIX_GETATTR,
+	CFS_MIX_SETATTR,
+	CFS_MIX_READDIR,
+	CFS_MIX_RENAME,
+	CFS_MIX_N
+};
+extern const char *const cfs_mix_ops[CFS_MIX_N + 1];
+#define CFS_NO_RDPCT	 100 /* rdpct's default: read's weight all reads */
+#define CFS_MIX_MAX_FILE (1ULL << 30)
+#define CFS_MIX_OPEN_MAX 64 /* files a client's open ops keep open */
 
 enum cfs_timing { CFS_TIMING_FAST, CFS_TIMING_RECORDED };
 
@@ -133,6 +158,8 @@ enum cfs_step {
 	CFS_FILE_REMOVE,
 	CFS_TREE_REMOVE,
 	CFS_REPLAY,
+	CFS_MIX_LAYOUT,
+	CFS_MIX,
 	CFS_NSTEPS
 };
 
@@ -197,7 +224,20 @@ struct cfs_state {
 	struct cb_dist dist; /* random ops: the block over all files, file-interleaved */
 	char path[PATH_MAX];
 	struct cfs_replay *rp; /* op replay */
+	/* op mix: the layout's directories; the operations' cumulative
+	 * weights in hundredths; the files its opens keep open */
+	uint64_t dirs;
+	uint64_t mix_at[CFS_MIX_N];
+	int open[CFS_MIX_OPEN_MAX];
+	unsigned nopen;
 };
+
+/* cephfs_mix.c: op mix, vdbench's operation mix over a tree of each
+ * client's own, laid out by a step of its own first. */
+int cfs_mix_check(const struct cb_workload *wl, const struct cfs_opts *o, char *why, size_t n);
+int cfs_mix_setup(struct cb_phase *ph, struct cfs_state *s);
+int cfs_mix_submit(struct cfs_state *s, struct cb_op *op);
+void cfs_mix_teardown(struct cfs_state *s);
 
 /* cephfs_replay.c: op replay, a client replaying the loadfile in its own
  * directory, pass after pass. */
