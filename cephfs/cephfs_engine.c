@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const cfs_ops[] = {"tree",	   "read",   "write", "randread",
-				      "randwrite", "replay", "mix",   NULL};
+static const char *const cfs_ops[] = {"tree",	"read", "write", "randread", "randwrite",
+				      "replay", "mix",	"fsop",	 NULL};
 static const char *const cfs_write_ops[] = {"write", "randwrite", "replay", "mix", NULL};
 /* a mix picks its files and directories by the distribution */
 static const char *const cfs_random_ops[] = {"randread", "randwrite", "mix", NULL};
@@ -126,6 +126,17 @@ static bool is_replay(const struct cb_workload *wl)
 static bool is_mix(const struct cb_workload *wl)
 {
 	return strcmp(wl->op, "mix") == 0;
+}
+
+static bool is_fsop(const struct cb_workload *wl)
+{
+	return strcmp(wl->op, "fsop") == 0;
+}
+
+/* The ops over a tree of their own with a depth and a branch. */
+static bool own_tree(const struct cb_workload *wl)
+{
+	return is_mix(wl) || is_fsop(wl);
 }
 
 /* replay: the loadfile whole, and the keys that only it takes */
@@ -301,20 +312,20 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 		return tree_check(o, wl->clients, o->iterations, why, n);
 	/* tree keys elsewhere would be silently ignored; a mix's tree has a
 	 * depth and a branch */
-	const char *tree_key = o->depth && !is_mix(wl)	       ? "depth"
-			       : o->items		       ? "items"
-			       : o->total_items		       ? "total_items"
-			       : o->write_bytes		       ? "write_bytes"
-			       : o->read_bytes		       ? "read_bytes"
-			       : o->iterations > 1	       ? "iterations"
-			       : o->stonewall_ns	       ? "stonewall"
-			       : o->stride		       ? "stride"
-			       : strcmp(o->phases, "all")      ? "phases"
-			       : o->branch != 1 && !is_mix(wl) ? "branch"
-			       : o->leaf_only		       ? "leaf_only"
-			       : o->files_only		       ? "files_only"
-			       : o->dirs_only		       ? "dirs_only"
-							       : NULL;
+	const char *tree_key = o->depth && !own_tree(wl)	 ? "depth"
+			       : o->items			 ? "items"
+			       : o->total_items			 ? "total_items"
+			       : o->write_bytes			 ? "write_bytes"
+			       : o->read_bytes			 ? "read_bytes"
+			       : o->iterations > 1		 ? "iterations"
+			       : o->stonewall_ns		 ? "stonewall"
+			       : o->stride			 ? "stride"
+			       : strcmp(o->phases, "all")	 ? "phases"
+			       : o->branch != 1 && !own_tree(wl) ? "branch"
+			       : o->leaf_only			 ? "leaf_only"
+			       : o->files_only			 ? "files_only"
+			       : o->dirs_only			 ? "dirs_only"
+								 : NULL;
 	if (tree_key) {
 		snprintf(why, n, "%s is a key of the tree test (op: tree), not of op %s", tree_key,
 			 wl->op);
@@ -324,12 +335,18 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 			     : o->append      ? "append"
 			     : o->create_only ? "create_only"
 					      : cb_durable_key(&o->dur);
-	if ((is_replay(wl) || is_mix(wl)) && io_key) {
+	if ((is_replay(wl) || own_tree(wl)) && io_key) {
 		snprintf(why, n, "%s is a key of file I/O (op: read, write, ...), not of op %s",
 			 io_key, wl->op);
 		return -EINVAL;
 	}
-	if (is_replay(wl) || is_mix(wl))
+	if (is_fsop(wl) && (!o->branch || o->depth > 8 || o->files > 100000)) {
+		snprintf(why, n,
+			 "fsop: a tree of depth 0 to 8, branch 1 or more, and at most 100000 "
+			 "files a directory");
+		return -EINVAL;
+	}
+	if (is_replay(wl) || own_tree(wl))
 		return 0;
 	if (cb_durable_check(&o->dur, wl->op, !io_reads(wl), o->create_only, why, n) < 0)
 		return -EINVAL;
@@ -369,6 +386,14 @@ static size_t cfs_steps(const struct cb_workload *wl, const void *lopts, struct 
 	size_t n = 0;
 	if (is_replay(wl)) {
 		out[n++] = (struct cb_step){.id = CFS_REPLAY};
+		return n;
+	}
+	if (is_fsop(wl)) { /* the tree, then each of fsopbench's operations over it */
+		for (int s = CFS_FSOP_LAYOUT; s <= CFS_FSOP_READ; s++)
+			out[n++] = (struct cb_step){.suffix = cfs_fsop_steps[s - CFS_FSOP_LAYOUT],
+						    .op = cfs_fsop_steps[s - CFS_FSOP_LAYOUT],
+						    .id = s,
+						    .own_limits = true};
 		return n;
 	}
 	if (is_mix(wl)) { /* the tree first, as vdbench's format run */
@@ -442,6 +467,8 @@ static int cfs_setup(struct cb_phase *ph, void **state)
 		return cfs_replay_setup(ph, s);
 	if (s->step == CFS_MIX || s->step == CFS_MIX_LAYOUT)
 		return cfs_mix_setup(ph, s);
+	if (s->step >= CFS_FSOP_LAYOUT)
+		return cfs_fsop_setup(ph, s);
 	return cfs_tree_setup(ph, s);
 }
 
@@ -456,6 +483,8 @@ static int cfs_submit(void *state, struct cb_op *op)
 		return cfs_replay_submit(s, op);
 	if (s->step == CFS_MIX || s->step == CFS_MIX_LAYOUT)
 		return cfs_mix_submit(s, op);
+	if (s->step >= CFS_FSOP_LAYOUT)
+		return cfs_fsop_submit(s, op);
 	return cfs_tree_submit(s, op);
 }
 

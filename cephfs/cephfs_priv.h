@@ -160,6 +160,12 @@ enum cfs_step {
 	CFS_REPLAY,
 	CFS_MIX_LAYOUT,
 	CFS_MIX,
+	CFS_FSOP_LAYOUT, /* fsopbench's steps, in cfs_fsop_steps' order */
+	CFS_FSOP_READDIR,
+	CFS_FSOP_LSTAT,
+	CFS_FSOP_OPEN,
+	CFS_FSOP_FIRST_BYTE,
+	CFS_FSOP_READ,
 	CFS_NSTEPS
 };
 
@@ -230,7 +236,20 @@ struct cfs_state {
 	uint64_t mix_at[CFS_MIX_N];
 	int open[CFS_MIX_OPEN_MAX];
 	unsigned nopen;
+	/* op fsop: the seed the file sizes follow, and their cap */
+	uint64_t seed, cap;
 };
+
+/* cephfs_fsop.c: op fsop, fsopbench's operations over a home-like tree. */
+extern const char *const cfs_fsop_steps[CFS_FSOP_READ - CFS_FSOP_LAYOUT + 1];
+/* File sizes: lognormal, median 4 KiB, sigma 2.5 (cephfs_fsop.c, profiles.md) */
+#define CFS_FSOP_MEDIAN	  4096.0
+#define CFS_FSOP_SIGMA	  2.5
+#define CFS_FSOP_MAX_FILE (64ULL << 20)
+/* The size of client's file i, from the workload's seed, at most cap. */
+uint64_t cfs_fsop_size(uint64_t seed, unsigned client, uint64_t i, uint64_t cap);
+int cfs_fsop_setup(struct cb_phase *ph, struct cfs_state *s);
+int cfs_fsop_submit(struct cfs_state *s, struct cb_op *op);
 
 /* cephfs_mix.c: op mix, vdbench's operation mix over a tree of each
  * client's own, laid out by a step of its own first. */

@@ -152,8 +152,8 @@ int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss)
 	snprintf(wl, sizeof(wl), "%.*s", (int)strcspn(ph->wl->name, "."), ph->wl->name);
 	snprintf(dir, sizeof(dir), "%s/%s/%s", CFS_ROOT, ph->run_name, wl);
 	/* a replay's clients each replay the loadfile in a directory of its own */
-	bool own =
-	    o->unique_dir || strcmp(ph->wl->op, "replay") == 0 || strcmp(ph->wl->op, "mix") == 0;
+	bool own = o->unique_dir || strcmp(ph->wl->op, "replay") == 0 ||
+		   strcmp(ph->wl->op, "mix") == 0 || strcmp(ph->wl->op, "fsop") == 0;
 	if (own)
 		snprintf(ss->base, sizeof(ss->base), "%s/c%u", dir, ph->client);
 	else

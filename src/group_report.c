@@ -107,6 +107,77 @@ static void members_text(const json_t *phases, FILE *out)
 	}
 }
 
+/* Row name's object in phases, or NULL. */
+static const json_t *row_named(const json_t *phases, const char *name)
+{
+	const json_t *p;
+	size_t i;
+	json_array_foreach(phases, i, p)
+	{
+		if (strcmp(cb_jstr(p, "name", ""), name) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/* fsopbench's two tables of each group: its ops alone ("Reading only")
+ * and beside the group's load ("In competition with N writers", N the load
+ * rows' clients): count, min, max, mean and stdev as fsopbench prints
+ * them, and the p99. */
+static void fsop_tables(const json_t *rec, FILE *out)
+{
+	const json_t *phases = json_object_get(rec, "phases"),
+		     *xs = json_object_get(rec, "interference");
+	const json_t *x, *p;
+	size_t i, j, k;
+	json_array_foreach(xs, i, x)
+	{
+		const char *g = cb_jstr(x, "group", "");
+		bool seen = false;
+		for (j = 0; j < i && !seen; j++)
+			seen = strcmp(cb_jstr(json_array_get(xs, j), "group", ""), g) == 0;
+		if (seen)
+			continue;
+		uint64_t writers = 0;
+		json_array_foreach(phases, k, p)
+		{
+			if (strcmp(cb_jstr(p, "group", ""), g) == 0 &&
+			    strcmp(cb_jstr(p, "role", ""), "load") == 0)
+				writers += cb_jcount(p, "clients");
+		}
+		for (int side = 0; side < 2; side++) {
+			if (side)
+				fprintf(out, "\nIn competition with %llu writer%s (group '%s')\n",
+					(unsigned long long)writers, writers == 1 ? "" : "s", g);
+			else
+				fprintf(out, "\nReading only (group '%s' alone)\n", g);
+			fprintf(out,
+				"-----------------------------------------------------------------"
+				"---------------\n");
+			const json_t *y;
+			json_array_foreach(xs, j, y)
+			{
+				const json_t *r =
+				    row_named(phases, cb_jstr(y, side ? "row" : "alone", ""));
+				if (!r || strcmp(cb_jstr(y, "group", ""), g) != 0)
+					continue;
+				const json_t *l = json_object_get(r, "latency_us");
+				fprintf(
+				    out,
+				    "%-14s cnt %8llu    min %9.3f ms    max %9.3f ms    mean %9.3f "
+				    "ms    stdev %8.3f    p99 %9.3f ms\n",
+				    cb_jstr(y, "op", ""), (unsigned long long)cb_jcount(r, "ops"),
+				    cb_jnum(l, "min") / 1e3, cb_jnum(l, "max") / 1e3,
+				    cb_jnum(l, "mean") / 1e3, cb_jnum(l, "stddev") / 1e3,
+				    cb_jnum(l, "p99") / 1e3);
+				if (strcmp(cb_jstr(y, "op", ""), "read") == 0)
+					fprintf(out, "%-14s %.3f MB/s\n", "read rate",
+						cb_jnum(r, "bw_bytes_per_s") / 1e6);
+			}
+		}
+	}
+}
+
 void cb_group_text(const json_t *rec, FILE *out)
 {
 	members_text(json_object_get(rec, "phases"), out);
@@ -131,4 +202,5 @@ void cb_group_text(const json_t *rec, FILE *out)
 			cb_jnum(l, "mean") / 1e3, cb_jnum(t, "mean") / 1e3, cb_jnum(r, "mean"),
 			cb_jnum(l, "p99") / 1e3, cb_jnum(t, "p99") / 1e3, cb_jnum(r, "p99"));
 	}
+	fsop_tables(rec, out);
 }

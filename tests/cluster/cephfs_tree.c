@@ -11,6 +11,7 @@
  *   cephfs_tree written CONF FS PATH the 4 KiB blocks of the files below PATH
  *                                    that hold a byte other than zero (what a
  *                                    run's non-zero 4K writes left, each once)
+ *   cephfs_tree sizes CONF FS PATH   "RELPATH SIZE" of every file below PATH, a line each
  *   cephfs_tree rm CONF FS PATH      remove PATH and everything below it
  *   cephfs_tree symlink CONF FS PATH TARGET   make PATH a symlink to TARGET
  *   cephfs_tree unlink CONF FS PATH  remove the name PATH (a symlink itself)
@@ -256,10 +257,37 @@ static int runs(const char *path)
 	return r;
 }
 
+/* Each file below path (a PATH_MAX buffer, extended on the way down) as
+ * its path relative to rel and its size. */
+static int sizes(char *path, size_t rel)
+{
+	struct ceph_dir_result *d;
+	struct dirent *e;
+	size_t len = strlen(path);
+	int r = ceph_opendir(cm, path, &d);
+	if (r < 0)
+		return r;
+	while (r == 0 && (e = ceph_readdir(cm, d))) {
+		struct ceph_statx stx;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path + len, PATH_MAX - len, "/%s", e->d_name);
+		r = ceph_statx(cm, path, &stx, CEPH_STATX_MODE | CEPH_STATX_SIZE,
+			       AT_SYMLINK_NOFOLLOW);
+		if (r == 0 && S_ISDIR(stx.stx_mode))
+			r = sizes(path, rel);
+		else if (r == 0 && S_ISREG(stx.stx_mode))
+			printf("%s %" PRIu64 "\n", path + rel, (uint64_t)stx.stx_size);
+		path[len] = '\0';
+	}
+	ceph_closedir(cm, d);
+	return r;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: cephfs_tree COMMAND CONF FS PATH, COMMAND one of count exists "
-			"seed sum written rm unlink file mkdir runs\n"
+			"seed sum written sizes rm unlink file mkdir runs\n"
 			"       cephfs_tree symlink CONF FS PATH TARGET\n"
 			"       cephfs_tree xattr CONF FS PATH NAME VALUE\n");
 	return 2;
@@ -305,6 +333,9 @@ int main(int argc, char **argv)
 	} else if (strcmp(cmd, "xattr") == 0) {
 		if ((r = ceph_lsetxattr(cm, path, argv[5], argv[6], strlen(argv[6]), 0)) < 0)
 			code = fail(r == -ENOENT ? 1 : 3, "cannot set an xattr of", path, r);
+	} else if (strcmp(cmd, "sizes") == 0) {
+		if ((r = sizes(p, strlen(p) + 1)) < 0)
+			code = fail(r == -ENOENT ? 1 : 3, "cannot walk", path, r);
 	} else if (strcmp(cmd, "runs") == 0) {
 		if ((r = runs(path)) < 0)
 			code = fail(3, "cannot list", path, r);
