@@ -111,7 +111,8 @@ static int64_t read_file(struct cfs_state *s, struct cb_op *op, uint64_t i, bool
 {
 	struct ceph_mount_info *cm = s->ss->cm;
 	file_path(s, i, s->path, sizeof(s->path));
-	int fd = ceph_open(cm, s->path, O_RDONLY, 0);
+	/* past the client's cache, which the layout filled (direct: true) */
+	int fd = ceph_open(cm, s->path, O_RDONLY | (s->o->direct ? O_DIRECT : 0), 0);
 	if (fd < 0)
 		return fd;
 	int64_t done = 0, r;

@@ -151,9 +151,9 @@ int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss)
 	/* the workload's own name, without a step's ".<phase>" */
 	snprintf(wl, sizeof(wl), "%.*s", (int)strcspn(ph->wl->name, "."), ph->wl->name);
 	snprintf(dir, sizeof(dir), "%s/%s/%s", CFS_ROOT, ph->run_name, wl);
-	/* a replay's clients each replay the loadfile in a directory of its own */
-	bool own = o->unique_dir || strcmp(ph->wl->op, "replay") == 0 ||
-		   strcmp(ph->wl->op, "mix") == 0 || strcmp(ph->wl->op, "fsop") == 0;
+	/* a replay's, a mix's and fsop's clients each work in a directory of
+	 * their own (the steps after the tree's: a step's op is its own name) */
+	bool own = o->unique_dir || ph->step >= CFS_REPLAY;
 	if (own)
 		snprintf(ss->base, sizeof(ss->base), "%s/c%u", dir, ph->client);
 	else

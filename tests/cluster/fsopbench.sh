@@ -61,8 +61,12 @@ for w in ("alone", "fsop"):
         p = rows.get(f"{w}.{step}")
         if not p or p["ops"] != n or p["errors"]:
             bad.append(f"{w}.{step}: {p and p['ops']} ops, not {n}, or errors")
-    if rows[f"{w}.read"]["bytes"] != sum(all_sizes) or rows[f"{w}.first-byte"]["bytes"] != 420:
-        bad.append(f"{w}: read {rows[f'{w}.read']['bytes']} bytes, the files hold {sum(all_sizes)}")
+    # each tree its workload's seed's: read whole, what the layout wrote
+    if rows[f"{w}.read"]["bytes"] != rows[f"{w}.layout"]["bytes"] or rows[f"{w}.first-byte"]["bytes"] != 420:
+        bad.append(f"{w}: read {rows[f'{w}.read']['bytes']} bytes, the layout wrote "
+                   f"{rows[f'{w}.layout']['bytes']}")
+if rows["alone.read"]["bytes"] != sum(all_sizes):
+    bad.append(f"alone: read {rows['alone.read']['bytes']} bytes, its files hold {sum(all_sizes)}")
 inter = {x["row"] for x in rec.get("interference", [])}
 if inter != {f"fsop.{s}" for s in want}:
     bad.append(f"interference rows: {sorted(inter)}")
