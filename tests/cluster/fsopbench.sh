@@ -16,17 +16,11 @@ assert_rc 0 "profiles/fsopbench.yaml"
 cp "$T/out" "$T/fo.out"
 "$CEPHFS_TREE" sizes "$CONF" "$FS" /cephbench/fo/alone/c0 >"$T/sizes" ||
 	fail "cannot list the tree's files"
-/usr/bin/python3 - "$T/fo.json" "$T/sizes" "$T/fo.out" <<'PY' || fail "fsopbench: see above"
+/usr/bin/python3 - "$T/fo.json" "$T/sizes" "$T/fo.out" "$HERE" <<'PY' || fail "fsopbench: see above"
 import json, math, statistics, sys
 
-M = (1 << 64) - 1
-
-
-def splitmix(x):
-    x = (x + 0x9E3779B97F4A7C15) & M
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & M
-    return x ^ (x >> 31)
+sys.path.insert(0, sys.argv.pop())  # tests/cluster: the pattern's splitmix64
+from krbd_pattern import splitmix64 as splitmix
 
 
 rec = json.load(open(sys.argv[1]))

@@ -9,6 +9,8 @@ if [ -z "${CEPHBENCH_TEST_CONF:-}" ]; then
 	exit 77
 fi
 CONF=$CEPHBENCH_TEST_CONF
+# the tests' own directory: their Python helpers (krbd_pattern.py) are here
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 POOL=${CEPHBENCH_TEST_POOL:-bench}
 T=$(mktemp -d /tmp/cephbench-test.XXXXXX)
 # A failed test must not leave objects that make the next test fail too.

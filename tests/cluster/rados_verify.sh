@@ -22,18 +22,12 @@ workloads:
 YAML
 cb run "$T/v.yaml" --conf "$CONF" --run-name v --no-cleanup --json "$T/v.json"
 assert_rc 0 "verified reads"
-(cd "$T" && timeout 300 /usr/bin/python3 - "$CONF" "$POOL" "$T/v.json") <<'PY' || fail "the pattern: see above"
+(cd "$T" && timeout 300 /usr/bin/python3 - "$CONF" "$POOL" "$T/v.json" "$HERE") <<'PY' || fail "the pattern: see above"
 import json, struct, sys
 import rados
 
-M = (1 << 64) - 1
-
-
-def splitmix(x):
-    x = (x + 0x9E3779B97F4A7C15) & M
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & M
-    return x ^ (x >> 31)
+sys.path.insert(0, sys.argv.pop())  # tests/cluster: the pattern's splitmix64
+from krbd_pattern import splitmix64 as splitmix
 
 
 def pattern(client, idx, size):
