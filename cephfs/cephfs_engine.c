@@ -65,7 +65,7 @@ static const struct cb_option cfs_options[] = {
      "-N), which this client's cache does not hold; 0: its own"},
     {"phases", CB_OPT_STR, offsetof(struct cfs_opts, phases), "all", 0, 0, NULL,
      "tree: which phases run, 'all' or a comma list (tree-create,dir-create,...)"},
-    {"file_size", CB_OPT_SIZE, offsetof(struct cfs_opts, file_size), "256M", 1, 1ULL << 44, NULL,
+    {"file_size", CB_OPT_SIZES, offsetof(struct cfs_opts, file_size), "256M", 1, 1ULL << 44, NULL,
      "read/write: size of each file"},
     {"files", CB_OPT_UINT, offsetof(struct cfs_opts, files), "1", 1, 1024, NULL,
      "read/write: files per client"},
@@ -306,6 +306,12 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 		snprintf(why, n, "fs: empty: name a file system (ceph fs ls)");
 		return -EINVAL;
 	}
+	if (cb_sizes_varies(&o->file_size) && !is_mix(wl)) {
+		snprintf(why, n,
+			 "file_size: op %s takes one file size (a distribution is op mix's)",
+			 wl->op);
+		return -EINVAL;
+	}
 	if (replay_check(wl, o, why, n) < 0 || cfs_mix_check(wl, o, why, n) < 0)
 		return -EINVAL;
 	if (is_tree(wl))
@@ -362,15 +368,15 @@ static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why,
 	 * within a file */
 	bool sized = cb_sizes_varies(&wl->sizes);
 	uint64_t bs = sized ? wl->block_align : wl->block_size;
-	if (o->file_size % bs) {
+	if (cfs_file_size(o) % bs) {
 		snprintf(why, n, "file_size %llu is not a multiple of %s %llu",
-			 (unsigned long long)o->file_size, sized ? "block_align" : "block_size",
+			 (unsigned long long)cfs_file_size(o), sized ? "block_align" : "block_size",
 			 (unsigned long long)bs);
 		return -EINVAL;
 	}
-	if (sized && o->file_size < wl->block_size) {
+	if (sized && cfs_file_size(o) < wl->block_size) {
 		snprintf(why, n, "file_size %llu is smaller than the largest block_size %llu",
-			 (unsigned long long)o->file_size, (unsigned long long)wl->block_size);
+			 (unsigned long long)cfs_file_size(o), (unsigned long long)wl->block_size);
 		return -EINVAL;
 	}
 	return 0;

@@ -71,7 +71,7 @@ int cfs_fsop_setup(struct cb_phase *ph, struct cfs_state *s)
 	s->bs = ph->wl->block_size;
 	s->dirs = dirs;
 	s->seed = ph->wl->seed;
-	s->cap = o->file_size < CFS_FSOP_MAX_FILE ? o->file_size : CFS_FSOP_MAX_FILE;
+	s->cap = cfs_file_size(o) < CFS_FSOP_MAX_FILE ? cfs_file_size(o) : CFS_FSOP_MAX_FILE;
 	switch (s->step) {
 	case CFS_FSOP_LAYOUT:
 		s->count = dirs - 1 + files; /* the root is the client's base */

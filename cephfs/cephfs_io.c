@@ -18,8 +18,8 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 	const char *op = ph->wl->op;
 	bool fill = s->step == CFS_FILL;
 	s->bs = fill ? CFS_FILL_BS : ph->wl->block_size;
-	if (s->bs > o->file_size)
-		s->bs = o->file_size;
+	if (s->bs > cfs_file_size(o))
+		s->bs = cfs_file_size(o);
 	if (s->bs != ph->wl->block_size)
 		ph->out->block_size = s->bs; /* the fill's own */
 	if (!fill && cb_sizes_varies(&ph->wl->sizes)) {
@@ -30,7 +30,7 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 	}
 	s->writes = fill || strstr(op, "write") != NULL;
 	s->rand = !fill && strncmp(op, "rand", 4) == 0;
-	s->blocks = (o->file_size + s->bs - 1) / s->bs;
+	s->blocks = (cfs_file_size(o) + s->bs - 1) / s->bs;
 	/* a fill pass ends when every block of every file is written once */
 	s->count = fill ? s->blocks * o->files : UINT64_MAX;
 	s->rng = cb_rng_client(ph->wl->seed, s->client, 0);
@@ -93,12 +93,12 @@ int cfs_io_submit(struct cfs_state *s, struct cb_op *op)
 		block = (j / s->nfds) % s->blocks;
 	}
 	uint64_t off = block * s->bs;
-	uint64_t left = s->o->file_size - off;
+	uint64_t left = cfs_file_size(s->o) - off;
 	op->len = left < s->bs ? left : s->bs;
 	if (s->sized) {
 		op->len = cb_wl_next_size(s->sized, &s->rng);
-		off = s->rand ? cb_sizes_at(block, s->bs, op->len, s->o->file_size)
-			      : cb_sizes_seq(&s->cur[file], s->bs, op->len, s->o->file_size);
+		off = s->rand ? cb_sizes_at(block, s->bs, op->len, cfs_file_size(s->o))
+			      : cb_sizes_seq(&s->cur[file], s->bs, op->len, cfs_file_size(s->o));
 		block = off / s->bs;
 	}
 	if (s->ends) {

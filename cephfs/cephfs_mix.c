@@ -11,6 +11,7 @@
 #include "cephfs_priv.h"
 
 #include "rng.h"
+#include "units.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -90,11 +91,13 @@ int cfs_mix_check(const struct cb_workload *wl, const struct cfs_opts *o, char *
 		snprintf(why, n, "rdpct splits mix's read weight, and mix has no read: add one");
 		return -EINVAL;
 	}
-	if (o->file_size % wl->block_size || o->file_size > CFS_MIX_MAX_FILE) {
+	char a[160];
+	if (cb_sizes_check_align(&o->file_size, wl->block_size, a, sizeof(a)) < 0 ||
+	    cfs_file_size(o) > CFS_MIX_MAX_FILE) {
 		snprintf(why, n,
-			 "file_size %llu must be a multiple of block_size %llu, at most %llu",
-			 (unsigned long long)o->file_size, (unsigned long long)wl->block_size,
-			 (unsigned long long)CFS_MIX_MAX_FILE);
+			 "file_size: every size must be a multiple of block_size %llu, at most %s",
+			 (unsigned long long)wl->block_size,
+			 cb_format_size(CFS_MIX_MAX_FILE, a, sizeof(a)));
 		return -EINVAL;
 	}
 	if (!o->branch || leaves(o) * o->files > CFS_MAX_NODES) {
@@ -109,8 +112,8 @@ int cfs_mix_setup(struct cb_phase *ph, struct cfs_state *s)
 {
 	const struct cfs_opts *o = s->o;
 	s->bs = ph->wl->block_size;
+	s->seed = ph->wl->seed;
 	s->rng = cb_rng_client(ph->wl->seed, s->client, 0);
-	s->blocks = o->file_size / s->bs;
 	uint64_t files = leaves(o) * o->files;
 	if (s->step == CFS_MIX_LAYOUT) {
 		/* the directories (all levels), then the files, one op each */
@@ -159,15 +162,27 @@ static void layout_dir(const struct cfs_opts *o, uint64_t m, char *buf, size_t n
 	}
 }
 
-/* A file written whole from the op's buffer: create's and the layout's. */
-static int64_t write_file(struct cfs_state *s, struct cb_op *op, const char *path, int flags)
+/* File i's size: file_size, or a draw of its distribution for the file
+ * from the workload's seed and the client (the same for its layout, a
+ * create of it and every read), a multiple of block_size. */
+static uint64_t size_of(const struct cfs_state *s, uint64_t i)
+{
+	return cb_sizes_pick(
+	    &s->o->file_size, s->bs,
+	    cb_splitmix64(s->seed ^ cb_splitmix64(((uint64_t)s->client << 40) ^ i)));
+}
+
+/* File i written whole from the op's buffer: create's and the layout's. */
+static int64_t write_file(struct cfs_state *s, struct cb_op *op, uint64_t i, const char *path,
+			  int flags)
 {
 	struct ceph_mount_info *cm = s->ss->cm;
+	uint64_t size = size_of(s, i);
 	int fd = ceph_open(cm, path, O_WRONLY | O_CREAT | flags, 0644);
 	if (fd < 0)
 		return fd;
 	int64_t done = 0, r = 0;
-	while (r >= 0 && (uint64_t)done < s->o->file_size) {
+	while (r >= 0 && (uint64_t)done < size) {
 		r = ceph_write(cm, fd, op->buf, (int64_t)s->bs, done);
 		done += r > 0 ? r : 0;
 		if (r >= 0 && (uint64_t)r != s->bs)
@@ -186,7 +201,7 @@ static int64_t layout_op(struct cfs_state *s, struct cb_op *op, uint64_t j)
 	}
 	op->is_write = true;
 	entry_path(s, j - s->dirs, 'f', s->path, sizeof(s->path));
-	return write_file(s, op, s->path, O_TRUNC);
+	return write_file(s, op, j - s->dirs, s->path, O_TRUNC);
 }
 
 /* The failures the mix makes likely: a file a delete or rename took, one a
@@ -208,13 +223,16 @@ static bool expected(int k, int64_t r)
 	}
 }
 
-static int64_t io(struct cfs_state *s, struct cb_op *op, bool write)
+/* A block of file i at random, of its size as laid out or created (a
+ * rename may have put another's there: a read past its end is short, and
+ * the op's bytes are what it read). */
+static int64_t io(struct cfs_state *s, struct cb_op *op, uint64_t i, bool write)
 {
 	struct ceph_mount_info *cm = s->ss->cm;
 	int fd = ceph_open(cm, s->path, write ? O_WRONLY : O_RDONLY, 0);
 	if (fd < 0)
 		return fd;
-	int64_t off = (int64_t)((cb_rng_next(&s->rng) % s->blocks) * s->bs);
+	int64_t off = (int64_t)((cb_rng_next(&s->rng) % (size_of(s, i) / s->bs)) * s->bs);
 	int64_t r = write ? ceph_write(cm, fd, op->buf, (int64_t)s->bs, off)
 			  : ceph_read(cm, fd, op->buf, (int64_t)s->bs, off);
 	int cr = ceph_close(cm, fd);
@@ -237,7 +255,7 @@ static int64_t mix_op(struct cfs_state *s, struct cb_op *op, int k, uint64_t i)
 		return ceph_rmdir(cm, s->path);
 	case CFS_MIX_CREATE:
 		op->is_write = true;
-		return write_file(s, op, s->path, O_EXCL);
+		return write_file(s, op, i, s->path, O_EXCL);
 	case CFS_MIX_DELETE:
 		return ceph_unlink(cm, s->path);
 	case CFS_MIX_OPEN: {
@@ -259,7 +277,7 @@ static int64_t mix_op(struct cfs_state *s, struct cb_op *op, int k, uint64_t i)
 	case CFS_MIX_READ:
 	case CFS_MIX_WRITE:
 		op->is_write = k == CFS_MIX_WRITE;
-		return io(s, op, op->is_write);
+		return io(s, op, i, op->is_write);
 	case CFS_MIX_GETATTR:
 		return ceph_statx(cm, s->path, &stx, CEPH_STATX_BASIC_STATS, 0);
 	case CFS_MIX_SETATTR:

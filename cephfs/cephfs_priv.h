@@ -35,8 +35,10 @@ struct cfs_opts {
 	uint64_t stonewall_ns;
 	uint64_t stride; /* stat, read, remove client + stride's items (mdtest -N) */
 	char *phases;
-	/* file data I/O (op: read, write, randread, randwrite) */
-	uint64_t file_size, files;
+	/* file data I/O (op: read, write, randread, randwrite): file_size one
+	 * size (cfs_file_size), a distribution only for op mix */
+	struct cb_sizes file_size;
+	uint64_t files;
 	bool direct, prefill;
 	bool append;	       /* write: at each file's end (fio's file_append) */
 	bool create_only;      /* the files laid out (the prefill row), no I/O */
@@ -73,6 +75,12 @@ extern const char *const cfs_mix_ops[CFS_MIX_N + 1];
 #define CFS_MIX_OPEN_MAX 64 /* files a client's open ops keep open */
 
 enum cfs_timing { CFS_TIMING_FAST, CFS_TIMING_RECORDED };
+
+/* file_size, the largest where it is a distribution (op mix's) */
+static inline uint64_t cfs_file_size(const struct cfs_opts *o)
+{
+	return cb_sizes_max(&o->file_size);
+}
 
 /* dbench's own default, from Debian's dbench package */
 #define CFS_DEFAULT_LOADFILE "/usr/share/dbench/client.txt"

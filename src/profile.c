@@ -87,7 +87,8 @@ static int check_list(struct loader *l, const char *key, yaml_node_t *v)
 	return 0;
 }
 
-/* A mapping of sizes to weights (block_size: { 4K: 60, 64K: 40 }) as the
+/* A mapping of sizes to weights (block_size: { 4K: 60, 64K: 40 }; RADOS
+ * object_size and CephFS file_size too) as the
  * one value its option parses, "4K:60,64K:40"; NULL, with the error
  * reported, when v is not one. */
 static const char *sizes_mapping(struct loader *l, const char *key, yaml_node_t *v)
@@ -159,7 +160,8 @@ static int mapping_to_kvs(struct loader *l, yaml_node_t *map, enum kv_src src, b
 		if (prefix && !(key = pf_loader_str(l, "%s%s", prefix, key)))
 			return cb_err_usage(l->e, "out of memory");
 		if (lists && !prefix && v->type == YAML_MAPPING_NODE &&
-		    (!strcmp(key, "block_size") || !strcmp(key, "object_size")) &&
+		    (!strcmp(key, "block_size") || !strcmp(key, "object_size") ||
+		     !strcmp(key, "file_size")) &&
 		    !(val = sizes_mapping(l, key, v)))
 			return -EINVAL;
 		if (!val && !(lists && v->type == YAML_SEQUENCE_NODE)) {

@@ -6,7 +6,9 @@
 #   error; the layout row made the tree;
 # - what is left in the tree, counted through libcephfs (the cephfs_tree
 #   helper, never cephbench), is the layout plus the creates and mkdirs
-#   that succeeded minus the deletes and rmdirs that did;
+#   that succeeded minus the deletes and rmdirs that did; the files'
+#   sizes (file_size a distribution) are all of its sizes, and the
+#   layout's bytes are the sizes of the files it wrote;
 # - weights that do not add up to 100, and rdpct beside a write weight, are
 #   refused (exit 2).
 . "$(dirname "$0")/cephfs_lib.sh"
@@ -14,14 +16,16 @@
 profile m >/dev/null <<YAML
 name: m
 workloads:
-  - { name: v, layer: cephfs, fs: $FS, op: mix, depth: 2, branch: 3, files: 20, file_size: 64K,
+  - { name: v, layer: cephfs, fs: $FS, op: mix, depth: 2, branch: 3, files: 20,
+      file_size: { 4K: 50, 16K: 30, 64K: 20 },
       block_size: 4K, ops: 10000, rdpct: 70, ramp: 0s,
       mix: { getattr: 40, read: 30, create: 10, delete: 10, mkdir: 5, rmdir: 5 } }
 YAML
 cb run "$T/m.yaml" --conf "$CONF" --run-name m --no-cleanup --quiet --json "$T/m.json"
 assert_rc 0 "the mix"
 counted=$(fs_count /cephbench/m/v/c0)
-/usr/bin/python3 - "$T/m.json" "$counted" <<'PY' || fail "the mix: see above"
+"$CEPHFS_TREE" sizes "$CONF" "$FS" /cephbench/m/v/c0 >"$T/sizes" || fail "cannot list the files"
+/usr/bin/python3 - "$T/m.json" "$counted" "$T/sizes" <<'PY' || fail "the mix: see above"
 import json, sys
 
 rows = {p["name"]: p for p in json.load(open(sys.argv[1]))["phases"]}
@@ -47,6 +51,12 @@ files = 180 + done["create"] - done["delete"]
 print(f"the tree: {sys.argv[2]}; the ops that succeeded leave dirs {dirs} files {files}")
 if sys.argv[2] != f"dirs {dirs} files {files}":
     bad.append("the tree is not what the ops that succeeded left")
+sizes = [int(l.split()[1]) for l in open(sys.argv[3])]
+print(f"file sizes: {sorted(set(sizes))}; the layout wrote {lay['bytes']} bytes")
+if not set(sizes) <= {4096, 16384, 65536} or len(set(sizes)) < 3:
+    bad.append(f"file sizes {sorted(set(sizes))}, not the distribution's")
+if not 180 * 4096 < lay["bytes"] < 180 * 65536 or lay["bytes"] % 4096:
+    bad.append(f"the layout wrote {lay['bytes']} bytes")
 for b in bad:
     print(b)
 sys.exit(1 if bad else 0)
