@@ -42,25 +42,10 @@ static uint64_t dirs_of(const struct cfs_opts *o)
 	return n;
 }
 
-/* Directory m (breadth-first, the root 0) as "t.1/t.0", "." for the root. */
-static void dir_path(const struct cfs_opts *o, uint64_t m, char *buf, size_t n)
-{
-	uint64_t chain[CFS_MAX_DEPTH + 1];
-	size_t k = 0, len = 0;
-	for (; m; m = (m - 1) / o->branch)
-		chain[k++] = (m - 1) % o->branch;
-	buf[0] = '\0';
-	while (k-- > 0 && len < n)
-		len += (size_t)snprintf(buf + len, n - len, "%st.%llu", len ? "/" : "",
-					(unsigned long long)chain[k]);
-	if (!len)
-		snprintf(buf, n, ".");
-}
-
 static void file_path(const struct cfs_state *s, uint64_t i, char *buf, size_t n)
 {
 	char dir[PATH_MAX / 2];
-	dir_path(s->o, i / s->o->files, dir, sizeof(dir));
+	cfs_bfs_path(s->o->branch, i / s->o->files, dir, sizeof(dir));
 	snprintf(buf, n, "%s/f.%llu", dir, (unsigned long long)(i % s->o->files));
 }
 
@@ -136,7 +121,7 @@ int cfs_fsop_submit(struct cfs_state *s, struct cb_op *op)
 	switch (s->step) {
 	case CFS_FSOP_LAYOUT:
 		if (j < s->dirs - 1) {
-			dir_path(s->o, j + 1, s->path, sizeof(s->path));
+			cfs_bfs_path(s->o->branch, j + 1, s->path, sizeof(s->path));
 			r = ceph_mkdir(cm, s->path, 0755);
 		} else {
 			r = make_file(s, op, j - (s->dirs - 1));
@@ -144,7 +129,7 @@ int cfs_fsop_submit(struct cfs_state *s, struct cb_op *op)
 		break;
 	case CFS_FSOP_READDIR: {
 		struct ceph_dir_result *d;
-		dir_path(s->o, j, s->path, sizeof(s->path));
+		cfs_bfs_path(s->o->branch, j, s->path, sizeof(s->path));
 		if ((r = ceph_opendir(cm, s->path, &d)) == 0) {
 			while (ceph_readdir(cm, d))
 				;

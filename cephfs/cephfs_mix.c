@@ -37,26 +37,20 @@ static uint64_t leaves(const struct cfs_opts *o)
 	return n;
 }
 
-/* "t.1/t.0/f.3": leaf l's path (its index in base branch, most
- * significant level first), and the name of its entry k of kind c. */
-static void leaf_path(const struct cfs_opts *o, uint64_t l, char *buf, size_t n)
+/* The first leaf's number, breadth-first (cfs_bfs_path): the nodes above
+ * the leaves' level. */
+static uint64_t first_leaf(const struct cfs_opts *o)
 {
-	size_t len = 0;
-	uint64_t div = leaves(o);
-	buf[0] = '\0';
-	for (uint64_t d = 0; d < o->depth && len < n; d++) {
-		div /= o->branch;
-		len += (size_t)snprintf(buf + len, n - len, "%st.%llu", len ? "/" : "",
-					(unsigned long long)(l / div % o->branch));
-	}
-	if (!len)
-		snprintf(buf, n, ".");
+	uint64_t n = 0, w = 1;
+	for (uint64_t d = 0; d < o->depth; d++, w *= o->branch)
+		n += w;
+	return n;
 }
 
 static void entry_path(const struct cfs_state *s, uint64_t i, char c, char *buf, size_t n)
 {
 	char dir[PATH_MAX / 2];
-	leaf_path(s->o, i / s->o->files, dir, sizeof(dir));
+	cfs_bfs_path(s->o->branch, first_leaf(s->o) + i / s->o->files, dir, sizeof(dir));
 	snprintf(buf, n, "%s/%c.%llu", dir, c, (unsigned long long)(i % s->o->files));
 }
 
@@ -144,24 +138,6 @@ int cfs_mix_setup(struct cb_phase *ph, struct cfs_state *s)
 	return 0;
 }
 
-/* The layout's directory m (breadth-first, level by level) as a path. */
-static void layout_dir(const struct cfs_opts *o, uint64_t m, char *buf, size_t n)
-{
-	uint64_t w = o->branch, depth = 1;
-	while (m >= w) {
-		m -= w;
-		w *= o->branch;
-		depth++;
-	}
-	size_t len = 0;
-	uint64_t div = w;
-	for (uint64_t d = 0; d < depth && len < n; d++) {
-		div /= o->branch;
-		len += (size_t)snprintf(buf + len, n - len, "%st.%llu", len ? "/" : "",
-					(unsigned long long)(m / div % o->branch));
-	}
-}
-
 /* File i's size: file_size, or a draw of its distribution for the file
  * from the workload's seed and the client (the same for its layout, a
  * create of it and every read), a multiple of block_size. */
@@ -195,7 +171,7 @@ static int64_t write_file(struct cfs_state *s, struct cb_op *op, uint64_t i, con
 static int64_t layout_op(struct cfs_state *s, struct cb_op *op, uint64_t j)
 {
 	if (j < s->dirs) {
-		layout_dir(s->o, j, s->path, sizeof(s->path));
+		cfs_bfs_path(s->o->branch, j + 1, s->path, sizeof(s->path)); /* not the root */
 		int r = ceph_mkdir(s->ss->cm, s->path, 0755);
 		return r == -EEXIST ? 0 : r; /* a later workload of the run's tree */
 	}
@@ -285,7 +261,8 @@ static int64_t mix_op(struct cfs_state *s, struct cb_op *op, int k, uint64_t i)
 		return ceph_setattrx(cm, s->path, &stx, CEPH_SETATTR_MTIME, 0);
 	case CFS_MIX_READDIR: {
 		struct ceph_dir_result *d;
-		leaf_path(s->o, i / s->o->files, s->path, sizeof(s->path));
+		cfs_bfs_path(s->o->branch, first_leaf(s->o) + i / s->o->files, s->path,
+			     sizeof(s->path));
 		int r = ceph_opendir(cm, s->path, &d);
 		if (r < 0)
 			return r;

@@ -200,6 +200,11 @@ struct cfs_tree {
 	uint64_t items; /* per client */
 };
 
+/* The mix's and fsop's trees: node m of a complete tree of branch
+ * children each, numbered breadth-first from the root 0, as its path of
+ * child numbers, "t.1/t.0" ("." for the root). */
+void cfs_bfs_path(uint64_t branch, uint64_t m, char *buf, size_t n);
+
 /* The geometry, or -EINVAL/-ERANGE with why. */
 int cfs_tree_plan(const struct cfs_opts *o, struct cfs_tree *t, char *why, size_t n);
 

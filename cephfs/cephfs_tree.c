@@ -245,3 +245,17 @@ void cfs_tree_teardown(struct cfs_state *s)
 {
 	s->ss->made[s->step] = s->next;
 }
+
+void cfs_bfs_path(uint64_t branch, uint64_t m, char *buf, size_t n)
+{
+	uint64_t chain[CFS_MAX_DEPTH + 1];
+	size_t k = 0, len = 0;
+	for (; m && k <= CFS_MAX_DEPTH; m = (m - 1) / branch)
+		chain[k++] = (m - 1) % branch;
+	buf[0] = '\0';
+	while (k-- > 0 && len < n)
+		len += (size_t)snprintf(buf + len, n - len, "%st.%llu", len ? "/" : "",
+					(unsigned long long)chain[k]);
+	if (!len)
+		snprintf(buf, n, ".");
+}
