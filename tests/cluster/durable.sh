@@ -66,11 +66,12 @@ check("fs0 has no syncs", syncs(ph["fs0"]) == 0 and "sync" not in ph["fs0"].get(
 check("params", ph["fs4"]["params"]["fsync"] == 4 and ph["fsd"]["params"]["sync"] == "dsync"
       and ph["img"]["params"]["flush"] == 4)
 
-# CephFS: one OSD write per fsync beyond the same run without (and the
-# few the MDS and the mgr write on their own timers meanwhile)
+# CephFS: one OSD write per fsync beyond the same run without; the few
+# writes the MDS and the mgr make on their own timers land in either run,
+# so the difference may fall short as well as over (CI once saw 197 of 200)
 extra = osd_writes(ph["fs4"]) - osd_writes(ph["fs0"])
 check(f"fs4: the OSDs counted {extra} more writes than fs0, for {syncs(ph['fs4'])} fsyncs",
-      syncs(ph["fs4"]) - 2 <= extra <= 1.05 * syncs(ph["fs4"]) + 5)
+      syncs(ph["fs4"]) - 8 <= extra <= 1.05 * syncs(ph["fs4"]) + 5)
 # sync: dsync on buffered CephFS writes: each reaches the OSDs as it is
 # made, where without it the client's cache holds them past the phase
 check(f"fsbd: the OSDs counted {osd_writes(ph['fsbd'])} writes for 300 O_DSYNC ones",
