@@ -25,7 +25,6 @@ const char cb_cli_cluster_help[] =
 
 const char cb_cli_run_help[] =
     "Output and lifecycle:\n"
-    "      --run-name N     names the run's objects (default: the profile's name)\n"
     "      --format F       text (default) or json, on stdout\n"
     "      --json FILE      also write the JSON result to FILE\n"
     "      --html FILE      also write the result as one self-contained HTML page\n"

@@ -18,6 +18,7 @@ static const char fs_help[] =
     "\n"
     "  --fs FS      file system (default cephfs)\n"
     "  --clients N  clients, each with its own mount (mdtest's ranks, fio's numjobs)\n"
+    "  --run-name N names the run's tree (default: bench)\n"
     "\n"
     "mdtest's flags, as mdtest means them:\n"
     "  -z DEPTH     levels below the tree's root     -b BRANCH   subdirectories of each\n"

@@ -45,7 +45,7 @@ static const char rbd_help[] =
     "                         (default: --timeout)\n"
     "      --rate R           open loop: R ops/s (or a bandwidth, 200MiB/s) for all\n"
     "                         clients; latency from each op's scheduled start\n"
-    "  Created images are named after --run-name (default: bench).\n";
+    "      --run-name N       names the created images (default: bench)\n";
 
 enum {
 	OPT_IO_TYPE = CB_OPT_CMD_BASE,

@@ -20,7 +20,8 @@ static const char run_help[] =
     "  -o, --set KEY=VALUE  override a profile key: workloads.NAME.KEY=V (or NAME.KEY=V)\n"
     "                       for one workload, KEY=V for every workload whose layer has\n"
     "                       KEY, defaults.KEY=V as a default, cluster.KEY=V\n"
-    "      --dry-run        validate the profile and print the plan; connect to nothing\n";
+    "      --dry-run        validate the profile and print the plan; connect to nothing\n"
+    "      --run-name N     names the run's objects (default: the profile's name)\n";
 
 static void print_expect(const struct cb_expect *x)
 {
