@@ -36,6 +36,9 @@ const char cb_cli_run_help[] =
     "                       wait for it to end (default: refuse, exit 3)\n"
     "      --quiet          print only errors, failures and regressions (no report,\n"
     "                       no progress lines, no cleanup notes)\n"
+    "      --progress M     a live line per phase on stderr: auto (default: when\n"
+    "                       stderr is a terminal, not with --quiet), always, never,\n"
+    "                       or jsonl (a JSON object a second, docs/progress.md)\n"
     "      --preflight R    the cluster's state a run starts on: ok, warn (default) or\n"
     "                       any; otherwise exit 3 naming why (profile preflight:)\n"
     "      --no-preflight   start whatever the cluster's state\n"
@@ -109,6 +112,11 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 		return 1;
 	case CB_OPT_NO_PREFLIGHT:
 		o->preflight = CB_PF_OFF;
+		return 1;
+	case CB_OPT_PROGRESS:
+		if (cb_progress_mode_parse(arg, &o->progress) < 0)
+			return cb_err_usage(e, "--progress '%s': use auto, always, never or jsonl",
+					    CB_ECHO(arg));
 		return 1;
 	}
 	return 0;

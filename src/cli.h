@@ -48,6 +48,7 @@ enum {
 	    {"wait", no_argument, NULL, CB_OPT_WAIT}, CB_CLI_HEALTH_OPTIONS,                       \
 	    {"preflight", required_argument, NULL, CB_OPT_PREFLIGHT},                              \
 	    {"no-preflight", no_argument, NULL, CB_OPT_NO_PREFLIGHT},                              \
+	    {"progress", required_argument, NULL, CB_OPT_PROGRESS},                                \
 	{                                                                                          \
 		"no-cleanup", no_argument, NULL, CB_OPT_NO_CLEANUP                                 \
 	}

@@ -4,9 +4,11 @@
 #include "commands.h"
 #include "expect.h"
 #include "health.h"
+#include "profiles_dir.h"
 #include "ranks.h"
 #include "units.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -43,7 +45,13 @@ static void print_expect(const struct cb_expect *x)
 
 static void print_plan(const struct cb_profile *p)
 {
-	printf("profile %s (sha256 %.12s): %zu workloads\n", p->name, p->sha256, p->n);
+	printf("profile %s (sha256 %.12s): %zu workload%s\n", p->name, p->sha256, p->n,
+	       p->n == 1 ? "" : "s");
+	int nw = 20; /* a matrix's row names run long: the column fits the longest */
+	for (size_t i = 0; i < p->n; i++) {
+		int n = (int)strlen(p->items[i].wl.name);
+		nw = n > nw ? n : nw;
+	}
 	for (size_t i = 0; i < p->n; i++) {
 		const struct cb_workload *w = &p->items[i].wl;
 		char bs[128], d[32];
@@ -62,11 +70,16 @@ static void print_plan(const struct cb_profile *p)
 		 * all (a metadata tree test) */
 		if (cb_sizes_varies(&w->sizes))
 			cb_sizes_format(&w->sizes, bs, sizeof(bs));
-		const char *bsv = cb_sizes_varies(&w->sizes) ? bs
+		/* a metadata op (a tree test, a stat) has none */
+		bool data = !eng->sized_ops || cb_op_listed(eng->sized_ops, w->op) ||
+			    cb_op_listed(eng->write_ops, w->op) ||
+			    cb_engine_reads_as_written(eng, w->op);
+		const char *bsv = !data			       ? "-"
+				  : cb_sizes_varies(&w->sizes) ? bs
 				  : w->block_size ? cb_format_size(w->block_size, bs, sizeof(bs))
 				  : cb_engine_reads_as_written(eng, w->op) ? "as written"
 									   : "-";
-		printf("  %-20s %-6s %-9s bs %-10s concurrency %-4llu duration %s%s\n", w->name,
+		printf("  %-*s %-6s %-9s bs %-10s concurrency %-4llu duration %s%s\n", nw, w->name,
 		       eng->name, w->op, bsv, (unsigned long long)w->concurrency,
 		       dur ? cb_format_duration(dur, d, sizeof(d)) : "-",
 		       fill ? ", after a prefill" : "");
@@ -144,7 +157,9 @@ int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	if (!dry && cb_ranks_launched() &&
 	    (cb_cli_block_signals(e) < 0 || cb_ranks_init(&o.ranks, e) < 0))
 		goto out;
-	if (cb_ranks_agree(o.ranks, cb_profile_load(argv[optind], ov, nov, &p, e), e) < 0)
+	char found[4200];
+	const char *path = cb_profile_path(argv[optind], found, sizeof(found), e);
+	if (cb_ranks_agree(o.ranks, path ? cb_profile_load(path, ov, nov, &p, e) : -EINVAL, e) < 0)
 		goto out;
 	/* the health flags' own consistency: a dry run that passes must not
 	 * hide a combination the real run refuses (their files are left to it) */

@@ -238,10 +238,11 @@ struct loop {
 	 * op's kind (or is_write when the phase names none), syncs last. */
 	struct cb_kind *kind[CB_MAX_KINDS + 1];
 	char first_error[512];
-	struct cb_op_trace trace; /* the tests' hook */
-	struct cb_data data;	  /* the buffers' contents */
-	bool refill;		  /* made anew before every op */
-	uint64_t bs;		  /* each buffer's size */
+	struct cb_op_trace trace;  /* the tests' hook */
+	struct cb_data data;	   /* the buffers' contents */
+	struct cb_live_slot *live; /* this client's progress counts; NULL: none */
+	bool refill;		   /* made anew before every op */
+	uint64_t bs;		   /* each buffer's size */
 };
 
 /* Second sec's sample, grown to; NULL on ENOMEM. */
@@ -272,6 +273,8 @@ static void note_error(struct loop *l, struct cb_op *op, int64_t r)
 {
 	char what[256] = "op";
 	l->res->errors++;
+	if (l->live)
+		cb_live_add(&l->live->errors, 1);
 	if (l->sy)
 		atomic_fetch_add(&l->sy->errors, 1);
 	if (l->first_error[0])
@@ -348,6 +351,8 @@ static int account(struct loop *l, struct cb_op *op)
 	}
 	if (op->is_sync) /* its own figures only, as fio keeps them */
 		return 0;
+	if (l->live)
+		cb_live_op(l->live, op->len, lat, measured);
 	l->res->all_ops++;
 	l->res->all_bytes += op->len;
 	l->res->all_lat_ns += lat;
@@ -367,25 +372,6 @@ static int account(struct loop *l, struct cb_op *op)
 	if (op->t_end > l->last_end)
 		l->last_end = op->t_end;
 	return sample_add(l->res, (op->t_end - l->ramp_end) / 1000000000ULL, op->len, lat);
-}
-
-static void progress(struct loop *l, FILE *out, uint64_t now, uint64_t *tick_bytes)
-{
-	struct cb_progress p = {
-	    .sec = (now - l->t0 + 500000000ULL) / 1000000000ULL,
-	    .inflight = l->inflight,
-	    .started = l->started,
-	    .finished = l->finished,
-	    /* avg MB/s is over the measured time only: 0 during the ramp */
-	    .elapsed_ns = now > l->ramp_end ? now - l->ramp_end : 0,
-	    .bytes = l->res->bytes,
-	    .tick_bytes = l->res->bytes - *tick_bytes,
-	    .last_lat_ns = l->last_lat,
-	    .avg_lat_ns = l->finished ? l->all_lat_sum / l->finished : 0,
-	    .ramping = now < l->ramp_end,
-	};
-	*tick_bytes = l->res->bytes;
-	cb_report_progress(out, &p);
 }
 
 static int slots_alloc(struct loop *l, struct cb_cq *cq, uint64_t n, uint64_t bs)
@@ -508,7 +494,6 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 {
 	const struct cb_workload *wl = l->ph->wl;
 	uint64_t end = wl->duration_ns ? l->ramp_end + wl->duration_ns : UINT64_MAX;
-	uint64_t next_tick = l->t0 + 1000000000ULL, tick_bytes = 0;
 	uint64_t next_sig = l->t0 + SIGNAL_CHECK_NS;
 	uint64_t measured_ops = 0, measured_bytes = 0;
 	bool stopping = false, interrupted = false;
@@ -599,7 +584,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 				break;
 		}
 		now = cb_now_ns();
-		uint64_t wake = next_tick < next_sig ? next_tick : next_sig;
+		uint64_t wake = next_sig;
 		if (l->rated && !stopping && l->nfree > 0 && l->sched.next < wake)
 			wake = l->sched.next;
 		if (due > now && !stopping && l->nfree > 0 && due < wake)
@@ -668,12 +653,6 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 					atomic_store(&l->sy->done, true);
 			}
 		}
-		if (now >= next_tick) {
-			if (ro->progress)
-				progress(l, ro->progress, now, &tick_bytes);
-			while (next_tick <= now)
-				next_tick += 1000000000ULL;
-		}
 	}
 	l->res->interrupted = interrupted;
 	/* said, so that ops + unissued_ops is what the schedule asked for */
@@ -699,7 +678,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 /* One client's phase: setup, the start line, the loop, teardown. */
 static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 		      const struct cb_runner_opts *ro, struct cb_cq *cq, struct sync *sy,
-		      bool first, struct cb_phase_result *res)
+		      bool first, struct cb_live_slot *live, struct cb_phase_result *res)
 {
 	const struct cb_workload *wl = ph->wl;
 	uint64_t depth = wl->concurrency, bs;
@@ -755,11 +734,6 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 			       (unsigned long long)depth, (unsigned long long)bs);
 		goto free_slots;
 	}
-	struct cb_runner_opts cro = *ro;
-	if (sy)
-		cro.progress = NULL; /* one client's figures are not the phase's */
-	if (cro.progress)
-		cb_report_progress_header(cro.progress, ph, eng->name, bs, depth);
 	res->ran = true;
 	if (!sy && ro->mark)
 		ro->mark(ro->mark_arg, CB_MARK_START);
@@ -778,6 +752,10 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 	}
 	l.t0 = cb_now_ns();
 	l.ramp_end = l.t0 + wl->ramp_ns;
+	if ((l.live = live)) {
+		atomic_store_explicit(&live->ramp_end, l.ramp_end, memory_order_relaxed);
+		atomic_store_explicit(&live->t0, l.t0, memory_order_relaxed);
+	}
 	struct timespec wall;
 	clock_gettime(CLOCK_REALTIME, &wall);
 	res->window_unix_ns =
@@ -789,7 +767,7 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 		l.due = l.sched;
 	}
 	cb_op_trace_begin(&l.trace);
-	r = run_loop(&l, &cro);
+	r = run_loop(&l, ro);
 	cb_op_trace_end(&l.trace, ph);
 	if (l.steady_on)
 		cb_steady_end(&l.steady, res);
@@ -829,8 +807,8 @@ struct client {
 static void *client_main(void *arg)
 {
 	struct client *c = arg;
-	c->r =
-	    run_client(&c->ph, c->eng, c->ro, c->ro->cqs[c->local], c->sy, c->local == 0, &c->res);
+	c->r = run_client(&c->ph, c->eng, c->ro, c->ro->cqs[c->local], c->sy, c->local == 0,
+			  cb_live_slot(c->ro->live, c->local), &c->res);
 	return NULL;
 }
 
@@ -895,12 +873,14 @@ static void rate_verdict(struct cb_phase_result *res)
 		res->saturated = cb_phase_iops(res) < CB_SATURATED_SHARE * res->rate_ops;
 }
 
+static int run_clients(struct cb_phase *ph, const struct cb_engine *eng,
+		       const struct cb_runner_opts *ro, struct cb_phase_result *res);
+
 int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct cb_runner_opts *ro,
 		 struct cb_phase_result *res)
 {
 	const struct cb_workload *wl = ph->wl;
-	unsigned n = ph->clients;
-	unsigned rank = cb_ranks_rank(ro->ranks), nranks = cb_ranks_size(ro->ranks);
+	unsigned n = ph->clients, nranks = cb_ranks_size(ro->ranks);
 
 	res->name = strdup(wl->name);
 	res->layer = strdup(eng->name);
@@ -918,9 +898,32 @@ int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct 
 	}
 	res->rate_ops = (double)wl->rate.ops;
 	res->arrival = wl->arrival;
+	struct cb_runner_opts cro = *ro;
+	if (ro->progress) {
+		struct cb_live_info li = {.name = wl->name,
+					  .layer = eng->name,
+					  .op = wl->op,
+					  .clients = n,
+					  .duration_ns = wl->duration_ns,
+					  .ops = wl->ops,
+					  .bytes = wl->bytes};
+		cro.live = cb_live_start(ro->progress, &li);
+	}
+	int r = run_clients(ph, eng, &cro, res);
+	cb_live_stop(cro.live);
+	return r;
+}
+
+/* The phase's clients: this thread alone for one, else a thread each. */
+static int run_clients(struct cb_phase *ph, const struct cb_engine *eng,
+		       const struct cb_runner_opts *ro, struct cb_phase_result *res)
+{
+	unsigned n = ph->clients;
+	unsigned rank = cb_ranks_rank(ro->ranks), nranks = cb_ranks_size(ro->ranks);
 	if (n == 1 && nranks == 1) {
 		ph->client = 0;
-		int r1 = run_client(ph, eng, ro, ro->cqs[0], NULL, true, res);
+		int r1 =
+		    run_client(ph, eng, ro, ro->cqs[0], NULL, true, cb_live_slot(ro->live, 0), res);
 		rate_verdict(res);
 		return r1;
 	}

@@ -5,6 +5,7 @@
 #define CB_PHASE_H
 
 #include "engine.h"
+#include "progress.h"
 #include "result.h"
 
 #include <stdbool.h>
@@ -21,7 +22,8 @@ enum cb_mark { CB_MARK_START, CB_MARK_WINDOW, CB_MARK_END };
 
 struct cb_runner_opts {
 	int sigfd;	    /* signalfd for the stop signals, or -1 */
-	FILE *progress;	    /* per-second lines go here; NULL: none */
+	const struct cb_progress_out *progress; /* the live lines; NULL: none */
+	struct cb_live *live; /* the phase's, set by cb_run_phase itself */
 	struct cb_cq **cqs; /* one per client, from cb_cq_new */
 	size_t ncqs;
 	struct cb_ranks *ranks; /* a run over MPI: every phase is every rank's; NULL: none */

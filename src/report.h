@@ -10,21 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* One per-second progress line, as rados bench prints them. */
-struct cb_progress {
-	uint64_t sec;
-	uint64_t inflight, started, finished;
-	uint64_t elapsed_ns; /* since the end of the ramp */
-	uint64_t bytes;	     /* measured so far */
-	uint64_t tick_bytes; /* measured in the last second */
-	uint64_t last_lat_ns, avg_lat_ns;
-	bool ramping;
-};
-
-/* block_size: the phase's effective one (the plan's or its step's own). */
-void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer,
-			       uint64_t block_size, uint64_t depth);
-void cb_report_progress(FILE *out, const struct cb_progress *p);
+/* A row whose ops moved no data (a tree test's, a stat's): neither a block
+ * size nor a bandwidth applies, and the tables print '-' for both. */
+bool cb_report_no_data(const json_t *phase);
 
 /* The end-of-run report, ending with the verdicts when there are any. It
  * is drawn from the result record (cb_result_json), not from the run's

@@ -56,9 +56,12 @@ static void table(FILE *out, const json_t *phases)
 		const json_t *lat = json_object_get(p, "latency_us");
 		char bs[64], qd[48], name[300];
 		const json_t *z = json_object_get(p, "sizes");
+		bool nodata = cb_report_no_data(p);
 		if (z)
 			snprintf(bs, sizeof(bs), "%.20s (mean %.0f)", cb_jstr(z, "asked", ""),
 				 cb_jnum(z, "mean"));
+		else if (nodata)
+			snprintf(bs, sizeof(bs), "-");
 		else
 			cb_format_size(cb_jcount(p, "block_size"), bs, sizeof(bs));
 		cb_report_depth(p, qd, sizeof(qd));
@@ -74,7 +77,10 @@ static void table(FILE *out, const json_t *phases)
 		cell(out, qd);
 		cellf(out, "%.0f", (double)cb_jcount(p, "ops"));
 		cellf(out, "%.1f", cb_jnum(p, "iops"));
-		cellf(out, "%.2f", cb_jnum(p, "bw_bytes_per_s") / 1048576.0);
+		if (nodata)
+			cell(out, "-");
+		else
+			cellf(out, "%.2f", cb_jnum(p, "bw_bytes_per_s") / 1048576.0);
 		static const char *const q[] = {"mean", "p50", "p99", "p99.9", "max"};
 		for (size_t k = 0; k < 5; k++)
 			cellf(out, "%.3f", cb_jnum(lat, q[k]) / 1e3);

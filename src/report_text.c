@@ -1,5 +1,5 @@
-/* Text rendering: rados-bench-style progress lines while running, and one
- * table row per phase at the end. Latencies in milliseconds. */
+/* Text rendering: one table row per phase at the end, and the lines under
+ * it. Latencies in milliseconds. */
 #include "expect.h"
 #include "report.h"
 #include "group.h"
@@ -14,32 +14,9 @@
 
 #include <string.h>
 
-void cb_report_progress_header(FILE *out, const struct cb_phase *ph, const char *layer,
-			       uint64_t block_size, uint64_t depth)
+bool cb_report_no_data(const json_t *p)
 {
-	char bs[32], dur[32], ramp[32];
-	const struct cb_workload *wl = ph->wl;
-	cb_format_size(block_size, bs, sizeof(bs));
-	cb_format_duration(wl->duration_ns, dur, sizeof(dur));
-	cb_format_duration(wl->ramp_ns, ramp, sizeof(ramp));
-	fprintf(out, "== %s: %s %s %s on %s, %llu in flight, ramp %s, duration %s\n", wl->name,
-		layer, wl->op, bs, ph->out->target, (unsigned long long)depth, ramp,
-		wl->duration_ns ? dur : "unlimited");
-	fprintf(out, "%5s %7s %9s %9s %9s %9s %11s %11s\n", "sec", "Cur ops", "started", "finished",
-		"avg MB/s", "cur MB/s", "last lat(s)", "avg lat(s)");
-	fflush(out);
-}
-
-void cb_report_progress(FILE *out, const struct cb_progress *p)
-{
-	double secs = (double)p->elapsed_ns / 1e9;
-	fprintf(out, "%5llu %7llu %9llu %9llu %9.4f %9.4f %11.6f %11.6f%s\n",
-		(unsigned long long)p->sec, (unsigned long long)p->inflight,
-		(unsigned long long)p->started, (unsigned long long)p->finished,
-		secs > 0 ? (double)p->bytes / 1048576.0 / secs : 0.0,
-		(double)p->tick_bytes / 1048576.0, (double)p->last_lat_ns / 1e9,
-		(double)p->avg_lat_ns / 1e9, p->ramping ? "  (ramp)" : "");
-	fflush(out);
+	return cb_jcount(p, "ops") > 0 && cb_jcount(p, "bytes") == 0;
 }
 
 /* The table's header line: what ran, where, when. */
@@ -95,24 +72,29 @@ static void table_text(const json_t *phases, FILE *out)
 	json_array_foreach(phases, i, p)
 	{
 		const json_t *lat = json_object_get(p, "latency_us");
-		char bs[32], qd[48];
+		char bs[32], qd[48], bw[32] = "-";
+		bool nodata = cb_report_no_data(p);
 		/* a distribution's sizes and mean are on a line of their own */
 		if (json_object_get(p, "sizes"))
 			snprintf(bs, sizeof(bs), "mixed");
+		else if (nodata)
+			snprintf(bs, sizeof(bs), "-");
 		else
 			cb_format_size(cb_jcount(p, "block_size"), bs, sizeof(bs));
+		if (!nodata)
+			snprintf(bw, sizeof(bw), "%.2f", cb_jnum(p, "bw_bytes_per_s") / 1048576.0);
 		cb_report_depth(p, qd, sizeof(qd));
-		fprintf(
-		    out,
-		    "%-*s %-6s %-*s %-10s %6s %7s %10llu %10.1f %9.2f | %9.3f %9.3f %9.3f %9.3f "
-		    "%9.3f | %6llu%s\n",
-		    w, cb_jstr(p, "name", ""), cb_jstr(p, "layer", ""), ow, cb_jstr(p, "op", ""),
-		    cb_jstr(p, "pool", ""), bs, qd, (unsigned long long)cb_jcount(p, "ops"),
-		    cb_jnum(p, "iops"), cb_jnum(p, "bw_bytes_per_s") / 1048576.0,
-		    ms_of(lat, "mean"), ms_of(lat, "p50"), ms_of(lat, "p99"), ms_of(lat, "p99.9"),
-		    ms_of(lat, "max"), (unsigned long long)cb_jcount(p, "errors"),
-		    cb_jtrue(p, "failed") ? " failed"
-					  : (cb_jtrue(p, "interrupted") ? " partial" : ""));
+		fprintf(out,
+			"%-*s %-6s %-*s %-10s %6s %7s %10llu %10.1f %9s | %9.3f %9.3f %9.3f %9.3f "
+			"%9.3f | %6llu%s\n",
+			w, cb_jstr(p, "name", ""), cb_jstr(p, "layer", ""), ow,
+			cb_jstr(p, "op", ""), cb_jstr(p, "pool", ""), bs, qd,
+			(unsigned long long)cb_jcount(p, "ops"), cb_jnum(p, "iops"), bw,
+			ms_of(lat, "mean"), ms_of(lat, "p50"), ms_of(lat, "p99"),
+			ms_of(lat, "p99.9"), ms_of(lat, "max"),
+			(unsigned long long)cb_jcount(p, "errors"),
+			cb_jtrue(p, "failed") ? " failed"
+					      : (cb_jtrue(p, "interrupted") ? " partial" : ""));
 	}
 }
 

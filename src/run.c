@@ -82,9 +82,10 @@ static int start_result(struct run *rn, struct cb_err *e)
 		snprintf(res->fsid, sizeof(res->fsid), "%s", cb_conn_fsid(rn->conn));
 	gethostname(res->host, sizeof(res->host) - 1);
 	res->started = time(NULL);
-	bool progress = !o->quiet && o->format == CB_FORMAT_TEXT && isatty(STDOUT_FILENO);
+	/* rank 0's alone: one line a phase, not one a rank */
+	bool progress = rn->root && cb_progress_out_init(&rn->po, o->progress, o->quiet, stderr);
 	rn->ro = (struct cb_runner_opts){.sigfd = o->sigfd,
-					 .progress = progress ? stdout : NULL,
+					 .progress = progress ? &rn->po : NULL,
 					 .cqs = rn->cqs,
 					 .ncqs = rn->ncqs,
 					 .ranks = o->ranks};

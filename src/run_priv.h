@@ -51,6 +51,7 @@ struct run {
 	struct cb_cq **cqs; /* one completion queue per client of the widest workload */
 	size_t ncqs;
 	struct cb_runner_opts ro;
+	struct cb_progress_out po; /* where ro.progress points */
 	struct cb_result res;
 	struct left *left;  /* per workload */
 	struct wl_run *wls; /* per workload */
