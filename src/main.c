@@ -1,6 +1,7 @@
 /* cephbench: usage, dispatch to the subcommands and the one place errors are
  * printed. */
 #include "commands.h"
+#include "profiles_dir.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,21 @@ static void usage(FILE *out)
 		     "error, 130 interrupted.\n");
 }
 
+static void examples(FILE *out)
+{
+	char dir[4096];
+	fprintf(
+	    out,
+	    "\nExamples:\n"
+	    "  cephbench doctor --conf /etc/ceph/ceph.conf      can this client run a bench?\n"
+	    "  cephbench run quick --conf /etc/ceph/ceph.conf   the default profile, ~70 s\n"
+	    "  cephbench rados write -p bench --duration 30     rados bench, with percentiles\n");
+	if (cb_profiles_dir(dir, sizeof(dir)))
+		fprintf(out, "\nProfiles (run them by name): %s\n", dir);
+	else
+		fprintf(out, "\nProfiles: none installed here; give a profile's path\n");
+}
+
 int main(int argc, char **argv)
 {
 	struct cb_err e = {0};
@@ -24,8 +40,9 @@ int main(int argc, char **argv)
 	 * `ceph daemon ... | head` with one, and a run killed there leaves
 	 * everything it made. */
 	signal(SIGPIPE, SIG_IGN);
-	if (argc < 2) {
+	if (argc < 2) { /* a newcomer's first try: where to start */
 		usage(stderr);
+		examples(stderr);
 		return CB_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

@@ -77,13 +77,18 @@ grep -q '^== tree.file-create: cephfs file-create, 1 client .* MiB/s - ' "$T/err
 [ "$(grep -c '^== one: .*s left |' "$T/err")" -ge 2 ] || fail "always: ticks of one: $(cat "$T/err")"
 
 # auto and never off a terminal: the run's notes alone; --quiet: nothing
-for how in "--progress auto" "--progress never" "--quiet"; do
+for how in "--progress auto" "--quiet" "--progress never"; do
 	# shellcheck disable=SC2086
 	cb run "$p" --conf "$CONF" $how
 	assert_rc 0 "$how"
 	! grep -v '^cleanup: ' "$T/err" || fail "$how printed progress on stderr"
+	[ "$how" != --quiet ] || [ ! -s "$T/err" ] || fail "--quiet printed on stderr: $(cat "$T/err")"
 done
-[ ! -s "$T/err" ] || fail "--quiet printed on stderr: $(cat "$T/err")"
+# the table: a tree step's row moved no data, so neither bs nor MiB/s apply
+grep -qE '^tree\.file-create +cephfs +file-create +[^ ]+ +- +1 +60 +[0-9.]+ +- \|' "$T/out" ||
+	fail "the tree's rows in the table: $(cat "$T/out")"
+grep -qE '^img +rbd +randwrite +[^ ]+ +4K +4 +300 +[0-9.]+ +[0-9.]+ \|' "$T/out" ||
+	fail "the rbd row in the table: $(cat "$T/out")"
 cb run "$p" --conf "$CONF" --quiet --progress jsonl
 [ "$(grep -c '"event":"end"' "$T/err")" -eq "$(J "$T/rec.json" 'print(len(d["phases"]))')" ] ||
 	fail "--quiet --progress jsonl: $(cat "$T/err")"
