@@ -82,7 +82,8 @@ done
 # the completion offers the installed profiles by name
 got=$(bash -c '. /usr/share/bash-completion/completions/cephbench
 	COMP_WORDS=(cephbench run qu); COMP_CWORD=2; COMP_LINE="cephbench run qu"
-	COMP_POINT=${#COMP_LINE}; _cephbench cephbench qu run 2>/dev/null; echo "${COMPREPLY[*]}"')
+	COMP_POINT=${#COMP_LINE}; read -ra c < <(complete -p cephbench)
+	"${c[-2]}" cephbench qu run 2>/dev/null; echo "${COMPREPLY[*]}"')
 case " $got " in *" quick "*) ;; *) fail "completion of 'run qu': '$got'" ;; esac
 
 # the installed quick profile, found by name, shortened for the test
