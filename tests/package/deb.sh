@@ -94,6 +94,9 @@ set +e
 rc=$?
 set -e
 [ "$rc" -eq 0 ] || fail "run quick: exit $rc: $(cat "$T/err")"
+# the default profile's layer breakdown compares like with like
+grep -q '^Layer breakdown' "$T/out" || fail "run quick: no layer breakdown: $(cat "$T/out")"
+! grep -q 'ops in flight differ' "$T/out" || fail "run quick compares layers at different depths"
 /usr/bin/python3 - "$T/q.json" <<'PY' || fail "run quick's record"
 import json, sys
 rec = json.load(open(sys.argv[1]))
