@@ -575,4 +575,5 @@ const struct cb_engine cb_engine_cephfs = {
     .osd_mismatch_why = "a client cache's reads are not the OSDs', its writes reach them when it "
 			"flushes",
     .uses_mds = true,
+    .probe = cfs_probe,
 };

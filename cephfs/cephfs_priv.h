@@ -337,4 +337,8 @@ int cfs_real_dir(struct ceph_mount_info *cm, const char *path);
 int cfs_remove_tree(struct ceph_mount_info *cm, const char *path, uint64_t *removed);
 int cfs_cleanup(struct cb_cleanup_req *req);
 
+/* cephfs_probe.c: engine->probe (probe.h). */
+struct cb_probe_req;
+void cfs_probe(struct cb_probe_req *req);
+
 #endif

@@ -433,4 +433,5 @@ const struct cb_engine cb_engine_krbd = {
     .block_devices = krbd_block_devices,
     .osd_counts_bytes = true,
     .context = krbd_context,
+    .probe = krbd_probe,
 };

@@ -136,6 +136,10 @@ int krbd_unmap(struct cb_conn *conn, const char *pool, const char *image, struct
 /* The layer's cleanup: unmap and remove images of a run (or every run). */
 int krbd_cleanup(struct cb_cleanup_req *req);
 
+/* krbd_probe.c: engine->probe (probe.h). */
+struct cb_probe_req;
+void krbd_probe(struct cb_probe_req *req);
+
 /* I/O path (krbd_aio.c). */
 int krbd_aio_init(struct krbd_state *s, unsigned depth);
 void krbd_aio_free(struct krbd_state *s);

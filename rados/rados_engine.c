@@ -696,4 +696,5 @@ const struct cb_engine cb_engine_rados = {
     .teardown = rados_teardown,
     .release = rados_release,
     .cleanup = rados_cleanup,
+    .probe = cb_rados_probe,
 };

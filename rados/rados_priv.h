@@ -121,4 +121,8 @@ struct rados_removal {
  * (cb_rados_ns_check) a namespace that RBD uses. Adds to *out. */
 int cb_rados_remove(rados_ioctx_t io, const char *run, struct rados_removal *out, struct cb_err *e);
 
+/* rados_probe.c: engine->probe (probe.h). */
+struct cb_probe_req;
+void cb_rados_probe(struct cb_probe_req *req);
+
 #endif

@@ -394,4 +394,5 @@ const struct cb_engine cb_engine_rbd = {
     .release = rbd_release,
     .cleanup = rbd_cleanup,
     .context = cb_rbd_context,
+    .probe = cb_rbd_probe,
 };

@@ -115,6 +115,10 @@ int cb_rbd_mark_owner(struct cb_conn *conn, rbd_image_t img);
 int cb_rbd_remove(struct cb_conn *conn, rados_ioctx_t io, const char *run, uint64_t *removed,
 		  struct cb_err *e);
 
+/* rbd_probe.c: engine->probe (probe.h). */
+struct cb_probe_req;
+void cb_rbd_probe(struct cb_probe_req *req);
+
 /* I/O path. */
 /* The row's image in the record's context (rbd_context.c). */
 void cb_rbd_context(struct cb_context_req *req);

@@ -9,6 +9,7 @@ const struct cb_command cb_commands[] = {
     {"rbd", cb_cmd_rbd, "ad-hoc RBD image bench through librbd, like rbd bench"},
     {"fs", cb_cmd_fs, "ad-hoc CephFS bench through libcephfs: mdtest's flags, or fio's"},
     {"cleanup", cb_cmd_cleanup, "remove what runs left behind (also crashed ones)"},
+    {"doctor", cb_cmd_doctor, "check what a run needs: conf, key, caps, pools, lock"},
     {"compare", cb_cmd_compare, "compare result files (is a change real?), or a matrix's rows"},
     {"history", cb_cmd_history, "the trend of runs stored with --history; --add a result"},
     {"merge", cb_cmd_merge, "merge result files of one profile run at once from several hosts"},

@@ -20,6 +20,7 @@ int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 int cb_cmd_rbd(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
 int cb_cmd_fs(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
 int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
+int cb_cmd_doctor(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
 int cb_cmd_compare(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
 int cb_cmd_history(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);
 int cb_cmd_merge(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e);

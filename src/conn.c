@@ -125,6 +125,59 @@ static void ceph_args_early(char *id, size_t idlen, char *conf, size_t conflen, 
 	free(buf);
 }
 
+/* The client's name ("client.X") and the conf a session of o reads, as
+ * session_open picks them; 0, or -errno with e set (exit 2). */
+static int conf_pick(const struct cb_cluster_opts *o, char *name, size_t nn, char *conf, size_t n,
+		     bool *env_keyring, struct cb_debug_defaults *dd, struct cb_err *e)
+{
+	char env_id[128] = "", env_conf[1024] = "";
+	ceph_args_early(env_id, sizeof(env_id), env_conf, sizeof(env_conf), env_keyring, dd);
+	const char *client = o->client ? o->client : (env_id[0] ? env_id : "admin");
+	enum cb_conf_source src = o->conf		? CB_CONF_FLAG
+				  : env_conf[0]		? CB_CONF_CEPH_ARGS
+				  : getenv("CEPH_CONF") ? CB_CONF_ENV
+							: CB_CONF_DEFAULT;
+	const char *list = o->conf ? o->conf : env_conf[0] ? env_conf : getenv("CEPH_CONF");
+	snprintf(name, nn, "%s%s", strncmp(client, "client.", 7) ? "client." : "", client);
+	return cb_conf_resolve(list, src, conf, n, e);
+}
+
+int cb_conn_conf_check(const struct cb_cluster_opts *o, char *conf, size_t n, char *name,
+		       size_t nn, struct cb_err *e)
+{
+	struct cb_debug_defaults dd = {0};
+	bool env_keyring = false;
+	rados_t r;
+	int ret = conf_pick(o, name, nn, conf, n, &env_keyring, &dd, e);
+	if (ret < 0)
+		return ret;
+	if ((ret = rados_create2(&r, "ceph", name, 0)) < 0)
+		return cb_err_usage(e, "cannot create a client named '%s': %s", name,
+				    strerror(-ret));
+	/* read with authentication off (values set rank above the conf's):
+	 * librados reads the keyring when an auth option changes, and the
+	 * keyring is the next check's */
+	static const char *const auth[] = {"auth_supported", "auth_client_required",
+					   "auth_cluster_required", "auth_service_required"};
+	for (size_t i = 0; ret == 0 && i < sizeof(auth) / sizeof(auth[0]); i++)
+		ret = rados_conf_set(r, auth[i], "none");
+	if (ret == 0 && (ret = rados_conf_read_file(r, conf)) < 0)
+		cb_err_usage(e, "cannot read ceph conf '%s': %s", conf, strerror(-ret));
+	else if (ret == 0 && (ret = rados_conf_parse_env(r, NULL)) < 0)
+		cb_err_usage(e, "cannot parse CEPH_ARGS: %s", strerror(-ret));
+	rados_shutdown(r);
+	return ret < 0 ? (cb_err_isset(e) ? ret : cb_err_usage(e, "%s", strerror(-ret))) : 0;
+}
+
+int cb_conn_files_check(const struct cb_cluster_opts *o, struct cb_err *e)
+{
+	struct cb_debug_defaults dd = {0};
+	bool env_keyring = false;
+	char name[160], conf[4096] = "";
+	int r = conf_pick(o, name, sizeof(name), conf, sizeof(conf), &env_keyring, &dd, e);
+	return r < 0 ? r : cb_conn_probe_files(name, conf, o->keyring, env_keyring, e);
+}
+
 /* Create, configure and connect one session as o says; mon_ops: this one
  * sends monitor commands (and so has their timeout); probe: check the files
  * first (conn_files.c; its throwaway handle costs ~75 ms, so the sessions
@@ -135,22 +188,13 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool prob
 {
 	struct cb_debug_defaults dd = {0};
 	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 30ULL * 1000000000ULL;
-	char env_id[128] = "", env_conf[1024] = "", name[160], mon[512] = "";
+	char name[160], mon[512] = "";
 	rados_t rados;
 	int r;
 
 	bool env_keyring = false;
-	ceph_args_early(env_id, sizeof(env_id), env_conf, sizeof(env_conf), &env_keyring, &dd);
-	const char *client = o->client ? o->client : (env_id[0] ? env_id : "admin");
-	enum cb_conf_source src = o->conf		? CB_CONF_FLAG
-				  : env_conf[0]		? CB_CONF_CEPH_ARGS
-				  : getenv("CEPH_CONF") ? CB_CONF_ENV
-							: CB_CONF_DEFAULT;
-	const char *list = o->conf ? o->conf : env_conf[0] ? env_conf : getenv("CEPH_CONF");
 	char conf[4096] = "";
-	snprintf(name, sizeof(name), "%s%s", strncmp(client, "client.", 7) ? "client." : "",
-		 client);
-	if ((r = cb_conf_resolve(list, src, conf, sizeof(conf), e)) < 0 ||
+	if ((r = conf_pick(o, name, sizeof(name), conf, sizeof(conf), &env_keyring, &dd, e)) < 0 ||
 	    (probe && (r = cb_conn_probe_files(name, conf, o->keyring, env_keyring, e)) < 0))
 		return r;
 	r = rados_create2(&rados, "ceph", name, 0);

@@ -30,6 +30,15 @@ struct cb_conn;
 int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct cb_err *e);
 void cb_conn_close(struct cb_conn *c);
 
+/* `cephbench doctor`'s first two checks, what cb_conn_open checks before
+ * it connects, apart: the conf a session of o reads, found (its path into
+ * conf, n bytes) and parsed with CEPH_ARGS, and the client's name
+ * ("client.X") into name (nn bytes); then the keyring (and key file) that
+ * client would use, readable, and monitors named. 0, or -errno with e set. */
+int cb_conn_conf_check(const struct cb_cluster_opts *o, char *conf, size_t n, char *name,
+		       size_t nn, struct cb_err *e);
+int cb_conn_files_check(const struct cb_cluster_opts *o, struct cb_err *e);
+
 /* The connection client `client` of a phase runs on: shared (the run's or
  * the workload's) for client 0; for the others one of their own, with the
  * same options, opened into *own on first use and kept there (the caller

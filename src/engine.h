@@ -237,6 +237,7 @@ struct cb_step {
 
 struct cb_ctx;
 struct json_t;
+struct cb_probe_req;
 
 /* What a layer's context hook describes: one report row's workload and
  * target, after the phases (context.c; helpers in context.h). */
@@ -374,6 +375,11 @@ struct cb_engine {
 	 * one note and that part null. NULL: a layer of cb_target_pool has
 	 * its target described as a pool, any other nothing. */
 	void (*context)(struct cb_context_req *req);
+	/* `cephbench doctor` (probe.h): check what a run of req->wl needs
+	 * here (its pool or file system, an image it names, the client's caps
+	 * tried on names of its own, each removed, the host's tools), one line
+	 * per check. NULL: nothing beyond the connection. */
+	void (*probe)(struct cb_probe_req *req);
 };
 
 /* Whether op is one of ops (a NULL-terminated list, or NULL: none). */

@@ -266,6 +266,72 @@ int cb_lock_take(const struct cb_lock_opts *o, struct cb_err *e)
 	return r;
 }
 
+int cb_lock_check(const char *fsid, char *dir, size_t n, char *who, size_t wn, struct cb_err *e)
+{
+	struct stat st;
+	char path[4200], name[72];
+	int r = run_dir_path(dir, n, e);
+	if (r < 0)
+		return r;
+	/* absent: a run makes it, where it may write */
+	if (lstat(dir, &st) < 0 && errno == ENOENT) {
+		char parent[4096];
+		snprintf(parent, sizeof(parent), "%s", dir);
+		char *slash = strrchr(parent, '/');
+		if (slash)
+			*(slash == parent ? slash + 1 : slash) = '\0';
+		if (access(slash ? parent : ".", W_OK) < 0)
+			return cb_err_usage(e,
+					    "run directory %s: cannot create it in %s: %s: set "
+					    "CEPHBENCH_RUN_DIR",
+					    dir, slash ? parent : ".", strerror(errno));
+		return 2;
+	}
+	int dfd = open_run_dir(dir, e);
+	if (dfd < 0)
+		return dfd;
+	if (faccessat(dfd, ".", W_OK, AT_EACCESS) < 0) {
+		r = cb_err_usage(e, "run directory %s: not writable: %s: set CEPHBENCH_RUN_DIR",
+				 dir, strerror(errno));
+		close(dfd);
+		return r;
+	}
+	if (!fsid) {
+		close(dfd);
+		return 0;
+	}
+	size_t k = 0;
+	for (const char *s = fsid; *s && k < 64; s++, k++)
+		name[k] = (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+				  (*s >= 'A' && *s <= 'Z') || *s == '-'
+			      ? *s
+			      : '_';
+	name[k] = '\0';
+	char file[96];
+	snprintf(file, sizeof(file), "cephbench-%s.lock", name);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	/* never created here: no file, no holder */
+	int fd = openat(dfd, file, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	close(dfd);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0)
+		return cb_err_usage(e, "lock file %s: %s: remove it or set CEPHBENCH_RUN_DIR", path,
+				    strerror(errno));
+	r = try_lock(fd);
+	if (r == 1) {
+		struct holder h;
+		r = find_holder(fd, &h);
+		if (r == 1)
+			describe(&h, path, who, wn);
+	}
+	close(fd); /* a lock taken here goes with it */
+	if (r < 0)
+		return cb_err_usage(e, "lock file %s: %s: remove it or set CEPHBENCH_RUN_DIR", path,
+				    strerror(-r));
+	return r;
+}
+
 void cb_lock_release(int fd)
 {
 	if (fd >= 0)

@@ -24,6 +24,14 @@ struct cb_lock_opts {
  * (exit 3) naming the holder, others (exit 2) naming the directory. */
 int cb_lock_take(const struct cb_lock_opts *o, struct cb_err *e);
 
+/* `cephbench doctor`: would cb_lock_take of fsid (NULL: only the directory)
+ * succeed now? The run directory's path into dir (n bytes). 0 when it
+ * would, 1 when another process holds the lock (who it is into who, wn
+ * bytes), 2 when the directory is not there yet and a run can make it
+ * (nothing is created here), -errno with e set for a directory or file a
+ * run would refuse. */
+int cb_lock_check(const char *fsid, char *dir, size_t n, char *who, size_t wn, struct cb_err *e);
+
 /* Release a lock from cb_lock_take (fd < 0: nothing). The file stays: removing
  * it would let a waiter lock an unlinked file while a newcomer locks a new one. */
 void cb_lock_release(int fd);

@@ -1,0 +1,334 @@
+/* `cephbench doctor`'s checks (doctor.h): the conf, the key, the monitors,
+ * their status (telemetry's and the gate's), the gate's verdict, each plan
+ * item's layer (engine->probe, on names of the doctor's own run), the run
+ * directory and the cluster's run lock. Nothing is left behind: what a probe
+ * makes it removes, and the run directory is not made. */
+#include "doctor.h"
+#include "lock.h"
+#include "preflight.h"
+#include "profile.h"
+#include "shquote.h"
+#include "term_esc.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const status_word[] = {"ok", "warn", "FAIL"};
+
+static bool same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The line callback of struct cb_probe_req: a line already said (several
+ * workloads on one pool) is not said again. */
+static void add(void *arg, enum cb_check_status st, const char *check, const char *detail,
+		const char *hint)
+{
+	struct cb_doctor *d = arg;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].st == st && same(d->v[i].check, check) && same(d->v[i].detail, detail))
+			return;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 16;
+		struct cb_check *v = realloc(d->v, cap * sizeof(*v));
+		if (!v) {
+			d->nomem = true;
+			return;
+		}
+		d->v = v, d->cap = cap;
+	}
+	struct cb_check *c = &d->v[d->n];
+	*c = (struct cb_check){st, strdup(check), strdup(detail), hint ? strdup(hint) : NULL};
+	if (!c->check || !c->detail || (hint && !c->hint)) {
+		free(c->check), free(c->detail), free(c->hint);
+		d->nomem = true;
+		return;
+	}
+	d->n++;
+}
+
+/* The conf, the key files, the connection: the one failure's line(s), or
+ * the connection in *out. */
+static int connect_checks(struct cb_doctor *d, const struct cb_cluster_opts *co,
+			  struct cb_conn **out, char *name, size_t nn)
+{
+	char conf[4096], mon[512] = "", detail[1200];
+	struct cb_err e = {0};
+	int r = cb_conn_conf_check(co, conf, sizeof(conf), name, nn, &e);
+	if (r < 0) {
+		add(d, CB_CHECK_FAIL, "conf", e.msg, "give --conf FILE, or set CEPH_CONF");
+		return r;
+	}
+	add(d, CB_CHECK_OK, "conf", conf, NULL);
+	if ((r = cb_conn_files_check(co, &e)) < 0) {
+		/* the files' one failure: the monitors named nowhere, or the key */
+		add(d, CB_CHECK_FAIL, strstr(e.msg, "mon_host") ? "monitors" : "key", e.msg, NULL);
+		return r;
+	}
+	r = cb_conn_open(co, out, &e);
+	if (r == 0) {
+		rados_conf_get(cb_conn_rados(*out), "mon_host", mon, sizeof(mon));
+		snprintf(detail, sizeof(detail), "reached at %s",
+			 mon[0] ? mon : "(mon_host unset)");
+		add(d, CB_CHECK_OK, "monitors", detail, NULL);
+		snprintf(detail, sizeof(detail), "%s authenticated", name);
+		add(d, CB_CHECK_OK, "key", detail, NULL);
+		return 0;
+	}
+	bool auth = r == -EACCES || r == -EPERM || r == -EKEYREJECTED || r == -ENOENT;
+	if (auth)
+		add(d, CB_CHECK_OK, "monitors", "reached (they answered)", NULL);
+	add(d, CB_CHECK_FAIL, auth ? "key" : "monitors", e.msg, NULL);
+	return r;
+}
+
+/* The monitors' status: telemetry's cluster side and the pre-flight gate
+ * read it; without it a run starts all the same, with both off. */
+static bool mon_read(struct cb_doctor *d, struct cb_conn *conn, const char *name)
+{
+	char why[512], detail[700], cmd[CB_SH_CMD_MAX], hint[CB_SH_CMD_MAX + 128];
+	json_t *j = NULL;
+	int r = cb_conn_mon_json(conn, "{\"prefix\": \"status\", \"format\": \"json\"}", &j, why,
+				 sizeof(why));
+	json_decref(j);
+	if (r == 0) {
+		add(d, CB_CHECK_OK, "mon read",
+		    "the cluster's status readable (telemetry, pre-flight)", NULL);
+		return true;
+	}
+	snprintf(detail, sizeof(detail),
+		 "the cluster's status refused (%s): a run starts, but without telemetry's "
+		 "cluster side and the pre-flight gate",
+		 why);
+	snprintf(hint, sizeof(hint), "give %s mon 'allow r'; see its caps with %s", name,
+		 CB_SH_CMD(cmd, "ceph", "auth", "get", name));
+	add(d, CB_CHECK_WARN, "mon read", detail, hint);
+	return false;
+}
+
+/* Whether the client gets the OSD map (every layer's first need: a pool's
+ * lookup waits for it, unbounded), tried on a thread of its own: false when
+ * it did not come within the timeout, the thread then left waiting (the
+ * connection is never closed under it: the process ends first). */
+struct osdmap_wait {
+	rados_t rados;
+	atomic_bool done;
+};
+
+static void *osdmap_lookup(void *arg)
+{
+	struct osdmap_wait *w = arg;
+	rados_pool_lookup(w->rados, "cephbench-doctor");
+	atomic_store(&w->done, true);
+	return NULL;
+}
+
+static bool osdmap(struct cb_doctor *d, struct cb_conn *conn, const char *name, uint64_t timeout_ns)
+{
+	char detail[300], cmd[CB_SH_CMD_MAX], hint[CB_SH_CMD_MAX + 128];
+	uint64_t secs = timeout_ns ? (timeout_ns + 999999999ULL) / 1000000000ULL : 30;
+	struct osdmap_wait *w = malloc(sizeof(*w));
+	pthread_t t;
+	if (!w)
+		return false;
+	w->rados = cb_conn_rados(conn);
+	atomic_init(&w->done, false);
+	if (pthread_create(&t, NULL, osdmap_lookup, w) != 0) {
+		free(w);
+		return false;
+	}
+	for (uint64_t ms = 0; ms < secs * 1000 && !atomic_load(&w->done); ms += 20)
+		usleep(20000);
+	if (atomic_load(&w->done)) {
+		pthread_join(t, NULL);
+		free(w);
+		return true;
+	}
+	pthread_detach(t);
+	snprintf(detail, sizeof(detail),
+		 "not received within %llu s: no pool can be opened, a run would hang",
+		 (unsigned long long)secs);
+	snprintf(hint, sizeof(hint), "give %s mon 'allow r'; see its caps with %s", name,
+		 CB_SH_CMD(cmd, "ceph", "auth", "get", name));
+	add(d, CB_CHECK_FAIL, "osd map", detail, hint);
+	return false;
+}
+
+/* The gate's verdict now, without its wait (a transient state still gets
+ * its few seconds, as in a run). */
+static void gate(struct cb_doctor *d, struct cb_conn *conn, const struct cb_preflight_opts *pf)
+{
+	struct cb_preflight_opts po = *pf;
+	struct cb_err e = {0};
+	json_t *rec = NULL;
+	char detail[300];
+	if (po.require == CB_PF_OFF) {
+		add(d, CB_CHECK_OK, "pre-flight", "off (--no-preflight)", NULL);
+		return;
+	}
+	po.wait_ns = 0;
+	int r = cb_preflight_run(conn, &po, true, -1, &rec, &e);
+	const char *h = json_string_value(json_object_get(rec, "health"));
+	if (r == 0) {
+		snprintf(detail, sizeof(detail), "the cluster is ready (%s; require: %s)",
+			 h ? h : "?", cb_pf_require_name(po.require));
+		add(d, CB_CHECK_OK, "pre-flight", detail, NULL);
+	} else {
+		add(d, CB_CHECK_FAIL, "pre-flight", e.msg[0] ? e.msg : strerror(-r),
+		    "wait for the cluster (ceph -s), give the profile's preflight: a wait, or "
+		    "lower the gate (--preflight any)");
+	}
+	json_decref(rec);
+}
+
+/* "cbdoctor-" and 16 hex digits: the doctor's own run, its id the same
+ * digits (a run id's form). */
+static void doctor_run_name(char *name, size_t n, char *id, size_t idn)
+{
+	uint64_t x = 0;
+	if (getrandom(&x, sizeof(x), 0) != sizeof(x))
+		x = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
+	snprintf(id, idn, "%016llx", (unsigned long long)x);
+	snprintf(name, n, "cbdoctor-%s", id);
+}
+
+static void layer_checks(struct cb_doctor *d, struct cb_conn *conn, const struct cb_profile *p,
+			 const char *client)
+{
+	char run[40], id[24];
+	doctor_run_name(run, sizeof(run), id, sizeof(id));
+	for (size_t i = 0; i < p->n; i++) {
+		const struct cb_engine *eng = p->items[i].engine;
+		if (!eng->probe || eng->no_cluster)
+			continue;
+		struct cb_probe_req req = {.conn = conn,
+					   .wl = &p->items[i].wl,
+					   .lopts = p->items[i].lopts,
+					   .run_name = run,
+					   .run_id = id,
+					   .client = client,
+					   .line = add,
+					   .arg = d};
+		eng->probe(&req);
+	}
+}
+
+static void run_dir(struct cb_doctor *d, const char *fsid)
+{
+	char dir[4096], who[4400] = "", detail[4500];
+	struct cb_err e = {0};
+	int r = cb_lock_check(fsid, dir, sizeof(dir), who, sizeof(who), &e);
+	if (r < 0) {
+		add(d, CB_CHECK_FAIL, "run directory", e.msg, NULL);
+		return;
+	}
+	snprintf(detail, sizeof(detail), "%s (%s)", dir,
+		 r == 2 ? "not there yet: a run makes it" : "writable");
+	add(d, CB_CHECK_OK, "run directory", detail, NULL);
+	if (!fsid)
+		return;
+	if (r == 1) {
+		snprintf(detail, sizeof(detail), "cluster %s is being benchmarked by %s", fsid,
+			 who);
+		add(d, CB_CHECK_FAIL, "lock", detail,
+		    "wait for that run to end, or run with --wait");
+		return;
+	}
+	snprintf(detail, sizeof(detail), "free (cluster %s%s)", fsid,
+		 r == 2 ? "; no run directory yet" : "");
+	add(d, CB_CHECK_OK, "lock", detail, NULL);
+}
+
+static bool needs_cluster(const struct cb_profile *p)
+{
+	for (size_t i = 0; p && i < p->n; i++)
+		if (!p->items[i].engine->no_cluster)
+			return true;
+	return !p;
+}
+
+int cb_doctor_run(const struct cb_cluster_opts *co, const struct cb_profile *p,
+		  const struct cb_preflight_opts *pf, struct cb_doctor *d)
+{
+	struct cb_conn *conn = NULL;
+	char name[160] = "client.admin";
+	if (!needs_cluster(p)) {
+		add(d, CB_CHECK_OK, "cluster", "none needed (no workload's layer uses one)", NULL);
+		run_dir(d, NULL);
+	} else if (connect_checks(d, co, &conn, name, sizeof(name)) < 0) {
+		run_dir(d, NULL);
+	} else {
+		bool map = true;
+		if (mon_read(d, conn, name))
+			gate(d, conn, pf);
+		else
+			map = osdmap(d, conn, name, co->timeout_ns);
+		if (p && map)
+			layer_checks(d, conn, p, name);
+		run_dir(d, cb_conn_fsid(conn));
+		if (map)
+			cb_conn_close(conn);
+	}
+	if (d->nomem) {
+		d->nomem = false;
+		add(d, CB_CHECK_FAIL, "doctor", "out of memory: checks were lost", NULL);
+	}
+	return cb_doctor_count(d, CB_CHECK_FAIL) ? CB_EXIT_CLUSTER : CB_EXIT_OK;
+}
+
+size_t cb_doctor_count(const struct cb_doctor *d, enum cb_check_status st)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->n; i++)
+		n += d->v[i].st == st;
+	return n;
+}
+
+void cb_doctor_release(struct cb_doctor *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i].check), free(d->v[i].detail), free(d->v[i].hint);
+	free(d->v);
+	*d = (struct cb_doctor){0};
+}
+
+void cb_doctor_text(const struct cb_doctor *d, FILE *out)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct cb_check *c = &d->v[i];
+		fprintf(out, "%-6s", status_word[c->st]);
+		cb_esc_fputs(out, c->check, 0);
+		fputs(": ", out);
+		cb_esc_fputs(out, c->detail, 0);
+		if (c->hint && c->st != CB_CHECK_OK) {
+			fputs(" (", out);
+			cb_esc_fputs(out, c->hint, 0);
+			fputs(")", out);
+		}
+		fputc('\n', out);
+	}
+}
+
+json_t *cb_doctor_json(const struct cb_doctor *d)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < d->n; i++) {
+		const struct cb_check *c = &d->v[i];
+		json_t *o =
+		    json_pack("{s:s, s:b, s:s, s:s, s:s?}", "check", c->check, "ok",
+			      c->st != CB_CHECK_FAIL, "status", status_word[c->st], "detail",
+			      c->detail, "hint", c->st != CB_CHECK_OK ? c->hint : NULL);
+		if (!o || json_array_append_new(a, o) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
