@@ -142,8 +142,8 @@ static int conf_pick(const struct cb_cluster_opts *o, char *name, size_t nn, cha
 	return cb_conf_resolve(list, src, conf, n, e);
 }
 
-int cb_conn_conf_check(const struct cb_cluster_opts *o, char *conf, size_t n, char *name,
-		       size_t nn, struct cb_err *e)
+int cb_conn_conf_check(const struct cb_cluster_opts *o, char *conf, size_t n, char *name, size_t nn,
+		       struct cb_err *e)
 {
 	struct cb_debug_defaults dd = {0};
 	bool env_keyring = false;
@@ -365,6 +365,17 @@ const char *cb_conn_version(struct cb_conn *c)
 	if (!c->version[0])
 		fetch_version(c); /* lazily: it needs the second session */
 	return c->version;
+}
+
+int cb_conn_osdmap(struct cb_conn *c, struct cb_err *e)
+{
+	int r = ctl_session(c, e);
+	if (r < 0)
+		return r;
+	/* a lookup waits for the first map; on this session, with the monitor
+	 * op timeout, no longer than that (-ETIMEDOUT) */
+	r = (int)rados_pool_lookup(c->ctl, "cephbench-doctor-no-such-pool");
+	return r == -ETIMEDOUT ? r : 0;
 }
 
 int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct cb_err *e)

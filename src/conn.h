@@ -35,8 +35,8 @@ void cb_conn_close(struct cb_conn *c);
  * conf, n bytes) and parsed with CEPH_ARGS, and the client's name
  * ("client.X") into name (nn bytes); then the keyring (and key file) that
  * client would use, readable, and monitors named. 0, or -errno with e set. */
-int cb_conn_conf_check(const struct cb_cluster_opts *o, char *conf, size_t n, char *name,
-		       size_t nn, struct cb_err *e);
+int cb_conn_conf_check(const struct cb_cluster_opts *o, char *conf, size_t n, char *name, size_t nn,
+		       struct cb_err *e);
 int cb_conn_files_check(const struct cb_cluster_opts *o, struct cb_err *e);
 
 /* The connection client `client` of a phase runs on: shared (the run's or
@@ -70,6 +70,12 @@ int cb_conn_mon_json(struct cb_conn *c, const char *cmd, struct json_t **out, ch
 /* Blocklist a client address for secs seconds (through the session for
  * monitor commands). 0, or -errno with e set. */
 int cb_conn_blocklist(struct cb_conn *c, const char *addr, uint32_t secs, struct cb_err *e);
+
+/* Whether the client gets the OSD map (every layer's first need: a pool's
+ * lookup on the I/O session waits for it without end), asked on the
+ * monitor session: 0, -ETIMEDOUT when it did not come within the timeout,
+ * or -errno with e set when that session cannot open. */
+int cb_conn_osdmap(struct cb_conn *c, struct cb_err *e);
 
 /* A command to OSD osd (JSON text) through the session for monitor
  * commands; its JSON reply into *out (the caller's). 0, or -errno with the

@@ -11,8 +11,6 @@
 #include "term_esc.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -113,48 +111,22 @@ static bool mon_read(struct cb_doctor *d, struct cb_conn *conn, const char *name
 	return false;
 }
 
-/* Whether the client gets the OSD map (every layer's first need: a pool's
- * lookup waits for it, unbounded), tried on a thread of its own: false when
- * it did not come within the timeout, the thread then left waiting (the
- * connection is never closed under it: the process ends first). */
-struct osdmap_wait {
-	rados_t rados;
-	atomic_bool done;
-};
-
-static void *osdmap_lookup(void *arg)
-{
-	struct osdmap_wait *w = arg;
-	rados_pool_lookup(w->rados, "cephbench-doctor");
-	atomic_store(&w->done, true);
-	return NULL;
-}
-
+/* Whether the client gets the OSD map: without mon read it may not, and
+ * then a run's first pool lookup waits for ever. */
 static bool osdmap(struct cb_doctor *d, struct cb_conn *conn, const char *name, uint64_t timeout_ns)
 {
-	char detail[300], cmd[CB_SH_CMD_MAX], hint[CB_SH_CMD_MAX + 128];
+	char detail[1100], cmd[CB_SH_CMD_MAX], hint[CB_SH_CMD_MAX + 128];
 	uint64_t secs = timeout_ns ? (timeout_ns + 999999999ULL) / 1000000000ULL : 30;
-	struct osdmap_wait *w = malloc(sizeof(*w));
-	pthread_t t;
-	if (!w)
-		return false;
-	w->rados = cb_conn_rados(conn);
-	atomic_init(&w->done, false);
-	if (pthread_create(&t, NULL, osdmap_lookup, w) != 0) {
-		free(w);
-		return false;
-	}
-	for (uint64_t ms = 0; ms < secs * 1000 && !atomic_load(&w->done); ms += 20)
-		usleep(20000);
-	if (atomic_load(&w->done)) {
-		pthread_join(t, NULL);
-		free(w);
+	struct cb_err e = {0};
+	int r = cb_conn_osdmap(conn, &e);
+	if (r == 0)
 		return true;
-	}
-	pthread_detach(t);
-	snprintf(detail, sizeof(detail),
-		 "not received within %llu s: no pool can be opened, a run would hang",
-		 (unsigned long long)secs);
+	if (r == -ETIMEDOUT)
+		snprintf(detail, sizeof(detail),
+			 "not received within %llu s: no pool can be opened, a run would hang",
+			 (unsigned long long)secs);
+	else
+		snprintf(detail, sizeof(detail), "%s", e.msg);
 	snprintf(hint, sizeof(hint), "give %s mon 'allow r'; see its caps with %s", name,
 		 CB_SH_CMD(cmd, "ceph", "auth", "get", name));
 	add(d, CB_CHECK_FAIL, "osd map", detail, hint);
@@ -273,8 +245,7 @@ int cb_doctor_run(const struct cb_cluster_opts *co, const struct cb_profile *p,
 		if (p && map)
 			layer_checks(d, conn, p, name);
 		run_dir(d, cb_conn_fsid(conn));
-		if (map)
-			cb_conn_close(conn);
+		cb_conn_close(conn);
 	}
 	if (d->nomem) {
 		d->nomem = false;
