@@ -92,6 +92,21 @@ static int start_result(struct run *rn, struct cb_err *e)
 	return 0;
 }
 
+/* A client whose caps withhold the OSD map (no mon 'allow r') would wait
+ * for ever at its first pool lookup, inside librados where no stop signal
+ * reaches it: said now, after the monitor op timeout, before the lock. */
+static int osdmap_arrives(struct run *rn, struct cb_err *e)
+{
+	int r = cb_conn_osdmap(rn->conn, e);
+	if (r != -ETIMEDOUT)
+		return r;
+	uint64_t t = rn->co.timeout_ns ? rn->co.timeout_ns : 30000000000ULL;
+	return cb_err_cluster(e, r,
+			      "the monitors sent no OSD map within %llu s: the client's caps must "
+			      "allow it (mon 'allow r'; cephbench doctor checks a client's caps)",
+			      (unsigned long long)((t + 999999999ULL) / 1000000000ULL));
+}
+
 /* What a run holds from its first step outside the process: the --history
  * database, the --json file (a bad one is an input error before anything
  * runs), the connection, and the cluster's run lock (a second run on the
@@ -114,6 +129,8 @@ static int run_open(struct run *rn, struct cb_err *e)
 	}
 	if (r == 0 && rn->cluster)
 		r = cb_conn_open(&rn->co, &rn->conn, e);
+	if (r == 0 && rn->cluster)
+		r = osdmap_arrives(rn, e);
 	if ((r = cb_ranks_agree(rk, r, e)) < 0 || !rn->cluster)
 		return r < 0 ? r : start_result(rn, e);
 	struct cb_lock_opts lo = {cb_conn_fsid(rn->conn), rn->name, o->wait, o->quiet, o->sigfd};

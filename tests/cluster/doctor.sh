@@ -106,6 +106,11 @@ cb doctor --conf "$CONF" --client "$ID-m" --keyring "$T/nomon.keyring" --timeout
 assert_rc 3 "no mon read"
 has_line "no mon read" "^warn  mon read: the cluster's status refused .*a run starts, but without telemetry"
 has_line "no mon read" "^FAIL  osd map: not received within 3 s"
+# and a run with that client says so, rather than wait for the map for ever
+cb run "$T/all.yaml" --conf "$CONF" --client "$ID-m" --keyring "$T/nomon.keyring" --timeout 3
+assert_rc 3 "a run without the OSD map"
+grep -q "the monitors sent no OSD map within 3 s: the client's caps must allow it" "$T/err" ||
+	fail "a run without the OSD map: $(cat "$T/err")"
 
 # A pool that does not exist: the hint creates it.
 cb doctor --conf "$CONF" "$T/nopool.yaml"
