@@ -10,13 +10,7 @@
 set -uo pipefail
 cb=${1:?usage: completion.sh CEPHBENCH SOURCE_DIR}
 src=${2:?usage: completion.sh CEPHBENCH SOURCE_DIR}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
+. "$(dirname "$0")/cli-lib.sh"
 
 mkdir -p "$T/prefix/bin" "$T/prefix/share/cephbench/profiles" "$T/work/sub"
 ln -s "$(realpath "$cb")" "$T/prefix/bin/cephbench"

@@ -12,13 +12,7 @@ set -uo pipefail
 cb=${1:?usage: man_flags.sh CEPHBENCH SOURCE_DIR}
 src=${2:?usage: man_flags.sh CEPHBENCH SOURCE_DIR}
 man_dir=$src/docs/man
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
+. "$(dirname "$0")/cli-lib.sh"
 
 # The flags a command's help defines, one a line, sorted: the words
 # --long and -X of its usage lines and its option lines (those starting

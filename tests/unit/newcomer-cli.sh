@@ -9,13 +9,7 @@
 set -uo pipefail
 cb=${1:?usage: newcomer-cli.sh CEPHBENCH SOURCE_DIR}
 src=${2:?usage: newcomer-cli.sh CEPHBENCH SOURCE_DIR}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
+. "$(dirname "$0")/cli-lib.sh"
 export CEPH_CONF=/nonexistent/ceph.conf
 unset CEPH_ARGS
 

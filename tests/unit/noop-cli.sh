@@ -6,13 +6,7 @@
 # synchronous settles. usage: noop-cli.sh CEPHBENCH
 set -uo pipefail
 cb=${1:?usage: noop-cli.sh CEPHBENCH}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
+. "$(dirname "$0")/cli-lib.sh"
 # run NAME WANT_RC YAML [FLAGS...]: the profile through the binary, no
 # cluster in the environment
 run() {
