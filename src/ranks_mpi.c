@@ -182,10 +182,11 @@ int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n)
 struct wire_kind {
 	char name[CB_KIND_NAME];
 	uint64_t ops, bytes, expected_failures, unmapped;
-	struct cb_hist hist;
 };
 
-/* One rank's figures of a phase, fixed size; its samples follow apart. */
+/* One rank's figures of a phase, fixed size (a few hundred bytes); its
+ * samples, rows and kinds follow apart, and its histograms are summed on the
+ * way to rank 0 (reduce_hists), never gathered. */
 struct wire {
 	uint64_t ops, bytes, write_ops, write_bytes, errors, elapsed_ns, block_size, nsamples;
 	uint64_t nper_client, nkinds;
@@ -194,7 +195,6 @@ struct wire {
 	uint64_t late_ops, backlog_max, unissued_ops, window_unix_ns;
 	uint8_t ran, interrupted, failed, has_hist, has_service;
 	char target[128];
-	struct cb_hist hist, service;
 };
 
 static void to_wire(const struct cb_phase_result *res, struct wire *w)
@@ -221,14 +221,8 @@ static void to_wire(const struct cb_phase_result *res, struct wire *w)
 	w->unissued_ops = res->unissued_ops;
 	w->window_unix_ns = res->window_unix_ns;
 	snprintf(w->target, sizeof(w->target), "%s", res->target);
-	if (res->hist) {
-		w->hist = *res->hist;
-		w->has_hist = 1;
-	}
-	if (res->service_hist) {
-		w->service = *res->service_hist;
-		w->has_service = 1;
-	}
+	w->has_hist = res->hist != NULL;
+	w->has_service = res->service_hist != NULL;
 }
 
 /* Rank 0: the others' figures into res, by the one merge of hosts a
@@ -238,6 +232,10 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 		     const struct cb_sample *samples, const struct cb_client_row *rows,
 		     struct wire_kind *kinds)
 {
+	/* the others' histograms come summed (reduce_hists): here an empty
+	 * one stands for each, saying only that the rank ran */
+	struct cb_hist none;
+	cb_hist_reset(&none);
 	if (cb_phase_add_host(res, 0, rk->hosts[0], res) < 0)
 		return -ENOMEM;
 	/* rank 0's own samples and rows come first in the gathered ones */
@@ -245,7 +243,6 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 	const struct cb_client_row *c = rows + all[0].nper_client;
 	struct wire_kind *wk = kinds + all[0].nkinds;
 	for (int k = 1; k < rk->size; k++) {
-		struct cb_hist h = all[k].hist, sv = all[k].service;
 		struct cb_phase_result one = {
 		    .ops = all[k].ops,
 		    .bytes = all[k].bytes,
@@ -256,8 +253,8 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 		    .all_bytes = all[k].all_bytes,
 		    .all_lat_ns = all[k].all_lat_ns,
 		    .elapsed_ns = all[k].elapsed_ns,
-		    .hist = all[k].has_hist ? &h : NULL,
-		    .service_hist = all[k].has_service ? &sv : NULL,
+		    .hist = all[k].has_hist ? &none : NULL,
+		    .service_hist = all[k].has_service ? &none : NULL,
 		    .late_ops = all[k].late_ops,
 		    .backlog_max = all[k].backlog_max,
 		    .unissued_ops = all[k].unissued_ops,
@@ -278,7 +275,7 @@ static int merge_all(struct cb_ranks *rk, struct cb_phase_result *res, const str
 			d->bytes = wk[j].bytes;
 			d->expected_failures = wk[j].expected_failures;
 			d->unmapped = wk[j].unmapped;
-			d->hist = &wk[j].hist;
+			d->hist = &none;
 		}
 		wk += all[k].nkinds;
 		s += all[k].nsamples;
@@ -335,6 +332,101 @@ static void *gather_arrays(struct cb_ranks *rk, const struct wire *all, size_t f
 	return buf;
 }
 
+/* An MPI_Op: inout += in, histogram by histogram (cb_hist_merge: buckets,
+ * count, min, max, mean and m2; their order does not matter). */
+static void hist_sum(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+	(void)type;
+	const struct cb_hist *a = in;
+	struct cb_hist *b = inout;
+	for (int i = 0; i < *len; i++)
+		cb_hist_merge(&b[i], &a[i]);
+}
+
+/* The kinds' names of every rank, in rank 0's order of first sight, sent
+ * to all: the order of the kinds' histograms in the reduction. */
+struct kind_names {
+	uint32_t n;
+	char name[CB_KINDS][CB_KIND_NAME];
+};
+
+static void kind_union(struct cb_ranks *rk, const struct wire *all, const struct wire_kind *kinds,
+		       struct kind_names *u)
+{
+	memset(u, 0, sizeof(*u));
+	for (int k = 0; rk->rank == 0 && k < rk->size; k++) {
+		for (uint64_t j = 0; j < all[k].nkinds; j++) {
+			uint32_t i = 0;
+			while (i < u->n && strcmp(u->name[i], kinds[j].name) != 0)
+				i++;
+			if (i == u->n && u->n < CB_KINDS)
+				snprintf(u->name[u->n++], CB_KIND_NAME, "%s", kinds[j].name);
+		}
+		kinds += all[k].nkinds;
+	}
+	cb_ranks_bcast(rk, u, sizeof(*u));
+}
+
+static struct cb_hist *kind_hist(struct cb_phase_result *res, const char *name)
+{
+	for (unsigned j = 0; j < res->kinds.n; j++)
+		if (strcmp(res->kinds.k[j].name, name) == 0)
+			return res->kinds.k[j].hist;
+	return NULL;
+}
+
+/* Every rank's histograms summed on rank 0 along MPI's reduction tree: the
+ * phase's, its open loop's service times', one a kind's, in that order.
+ * Each rank sends its own set once and none holds more than two, so what
+ * moves and what is held per rank does not grow with the ranks (a gather
+ * of them held ranks x 352 KB each on rank 0). The sums, on rank 0 (NULL
+ * elsewhere), replace res's own after the merge (sums_apply). */
+static struct cb_hist *reduce_hists(struct cb_ranks *rk, struct cb_phase_result *res,
+				    const struct kind_names *u)
+{
+	size_t n = 2 + u->n;
+	struct cb_hist *mine = malloc(n * sizeof(*mine)), *sum = NULL;
+	if (!mine || (rk->rank == 0 && !(sum = malloc(n * sizeof(*sum)))))
+		abort_all();
+	for (size_t i = 0; i < n; i++)
+		cb_hist_reset(&mine[i]);
+	if (res->hist)
+		mine[0] = *res->hist;
+	if (res->service_hist)
+		mine[1] = *res->service_hist;
+	for (uint32_t i = 0; i < u->n; i++) {
+		const struct cb_hist *h = kind_hist(res, u->name[i]);
+		if (h)
+			mine[2 + i] = *h;
+	}
+	MPI_Datatype type;
+	MPI_Op op;
+	MPI_Request rq;
+	MPI_Type_contiguous((int)sizeof(struct cb_hist), MPI_BYTE, &type);
+	MPI_Type_commit(&type);
+	MPI_Op_create(hist_sum, 1, &op);
+	MPI_Ireduce(mine, sum, (int)n, type, op, 0, MPI_COMM_WORLD, &rq);
+	settle(&rq);
+	MPI_Op_free(&op);
+	MPI_Type_free(&type);
+	free(mine);
+	return sum;
+}
+
+static void sums_apply(struct cb_phase_result *res, const struct cb_hist *sum,
+		       const struct kind_names *u)
+{
+	if (res->hist)
+		*res->hist = sum[0];
+	if (res->service_hist)
+		*res->service_hist = sum[1];
+	for (uint32_t i = 0; i < u->n; i++) {
+		struct cb_hist *h = kind_hist(res, u->name[i]);
+		if (h)
+			*h = sum[2 + i];
+	}
+}
+
 int cb_ranks_merge_phase(struct cb_ranks *rk, struct cb_phase_result *res, int r, struct cb_err *e)
 {
 	if (!rk)
@@ -365,13 +457,19 @@ int cb_ranks_merge_phase(struct cb_ranks *rk, struct cb_phase_result *res, int r
 		mine[j].bytes = res->kinds.k[j].bytes;
 		mine[j].expected_failures = res->kinds.k[j].expected_failures;
 		mine[j].unmapped = res->kinds.k[j].unmapped;
-		mine[j].hist = *res->kinds.k[j].hist;
 	}
 	size_t nkinds;
 	struct wire_kind *kinds = gather_arrays(rk, all, offsetof(struct wire, nkinds), mine,
 						res->kinds.n, sizeof(*kinds), &nkinds);
 	free(mine);
+	struct kind_names u;
+	kind_union(rk, all, kinds, &u);
+	/* before the merge: rank 0's own histograms go in as they were */
+	struct cb_hist *sum = reduce_hists(rk, res, &u);
 	int mr = root ? merge_all(rk, res, all, samples, rows, kinds) : 0;
+	if (sum && mr == 0)
+		sums_apply(res, sum, &u);
+	free(sum);
 	free(kinds);
 	free(all);
 	free(samples);

@@ -147,6 +147,12 @@ assert_rc 0 "kinds over 3 ranks"
 	fail "syncs over 3 ranks: $(jrow "$T/k.json" s '{k: v["ops"] for k, v in p["by_op"].items()}')"
 [ "$(jrow "$T/k.json" m 'p["by_op"]["read"]["ops"] + p["by_op"]["write"]["ops"] == p["ops"] == 6000 and p["by_op"]["read"]["histogram"]["count"] == p["read_ops"]')" = True ] ||
 	fail "a mix over 3 ranks: $(jrow "$T/k.json" m '{k: v["ops"] for k, v in p["by_op"].items()}')"
+# each kind's histogram summed with its own kind's on every rank (the
+# reduction lines kinds up by name, whatever order a rank met them in)
+for row in s m; do
+	[ "$(jrow "$T/k.json" $row 'all(v["histogram"]["count"] == v["ops"] for v in p["by_op"].values())')" = True ] ||
+		fail "kinds' histograms over 3 ranks, $row: $(jrow "$T/k.json" $row '{k: (v["ops"], v["histogram"]["count"]) for k, v in p["by_op"].items()}')"
+done
 
 # 2. The CephFS tree per client of each rank (unique_dir): c0..c5.
 tree=$((1 + 3 + 9))
