@@ -56,7 +56,8 @@ static const char *const summed_keys[] = {
     "per_client",   "ranks",
     "first_done_s", "last_done_s",
     "open_loop",    "window_start_unix_s",
-    "by_op",	    NULL,
+    "by_op",	    "start_skew_ms",
+    NULL,
 };
 
 /* A record's keys that hold for the merge as the first file has them. */

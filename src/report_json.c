@@ -126,17 +126,34 @@ static void ranks_json(json_t *o, const struct cb_phase_result *p)
 	const struct cb_rank_figures *first, *last;
 	if (!cb_phase_rank_span(p, &first, &last))
 		return;
+	/* the start line's spread: each rank's window start from the
+	 * earliest, by the hosts' own clocks (their offsets included) */
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	for (size_t k = 0; k < p->nranks; k++) {
+		uint64_t t = p->ranks[k].start_unix_ns;
+		t0 = t && t < t0 ? t : t0;
+		t1 = t > t1 ? t : t1;
+	}
+	bool starts = t1 && t0 != UINT64_MAX;
+	for (size_t k = 0; starts && k < p->nranks; k++)
+		starts = p->ranks[k].start_unix_ns != 0;
 	json_t *a = json_array();
 	for (size_t k = 0; k < p->nranks; k++) {
 		const struct cb_rank_figures *f = &p->ranks[k];
 		double s = (double)f->elapsed_ns / 1e9;
-		json_array_append_new(
-		    a, json_pack("{s:I, s:s, s:I, s:I, s:I, s:f, s:f}", "rank", (json_int_t)f->rank,
-				 "host", f->host, "ops", (json_int_t)f->ops, "bytes",
-				 (json_int_t)f->bytes, "errors", (json_int_t)f->errors,
-				 "duration_s", s, "iops", s > 0 ? (double)f->ops / s : 0.0));
+		json_t *r =
+		    json_pack("{s:I, s:s, s:I, s:I, s:I, s:f, s:f}", "rank", (json_int_t)f->rank,
+			      "host", f->host, "ops", (json_int_t)f->ops, "bytes",
+			      (json_int_t)f->bytes, "errors", (json_int_t)f->errors, "duration_s",
+			      s, "iops", s > 0 ? (double)f->ops / s : 0.0);
+		if (r && starts)
+			json_object_set_new(r, "start_offset_ms",
+					    json_real((double)(f->start_unix_ns - t0) / 1e6));
+		json_array_append_new(a, r);
 	}
 	json_object_set_new(o, "ranks", a);
+	if (starts)
+		json_object_set_new(o, "start_skew_ms", json_real((double)(t1 - t0) / 1e6));
 	json_object_set_new(o, "first_done_s", json_real((double)first->elapsed_ns / 1e9));
 	json_object_set_new(o, "last_done_s", json_real((double)last->elapsed_ns / 1e9));
 }

@@ -215,6 +215,7 @@ int cb_phase_add_host(struct cb_phase_result *p, unsigned rank, const char *host
 	f->bytes = of->bytes;
 	f->errors = of->errors;
 	f->elapsed_ns = of->elapsed_ns;
+	f->start_unix_ns = of->window_unix_ns;
 	return 0;
 }
 

@@ -36,7 +36,8 @@ struct cb_rank_figures {
 	unsigned rank;
 	char host[64];
 	uint64_t ops, bytes, errors;
-	uint64_t elapsed_ns; /* its slowest client's time */
+	uint64_t elapsed_ns;	/* its slowest client's time */
+	uint64_t start_unix_ns; /* its measured window's wall-clock start; 0: unknown */
 };
 
 /* One client's own figures in a phase it ran with others (per_client). */

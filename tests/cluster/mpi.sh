@@ -77,6 +77,10 @@ assert_rc 0 "3 ranks"
 	fail "3 ranks: the per-second samples count $(jrow "$T/w.json" w 'sum(s["ops"] for s in p["samples"])') ops"
 [ "$(jrow "$T/w.json" w 'p["first_done_s"] <= p["last_done_s"]')" = True ] ||
 	fail "3 ranks: first done after last"
+# the start line's spread: each rank's start from the earliest's, the
+# largest of them the phase's skew (its size is measured, not asserted)
+[ "$(jrow "$T/w.json" w 'min(r["start_offset_ms"] for r in p["ranks"]) == 0 and abs(max(r["start_offset_ms"] for r in p["ranks"]) - p["start_skew_ms"]) < 1e-6')" = True ] ||
+	fail "3 ranks: start offsets $(jrow "$T/w.json" w '([r.get("start_offset_ms") for r in p["ranks"]], p.get("start_skew_ms"))')"
 grep -Eq '^w: 3 ranks, first done after [0-9.]+ s \(rank [0-2] on .*\), last after' "$T/out" ||
 	fail "3 ranks: no first/last line: $(cat "$T/out")"
 "$(dirname "$0")/../validate-json" "$(dirname "$0")/../../docs/result.schema.json" "$T/w.json" >/dev/null ||
