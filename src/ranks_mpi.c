@@ -377,7 +377,7 @@ static struct cb_hist *kind_hist(struct cb_phase_result *res, const char *name)
 
 /* Every rank's histograms summed on rank 0 along MPI's reduction tree: the
  * phase's, its open loop's service times', one a kind's, in that order.
- * Each rank sends its own set once and none holds more than two, so what
+ * Each rank sends its own set once and holds a few (MPI's partial sums), so what
  * moves and what is held per rank does not grow with the ranks (a gather
  * of them held ranks x 352 KB each on rank 0). The sums, on rank 0 (NULL
  * elsewhere), replace res's own after the merge (sums_apply). */
