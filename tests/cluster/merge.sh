@@ -81,7 +81,7 @@ def fail(msg):
 
 # keys a file's row keeps instead of the phase; keys a merge adds
 moved = {"telemetry", "expect", "iterations", "regression", "steady", "search"}
-added = {"ranks", "first_done_s", "last_done_s"}
+added = {"ranks", "first_done_s", "last_done_s", "start_skew_ms"}
 if [p["name"] for p in m["phases"]] != [p["name"] for p in two["phases"]]:
     fail("phases %s" % [p["name"] for p in m["phases"]])
 for i, p in enumerate(m["phases"]):
