@@ -3,15 +3,6 @@
 set -euo pipefail
 
 : "${CEPHBENCH:?CEPHBENCH must name the cephbench binary}"
-# tests/cluster/CMakeLists.txt runs some tests in the fault sandbox's stream
-# (CI time): against that sandbox, whose lock they hold, or not at all
-if [ "${CB_ON_FAULT_BOX:-}" = 1 ]; then
-	if [ -z "${CEPHBENCH_FAULT_CONF:-}" ]; then
-		echo "CEPHBENCH_FAULT_CONF is not set: this test runs against the fault sandbox" >&2
-		exit 77
-	fi
-	export CEPHBENCH_TEST_CONF=$CEPHBENCH_FAULT_CONF
-fi
 if [ -z "${CEPHBENCH_TEST_CONF:-}" ]; then
 	# 77: CTest's SKIP_RETURN_CODE; scripts/run-tests always sets the conf
 	echo "CEPHBENCH_TEST_CONF is not set: start tests/sandbox and export its conf" >&2
