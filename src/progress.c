@@ -63,8 +63,7 @@ struct cb_live {
 	pthread_t tid;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	bool stop, started;
-	uint64_t created;			 /* before any client's loop */
+	bool stop;
 	uint64_t prev_ops, prev_bytes, prev_now; /* the last tick's */
 	struct cb_live_slot *slots;
 };
@@ -262,7 +261,7 @@ struct cb_live *cb_live_start(const struct cb_progress_out *po, const struct cb_
 	lv->po = *po;
 	lv->info = *info;
 	cb_esc_str(info->name, lv->name, sizeof(lv->name));
-	lv->prev_now = lv->created = cb_now_ns();
+	lv->prev_now = cb_now_ns();
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -278,7 +277,6 @@ struct cb_live *cb_live_start(const struct cb_progress_out *po, const struct cb_
 		pthread_mutex_destroy(&lv->mu);
 		goto fail;
 	}
-	lv->started = true;
 	return lv;
 fail:
 	if (lv)
