@@ -164,13 +164,19 @@ static void sync_first_done(struct sync *sy, bool failed)
 }
 
 /* The main thread, over ranks: wait until this rank's clients are all at
- * the start line; true when one failed to set up. */
+ * the start line; true when one failed to set up. The START mark is taken
+ * here, before the ranks agree: at the gate it would hold this rank's
+ * clients back by its length (rank 0 snapshots the OSDs' counters, some
+ * milliseconds) while the other ranks' run, and no rank's clients start
+ * before the gate. */
 static bool sync_all_arrived(struct sync *sy)
 {
 	pthread_mutex_lock(&sy->mu);
 	while (sy->arrived < sy->n)
 		pthread_cond_wait(&sy->cv, &sy->mu);
 	bool failed = sy->setup_failed;
+	if (!failed && !sy->started)
+		mark_start(sy);
 	pthread_mutex_unlock(&sy->mu);
 	return failed;
 }
