@@ -116,7 +116,8 @@ struct sync {
 	unsigned ended;
 	atomic_bool interrupted; /* a client read the signal */
 	atomic_bool failed;	 /* the clients together passed max_errors */
-	atomic_bool done;	 /* client 0 ended the phase for all (steady) */
+	atomic_bool done;	 /* client 0 ended the phase for all (steady), or
+				  * another rank failed (cb_ranks_watch) */
 	atomic_uint_fast64_t errors;
 };
 
@@ -872,6 +873,27 @@ static void start_ranks(struct cb_ranks *rk, struct sync *sy)
 	sync_open_gate(sy, cb_ranks_any(rk, sync_all_arrived(sy)));
 }
 
+/* The main thread, over ranks, while this rank's clients run: their
+ * failure told to the other ranks, another's ending them. */
+static void watch_ranks(struct cb_ranks *rk, struct sync *sy)
+{
+	const struct timespec nap = {0, 10000000};
+	cb_ranks_watch_begin(rk);
+	for (;;) {
+		pthread_mutex_lock(&sy->mu);
+		bool ended = sy->ended >= sy->n;
+		pthread_mutex_unlock(&sy->mu);
+		/* looked at once more after the end: clients that failed at
+		 * once may have ended within one nap */
+		if (cb_ranks_watch(rk, atomic_load(&sy->failed)))
+			atomic_store(&sy->done, true);
+		if (ended)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	cb_ranks_watch_end(rk);
+}
+
 /* Whether an open-loop phase kept its rate. */
 static void rate_verdict(struct cb_phase_result *res)
 {
@@ -974,8 +996,10 @@ static int run_clients(struct cb_phase *ph, const struct cb_engine *eng,
 			cb_group_leave(ro->group, 1, false);
 		sync_end(&sy, 1, false); /* never starts */
 	}
-	if (nranks > 1)
+	if (nranks > 1) {
 		start_ranks(ro->ranks, &sy);
+		watch_ranks(ro->ranks, &sy);
+	}
 	for (unsigned k = 0; k < n; k++)
 		if (c[k].started)
 			pthread_join(c[k].tid, NULL);

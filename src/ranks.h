@@ -46,6 +46,17 @@ bool cb_ranks_any(struct cb_ranks *rk, bool mine);
 /* Rank 0's n bytes at buf, to every rank. 0 or -errno. */
 int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n);
 
+/* A phase's stop over ranks. Within a process, clients past max_errors stop
+ * the others at once; between ranks only the main threads speak MPI, so
+ * each watches while its clients run: between begin and end,
+ * cb_ranks_watch(rk, failed) tells every other rank once when this rank's
+ * clients failed, and is true once another rank told this one. Without it
+ * the others would run out the phase's duration on a run already lost.
+ * Not a collective: each rank's main thread calls it on its own. */
+void cb_ranks_watch_begin(struct cb_ranks *rk);
+bool cb_ranks_watch(struct cb_ranks *rk, bool failed);
+void cb_ranks_watch_end(struct cb_ranks *rk);
+
 /* A phase every rank ran (r: its outcome, e its error): rank 0 merges every
  * other rank's figures into res, as cb_phase_merge_client does its
  * clients', and keeps each rank's own in res->ranks; then as

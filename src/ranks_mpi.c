@@ -19,6 +19,13 @@
 struct cb_ranks {
 	int rank, size;
 	char (*hosts)[HOST_LEN]; /* every rank's, by rank */
+	/* The phase's stop (cb_ranks_watch): a message of the phase's own tag
+	 * (each phase's next, the same on every rank), so that a stop sent
+	 * late in one phase, and never received, cannot stop a later one. */
+	int tag, tag_ub;
+	MPI_Request stop_rq;
+	int stop_in, stop_out;
+	bool told;
 };
 
 /* Waits for a collective, sleeping between looks. A blocking one spins a
@@ -62,6 +69,10 @@ int cb_ranks_init(struct cb_ranks **out, struct cb_err *e)
 		MPI_Comm_rank(MPI_COMM_WORLD, &rk->rank);
 		MPI_Comm_size(MPI_COMM_WORLD, &rk->size);
 		rk->hosts = calloc((size_t)rk->size, HOST_LEN);
+		int *ub = NULL, flag = 0;
+		MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+		rk->tag_ub = flag && ub ? *ub : 32767; /* MPI's least */
+		rk->stop_rq = MPI_REQUEST_NULL;
 	}
 	/* every rank takes part in the gather, even one short of memory */
 	char me[HOST_LEN] = "";
@@ -175,6 +186,45 @@ int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n)
 		return -EIO;
 	settle(&rq);
 	return 0;
+}
+
+void cb_ranks_watch_begin(struct cb_ranks *rk)
+{
+	if (!rk)
+		return;
+	rk->tag = rk->tag % rk->tag_ub + 1;
+	rk->told = false;
+	MPI_Irecv(&rk->stop_in, 1, MPI_INT, MPI_ANY_SOURCE, rk->tag, MPI_COMM_WORLD, &rk->stop_rq);
+}
+
+bool cb_ranks_watch(struct cb_ranks *rk, bool failed)
+{
+	if (!rk || rk->stop_rq == MPI_REQUEST_NULL)
+		return false;
+	if (failed && !rk->told) {
+		/* a few bytes a rank, sent eagerly: freed at once, they
+		 * complete on their own (stop_out lives as long as rk) */
+		rk->told = true;
+		rk->stop_out = rk->rank;
+		for (int k = 0; k < rk->size; k++) {
+			MPI_Request rq;
+			if (k != rk->rank && MPI_Isend(&rk->stop_out, 1, MPI_INT, k, rk->tag,
+						       MPI_COMM_WORLD, &rq) == MPI_SUCCESS)
+				MPI_Request_free(&rq);
+		}
+	}
+	int got = 0;
+	return MPI_Test(&rk->stop_rq, &got, MPI_STATUS_IGNORE) == MPI_SUCCESS && got;
+}
+
+void cb_ranks_watch_end(struct cb_ranks *rk)
+{
+	if (!rk || rk->stop_rq == MPI_REQUEST_NULL)
+		return;
+	/* no stop came: the receive is withdrawn (MPI_Test left a received
+	 * one MPI_REQUEST_NULL) */
+	MPI_Cancel(&rk->stop_rq);
+	MPI_Wait(&rk->stop_rq, MPI_STATUS_IGNORE);
 }
 
 /* One kind of a rank's row (kinds.h), gathered apart like its samples:

@@ -57,6 +57,23 @@ int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n)
 	return 0;
 }
 
+void cb_ranks_watch_begin(struct cb_ranks *rk)
+{
+	(void)rk;
+}
+
+bool cb_ranks_watch(struct cb_ranks *rk, bool failed)
+{
+	(void)rk;
+	(void)failed;
+	return false;
+}
+
+void cb_ranks_watch_end(struct cb_ranks *rk)
+{
+	(void)rk;
+}
+
 int cb_ranks_merge_phase(struct cb_ranks *rk, struct cb_phase_result *res, int r, struct cb_err *e)
 {
 	(void)rk;
