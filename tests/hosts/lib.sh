@@ -1,0 +1,107 @@
+# Three client hosts on this machine, for tests only: three network
+# namespaces h1..h3, each with a UTS namespace of its own (host names
+# cbtest-h1..3), joined by veth pairs to two bridges in a hub namespace:
+#   the public network 10.77.1.0/24 (st0 on each host; the hub's bridge
+#     brs holds 10.77.1.1, where the sandbox cluster binds), and
+#   the launcher's network 10.77.2.0/24 (mg0 on each host; Open MPI's
+#     control and data traffic).
+# Two networks so that a host's cluster link can be cut while its rank still
+# tells rank 0 what that did to it, as with a storage network apart from
+# the management one. Every address lives in namespaces made here; nothing
+# is added to the host's own network, /etc or the root namespace's names.
+# hosts_down removes it all, also for a test that failed (call it from the
+# EXIT trap).
+#
+# Needs: root, iproute2, util-linux (unshare, nsenter).
+
+HOSTS_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# hosts_up DIR: make the namespaces, their files under DIR (which must
+# exist): DIR/hostfile (Open MPI's, one slot a host), DIR/hosts (the rsh
+# agent's map). Exports CB_HOSTS_DIR for the agent.
+hosts_up() {
+	HOSTS_DIR=$1
+	HOSTS_NS=cbh$$
+	export CB_HOSTS_DIR=$HOSTS_DIR
+	ip netns add "$HOSTS_NS-hub"
+	ip -n "$HOSTS_NS-hub" link set lo up
+	ip -n "$HOSTS_NS-hub" link add brs type bridge
+	ip -n "$HOSTS_NS-hub" link add brm type bridge
+	ip -n "$HOSTS_NS-hub" addr add 10.77.1.1/24 dev brs
+	ip -n "$HOSTS_NS-hub" link set brs up
+	ip -n "$HOSTS_NS-hub" link set brm up
+	: >"$HOSTS_DIR/hostfile"
+	: >"$HOSTS_DIR/hosts"
+	local i ns
+	for i in 1 2 3; do
+		ns=$HOSTS_NS-h$i
+		ip netns add "$ns"
+		ip -n "$ns" link set lo up
+		# the hub's ends are named after the host: h3s, h3m
+		ip link add st0 netns "$ns" type veth peer name "h${i}s" netns "$HOSTS_NS-hub"
+		ip link add mg0 netns "$ns" type veth peer name "h${i}m" netns "$HOSTS_NS-hub"
+		ip -n "$HOSTS_NS-hub" link set "h${i}s" master brs up
+		ip -n "$HOSTS_NS-hub" link set "h${i}m" master brm up
+		ip -n "$ns" addr add "10.77.1.1$i/24" dev st0
+		ip -n "$ns" addr add "10.77.2.1$i/24" dev mg0
+		ip -n "$ns" link set st0 up
+		ip -n "$ns" link set mg0 up
+		# a persistent UTS namespace: a bind mount of it on this file
+		touch "$HOSTS_DIR/h$i.uts"
+		unshare --uts="$HOSTS_DIR/h$i.uts" hostname "cbtest-h$i"
+		echo "10.77.2.1$i slots=1" >>"$HOSTS_DIR/hostfile"
+		echo "10.77.2.1$i $ns $HOSTS_DIR/h$i.uts" >>"$HOSTS_DIR/hosts"
+	done
+}
+
+# on HOST COMMAND...: COMMAND in host HOST's namespaces (h1..h3), or in the
+# hub's network (hub), where the cluster runs.
+on() {
+	local h=$1
+	shift
+	if [ "$h" = hub ]; then
+		nsenter --net="/run/netns/$HOSTS_NS-hub" -- "$@"
+	else
+		nsenter --net="/run/netns/$HOSTS_NS-$h" --uts="$HOSTS_DIR/$h.uts" -- "$@"
+	fi
+}
+
+# The pids of the processes in HOST's network namespace.
+host_pids() {
+	ip netns pids "$HOSTS_NS-$1" 2>/dev/null || true
+}
+
+# hosts_mpirun NP ARGS...: mpirun on h1 over the three hosts (one rank a
+# host, in the hostfile's order: rank k on h(k+1)), Open MPI's traffic on the
+# launcher's network only; ended after HOSTS_MPIRUN_TIMEOUT seconds (default
+# 300: exit 124; KILL 10 s later, as an mpirun that lost a host may not end
+# on TERM). TCP keepalive on the launcher's connections (idle 2 s, then 3
+# probes a second apart; Open MPI's default is 300 s, 9 probes 20 s apart):
+# a host cut off altogether is noticed in about 5 s, not 8 minutes.
+hosts_mpirun() {
+	local np=$1
+	shift
+	on h1 timeout -k 10 "${HOSTS_MPIRUN_TIMEOUT:-300}" mpirun --allow-run-as-root \
+		--hostfile "$HOSTS_DIR/hostfile" -np "$np" --map-by node \
+		--mca plm_rsh_agent "$HOSTS_LIB/rsh-agent" \
+		--mca oob_tcp_if_include 10.77.2.0/24 --mca btl_tcp_if_include 10.77.2.0/24 \
+		--mca btl self,tcp --mca oob_tcp_keepalive_time 2 --mca oob_tcp_keepalive_intvl 1 \
+		--mca oob_tcp_keepalive_probes 3 "$@"
+}
+
+# Everything hosts_up made, whatever state it is in: the processes left in
+# the namespaces killed, the namespaces and their files gone.
+hosts_down() {
+	[ -n "${HOSTS_NS:-}" ] || return 0
+	local ns i
+	for ns in hub h1 h2 h3; do
+		host_pids "$ns" | xargs -r kill -KILL 2>/dev/null || true
+	done
+	for ns in h1 h2 h3 hub; do
+		ip netns del "$HOSTS_NS-$ns" 2>/dev/null || true
+	done
+	for i in 1 2 3; do
+		umount "$HOSTS_DIR/h$i.uts" 2>/dev/null || true
+		rm -f "$HOSTS_DIR/h$i.uts"
+	done
+}
