@@ -870,26 +870,37 @@ static void start_ranks(struct cb_ranks *rk, struct sync *sy)
 		first_ok = 0;
 	if (cb_ranks_rank(rk) != 0)
 		sync_first_done(sy, !first_ok);
-	sync_open_gate(sy, cb_ranks_any(rk, sync_all_arrived(sy)));
+	bool failed = cb_ranks_any(rk, sync_all_arrived(sy));
+	cb_ranks_line(rk);
+	sync_open_gate(sy, failed);
 }
 
 /* The main thread, over ranks, while this rank's clients run: their
  * failure told to the other ranks, another's ending them. */
 static void watch_ranks(struct cb_ranks *rk, struct sync *sy)
 {
-	const struct timespec nap = {0, 10000000};
 	cb_ranks_watch_begin(rk);
 	for (;;) {
+		/* every 10 ms, or at once when the last client ends (sync_end
+		 * broadcasts): the merge is not held up by a nap */
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 10000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
 		pthread_mutex_lock(&sy->mu);
+		if (sy->ended < sy->n)
+			pthread_cond_timedwait(&sy->cv, &sy->mu, &until);
 		bool ended = sy->ended >= sy->n;
 		pthread_mutex_unlock(&sy->mu);
 		/* looked at once more after the end: clients that failed at
-		 * once may have ended within one nap */
+		 * once may have ended within one wait */
 		if (cb_ranks_watch(rk, atomic_load(&sy->failed)))
 			atomic_store(&sy->done, true);
 		if (ended)
 			break;
-		nanosleep(&nap, NULL);
 	}
 	cb_ranks_watch_end(rk);
 }

@@ -43,6 +43,13 @@ int cb_ranks_agree(struct cb_ranks *rk, int r, struct cb_err *e);
 /* True on every rank when any rank says so (a barrier). */
 bool cb_ranks_any(struct cb_ranks *rk, bool mine);
 
+/* A barrier that every rank leaves within a fraction of a millisecond of
+ * the others: called right after another collective, so that its wait is
+ * short, it looks every 50 us where the others look every millisecond (a
+ * collective of several steps takes a look a step: the ranks learned the
+ * start line's outcome up to 2 ms apart). */
+void cb_ranks_line(struct cb_ranks *rk);
+
 /* Rank 0's n bytes at buf, to every rank. 0 or -errno. */
 int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n);
 

@@ -49,6 +49,11 @@ bool cb_ranks_any(struct cb_ranks *rk, bool mine)
 	return mine;
 }
 
+void cb_ranks_line(struct cb_ranks *rk)
+{
+	(void)rk;
+}
+
 int cb_ranks_bcast(struct cb_ranks *rk, void *buf, size_t n)
 {
 	(void)rk;
