@@ -4,6 +4,8 @@
 # agent), against a sandbox cluster of its own bound to the hub's bridge:
 #  1. the rows name three hosts, the totals are the ranks' sums, and rank
 #     0's cleanup removes every rank's objects, images and trees;
+#  1b. the same under Slurm (tests/hosts/slurm_lib.sh: slurmctld and a
+#     slurmd a host), launched by srun --mpi=pmix;
 #  2. a rank killed with SIGKILL: the others end, `cleanup --all` from
 #     another host finds what the run left;
 #  3. one host's cluster link cut mid-run: its errors are counted, the run
@@ -30,12 +32,14 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../hosts/lib.sh"
+. "$HERE/../hosts/slurm_lib.sh"
 # Leak checking is off under mpirun (see mpi.sh).
 export ASAN_OPTIONS=detect_leaks=0
 
 T=$(mktemp -d /tmp/cephbench-hosts.XXXXXX)
 at_exit() {
 	"$HERE/../sandbox" stop "$T/sb" >/dev/null 2>&1 || true
+	slurm_down
 	hosts_down
 	rm -rf "$T"
 }
@@ -138,6 +142,7 @@ workloads:
   - { name: f, layer: cephfs, fs: cephfs, op: tree, depth: 1, branch: 2, items: 3, unique_dir: true, phases: 'tree-create,dir-create,file-create' }
 YAML
 mpi run "$T/p.yaml" --conf "$CONF" --json "$T/p.json"
+head -3 "$T/p.yaml" | sed 's/^name: hosts/name: hostsrun/' >"$T/s.yaml"
 [ "$rc" -eq 0 ] || fail "three hosts: exit $rc: $(cat "$T/err")"
 [ -z "$(cb_lines)" ] || fail "three hosts: stderr: $(cb_lines)"
 [ "$(jq_py "$T/p.json" 'sorted({p["name"] for p in ps})')" = \
@@ -171,6 +176,24 @@ on h1 "$CEPHFS_TREE" exists "$CONF" cephfs /cephbench/hosts
 frc=$?
 set -e
 [ "$frc" -eq 1 ] || fail "three hosts: the trees are left (cephfs_tree exists: $frc)"
+
+# 1b. Under Slurm: srun starts a rank a host (Debian's Open MPI speaks
+#     PMIx only), the rows name the three hosts, rank 0 removes every
+#     rank's objects.
+slurm_up "$T"
+set +e
+OMPI_MCA_btl_tcp_if_include=10.77.2.0/24 on h1 timeout -k 10 240 srun -N3 --ntasks-per-node=1 \
+	--mpi=pmix "$CEPHBENCH" run "$T/s.yaml" --conf "$CONF" --json "$T/s.json" >"$T/out" 2>"$T/err"
+rc=$?
+set -e
+[ "$rc" -eq 0 ] || fail "under srun: exit $rc: $(cat "$T/err")"
+[ "$(jq_py "$T/s.json" '[(p["ops"], [(r["host"], r["ops"]) for r in p["ranks"]]) for p in ps]')" = \
+	"[(600, [('cbtest-h1', 200), ('cbtest-h2', 200), ('cbtest-h3', 200)])]" ] ||
+	fail "under srun: rows $(jq_py "$T/s.json" '[(p["ops"], p["ranks"]) for p in ps]')"
+grep -Eq '^cleanup: removed 606 rados objects of run' "$T/err" ||
+	fail "under srun: not the 606 objects of 6 clients removed: $(grep cleanup "$T/err")"
+assert_no_objects "under srun"
+slurm_down
 
 # 2. A rank killed: the launcher ends the others; `cleanup --all` from h2
 #    finds every rank's objects.
