@@ -88,7 +88,10 @@ sys.exit(0 if st.get("active+clean", 0) == s["num_pgs"] else 1)' && return 0
 # kill -9 osd.1, and start it again four seconds after the cluster marked
 # it down. Exit code in $rc, output in $T/out and $T/err; the outage (kill
 # to up again, in seconds) in $T/outage. The OSD comes back empty (memstore)
-# and recovers: call wait_clean before the next fault.
+# and recovers: once the run has ended, every PG is waited for to be clean
+# again, before the caller's checks, so that one failing does not leave the
+# next fault test a degraded cluster (a failed osd_kill_cephfs once made
+# slow_osd fail too).
 cb_osd_bounce() {
 	local pid t0
 	set +e
@@ -102,6 +105,7 @@ cb_osd_bounce() {
 	osd_start 1
 	awk "BEGIN { printf \"%.1f\\n\", $EPOCHREALTIME - $t0 }" >"$T/outage"
 	wait_bg "$pid"
+	wait_clean
 }
 
 # The stall an outage leaves in the one phase of result JSON FILE: its

@@ -20,5 +20,4 @@ echo "ops reported $ops, objects in the namespace $objs"
 cb cleanup --conf "$CONF" --pool "$POOL" --run-name osdkill
 assert_rc 0 "cleanup"
 assert_ns_empty "after cleanup"
-wait_clean
 echo ok

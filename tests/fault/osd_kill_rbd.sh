@@ -20,5 +20,4 @@ echo "ops reported $ops, bytes the image holds $held"
 cb cleanup --conf "$CONF" --pool "$RBD_POOL" --run-name osdkill
 assert_rc 0 "cleanup"
 assert_no_images "after cleanup"
-wait_clean
 echo ok
