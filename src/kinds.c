@@ -9,11 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct cb_kind *cb_kinds_get(struct cb_kinds *ks, const char *name)
+struct cb_kind *cb_kinds_find(struct cb_kinds *ks, const char *name)
 {
 	for (unsigned i = 0; i < ks->n; i++)
 		if (strcmp(ks->k[i].name, name) == 0)
 			return &ks->k[i];
+	return NULL;
+}
+
+struct cb_kind *cb_kinds_get(struct cb_kinds *ks, const char *name)
+{
+	struct cb_kind *found = cb_kinds_find(ks, name);
+	if (found)
+		return found;
 	if (ks->n == CB_KINDS)
 		return NULL;
 	struct cb_kind *k = &ks->k[ks->n];

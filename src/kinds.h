@@ -32,6 +32,9 @@ struct cb_kinds {
 	unsigned n;
 };
 
+/* The kind named name; NULL when absent. */
+struct cb_kind *cb_kinds_find(struct cb_kinds *ks, const char *name);
+
 /* The kind named name, added (empty) when absent; NULL when out of memory
  * or when all CB_KINDS are taken by other names. */
 struct cb_kind *cb_kinds_get(struct cb_kinds *ks, const char *name);

@@ -44,8 +44,7 @@ static void settle_every(MPI_Request *rq, long max_ns)
 	struct timespec nap = {0, max_ns / 64};
 	while (MPI_Test(rq, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) {
 		nanosleep(&nap, NULL);
-		if (nap.tv_nsec < max_ns)
-			nap.tv_nsec = nap.tv_nsec * 2 < max_ns ? nap.tv_nsec * 2 : max_ns;
+		nap.tv_nsec = nap.tv_nsec * 2 < max_ns ? nap.tv_nsec * 2 : max_ns;
 	}
 }
 
@@ -440,14 +439,6 @@ static void kind_union(struct cb_ranks *rk, const struct wire *all, const struct
 	cb_ranks_bcast(rk, u, sizeof(*u));
 }
 
-static struct cb_hist *kind_hist(struct cb_phase_result *res, const char *name)
-{
-	for (unsigned j = 0; j < res->kinds.n; j++)
-		if (strcmp(res->kinds.k[j].name, name) == 0)
-			return res->kinds.k[j].hist;
-	return NULL;
-}
-
 /* Every rank's histograms summed on rank 0 along MPI's reduction tree: the
  * phase's, its open loop's service times', one a kind's, in that order.
  * Each rank sends its own set once and holds a few (MPI's partial sums), so what
@@ -468,9 +459,9 @@ static struct cb_hist *reduce_hists(struct cb_ranks *rk, struct cb_phase_result 
 	if (res->service_hist)
 		mine[1] = *res->service_hist;
 	for (uint32_t i = 0; i < u->n; i++) {
-		const struct cb_hist *h = kind_hist(res, u->name[i]);
-		if (h)
-			mine[2 + i] = *h;
+		const struct cb_kind *k = cb_kinds_find(&res->kinds, u->name[i]);
+		if (k)
+			mine[2 + i] = *k->hist;
 	}
 	MPI_Datatype type;
 	MPI_Op op;
@@ -494,9 +485,9 @@ static void sums_apply(struct cb_phase_result *res, const struct cb_hist *sum,
 	if (res->service_hist)
 		*res->service_hist = sum[1];
 	for (uint32_t i = 0; i < u->n; i++) {
-		struct cb_hist *h = kind_hist(res, u->name[i]);
-		if (h)
-			*h = sum[2 + i];
+		struct cb_kind *k = cb_kinds_find(&res->kinds, u->name[i]);
+		if (k)
+			*k->hist = sum[2 + i];
 	}
 }
 

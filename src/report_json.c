@@ -129,14 +129,13 @@ static void ranks_json(json_t *o, const struct cb_phase_result *p)
 	/* the start line's spread: each rank's window start from the
 	 * earliest, by the hosts' own clocks (their offsets included) */
 	uint64_t t0 = UINT64_MAX, t1 = 0;
+	bool starts = true; /* every rank's known */
 	for (size_t k = 0; k < p->nranks; k++) {
 		uint64_t t = p->ranks[k].start_unix_ns;
-		t0 = t && t < t0 ? t : t0;
+		starts = starts && t;
+		t0 = t < t0 ? t : t0;
 		t1 = t > t1 ? t : t1;
 	}
-	bool starts = t1 && t0 != UINT64_MAX;
-	for (size_t k = 0; starts && k < p->nranks; k++)
-		starts = p->ranks[k].start_unix_ns != 0;
 	json_t *a = json_array();
 	for (size_t k = 0; k < p->nranks; k++) {
 		const struct cb_rank_figures *f = &p->ranks[k];
