@@ -15,6 +15,8 @@
 # Needs: root, iproute2, util-linux (unshare, nsenter).
 
 HOSTS_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+HOSTS_MADE=()
+HOSTS_UTS=()
 
 # hosts_up DIR: make the namespaces, their files under DIR (which must
 # exist): DIR/hostfile (Open MPI's, one slot a host), DIR/hosts (the rsh
@@ -22,8 +24,9 @@ HOSTS_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 hosts_up() {
 	HOSTS_DIR=$1
 	HOSTS_NS=cbh$$
+	HOSTS_MADE=()
 	export CB_HOSTS_DIR=$HOSTS_DIR
-	ip netns add "$HOSTS_NS-hub"
+	hosts_netns hub
 	ip -n "$HOSTS_NS-hub" link set lo up
 	ip -n "$HOSTS_NS-hub" link add brs type bridge
 	ip -n "$HOSTS_NS-hub" link add brm type bridge
@@ -35,7 +38,7 @@ hosts_up() {
 	local i ns
 	for i in 1 2 3; do
 		ns=$HOSTS_NS-h$i
-		ip netns add "$ns"
+		hosts_netns "h$i"
 		ip -n "$ns" link set lo up
 		# the hub's ends are named after the host: h3s, h3m
 		ip link add st0 netns "$ns" type veth peer name "h${i}s" netns "$HOSTS_NS-hub"
@@ -49,9 +52,17 @@ hosts_up() {
 		# a persistent UTS namespace: a bind mount of it on this file
 		touch "$HOSTS_DIR/h$i.uts"
 		unshare --uts="$HOSTS_DIR/h$i.uts" hostname "cbtest-h$i"
+		HOSTS_UTS+=("$HOSTS_DIR/h$i.uts")
 		echo "10.77.2.1$i slots=1" >>"$HOSTS_DIR/hostfile"
 		echo "10.77.2.1$i $ns $HOSTS_DIR/h$i.uts" >>"$HOSTS_DIR/hosts"
 	done
+}
+
+# A network namespace NAME ($HOSTS_NS-NAME), remembered for hosts_down only
+# once made: a namesake left by another test is never removed.
+hosts_netns() { # NAME
+	ip netns add "$HOSTS_NS-$1"
+	HOSTS_MADE+=("$1")
 }
 
 # on HOST COMMAND...: COMMAND in host HOST's namespaces (h1..h3), or in the
@@ -90,18 +101,19 @@ hosts_mpirun() {
 }
 
 # Everything hosts_up made, whatever state it is in: the processes left in
-# the namespaces killed, the namespaces and their files gone.
+# its namespaces killed, the namespaces and their UTS files gone.
 hosts_down() {
-	[ -n "${HOSTS_NS:-}" ] || return 0
-	local ns i
-	for ns in hub h1 h2 h3; do
+	local ns f
+	for ns in "${HOSTS_MADE[@]}"; do
 		host_pids "$ns" | xargs -r kill -KILL 2>/dev/null || true
 	done
-	for ns in h1 h2 h3 hub; do
+	for ns in "${HOSTS_MADE[@]}"; do
 		ip netns del "$HOSTS_NS-$ns" 2>/dev/null || true
 	done
-	for i in 1 2 3; do
-		umount "$HOSTS_DIR/h$i.uts" 2>/dev/null || true
-		rm -f "$HOSTS_DIR/h$i.uts"
+	for f in "${HOSTS_UTS[@]}"; do
+		umount "$f" 2>/dev/null || true
+		rm -f "$f"
 	done
+	HOSTS_MADE=()
+	HOSTS_UTS=()
 }
