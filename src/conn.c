@@ -1,5 +1,6 @@
 /* Cluster connection shared by the runner and the layers (one per run). */
 #include "conn.h"
+#include "conn_auth.h"
 #include "conn_debug.h"
 #include "conn_files.h"
 #include "owner.h"
@@ -190,7 +191,7 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool prob
 	uint64_t timeout = o->timeout_ns ? o->timeout_ns : 30ULL * 1000000000ULL;
 	char name[160], mon[512] = "";
 	rados_t rados;
-	int r;
+	int r, r2;
 
 	bool env_keyring = false;
 	char conf[4096] = "";
@@ -235,6 +236,10 @@ static int session_open(const struct cb_cluster_opts *o, bool mon_ops, bool prob
 			       "run and that mon_host in the conf is right (or raise --timeout)",
 			       mon[0] ? mon : "(no mon_host)",
 			       (unsigned long long)((timeout + 999999999ULL) / 1000000000ULL));
+		goto fail;
+	} else if (r < 0 && (r2 = cb_conn_auth_explain(rados, name, mon[0] ? mon : "(no mon_host)",
+						       r, e)) < 0) {
+		r = r2; /* its code: the key's, when the key is the culprit */
 		goto fail;
 	} else if (r == -EACCES || r == -EPERM || r == -EKEYREJECTED) {
 		cb_err_cluster(e, r,

@@ -4,6 +4,7 @@
  * directory and the cluster's run lock. Nothing is left behind: what a probe
  * makes it removes, and the run directory is not made. */
 #include "doctor.h"
+#include "client_lib.h"
 #include "lock.h"
 #include "preflight.h"
 #include "profile.h"
@@ -133,6 +134,40 @@ static bool osdmap(struct cb_doctor *d, struct cb_conn *conn, const char *name, 
 	return false;
 }
 
+/* A release as "16.2.15 (pacific)" into buf. */
+static const char *release(char *buf, size_t n, const char *v, const struct cb_ceph_version *cv)
+{
+	const char *name = cv ? cb_ceph_release_name(cv->major) : "";
+	snprintf(buf, n, "%s%s%s%s", v, name[0] ? " (" : "", name, name[0] ? ")" : "");
+	return buf;
+}
+
+/* The client libraries' release beside the cluster's. Ceph keeps clients up
+ * to two releases older working; an older one connects to a cluster of
+ * 19.2.6/20.2.4 or later only while it allows AES keys, which weakens it. */
+static void versions(struct cb_doctor *d, struct cb_conn *conn)
+{
+	struct cb_ceph_version lib, cl;
+	const char *libv = cb_client_lib_version(&lib), *clv = cb_conn_version(conn);
+	bool known = cb_ceph_version_parse(clv, &cl);
+	bool old = known && cl.major > lib.major + 2;
+	bool weak = known && cb_ceph_version_has_aes256k(&cl) && !cb_ceph_version_has_aes256k(&lib);
+	char a[96], b[96], detail[600];
+	int n = snprintf(detail, sizeof(detail), "client libraries Ceph %s, cluster Ceph %s%s",
+			 release(a, sizeof(a), libv, &lib),
+			 release(b, sizeof(b), clv, known ? &cl : NULL), old || weak ? ":" : "");
+	if (old)
+		n += snprintf(detail + n, sizeof(detail) - (size_t)n,
+			      " the client is more than two releases older than the cluster%s",
+			      weak ? ";" : "");
+	if (weak)
+		snprintf(detail + n, sizeof(detail) - (size_t)n,
+			 " it lacks AES256K and connects only while the cluster allows AES keys "
+			 "(auth_allowed_ciphers), which weakens the cluster (CVE-2025-30156)");
+	add(d, old || weak ? CB_CHECK_WARN : CB_CHECK_OK, "versions", detail,
+	    old || weak ? "build cephbench against newer client libraries: see the README" : NULL);
+}
+
 /* The gate's verdict now, without its wait (a transient state still gets
  * its few seconds, as in a run). */
 static void gate(struct cb_doctor *d, struct cb_conn *conn, const struct cb_preflight_opts *pf)
@@ -238,9 +273,10 @@ int cb_doctor_run(const struct cb_cluster_opts *co, const struct cb_profile *p,
 		run_dir(d, NULL);
 	} else {
 		bool map = true;
-		if (mon_read(d, conn, name))
+		if (mon_read(d, conn, name)) {
+			versions(d, conn);
 			gate(d, conn, pf);
-		else
+		} else
 			map = osdmap(d, conn, name, co->timeout_ns);
 		if (p && map)
 			layer_checks(d, conn, p, name);

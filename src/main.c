@@ -1,5 +1,6 @@
 /* cephbench: usage, dispatch to the subcommands and the one place errors are
  * printed. */
+#include "client_lib.h"
 #include "commands.h"
 #include "profiles_dir.h"
 
@@ -51,7 +52,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-		printf("cephbench %s\n", CB_VERSION);
+		printf("cephbench %s\nceph client libraries %s\n", CB_VERSION,
+		       cb_client_lib_version(NULL));
 		return 0;
 	}
 	const struct cb_command *c = cb_command_find(argv[1]);

@@ -5,6 +5,7 @@
 #include "expect.h"
 #include "profile.h"
 #include "report.h"
+#include "client_lib.h"
 #include "group.h"
 #include "rate.h"
 #include "search.h"
@@ -305,6 +306,14 @@ json_t *cb_result_json(const struct cb_result *r)
 	    r->fsid, "ceph_version", r->ceph_version, "host", r->host, "started", ts, "run_name",
 	    r->run_name, "profile", "name", r->profile_name, "sha256", r->profile_sha256,
 	    "interrupted", r->interrupted, "phases", phases);
+	/* which client libraries ran, beside the cluster's version: a change
+	 * of either between two records is a change of what was measured */
+	json_t *lib = cb_client_lib_json(), *tool = json_object_get(root, "tool");
+	if (lib && tool) {
+		json_object_set(tool, "ceph_client", json_object_get(lib, "ceph_version"));
+		json_object_set(tool, "features", json_object_get(lib, "features"));
+	}
+	json_decref(lib);
 	size_t passed, failed;
 	cb_expect_count(r, &passed, &failed);
 	if (root && passed + failed)

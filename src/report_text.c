@@ -27,8 +27,9 @@ static void header_text(const json_t *rec, FILE *out)
 	const char *fsid = cb_jstr(cl, "fsid", "");
 	char cluster[320] = "no cluster"; /* a run of noop workloads connects to none */
 	if (fsid[0])
-		snprintf(cluster, sizeof(cluster), "cluster %s (ceph %s)", fsid,
-			 cb_jstr(cl, "ceph_version", "unknown"));
+		snprintf(cluster, sizeof(cluster), "cluster %s (ceph %s, client %s)", fsid,
+			 cb_jstr(cl, "ceph_version", "unknown"),
+			 cb_jstr(json_object_get(rec, "tool"), "ceph_client", "unknown"));
 	fprintf(out, "\ncephbench %s: run '%s', profile '%s' (sha256 %.12s), %s, host %s, %s%s\n",
 		cb_jstr(json_object_get(rec, "tool"), "version", "?"), cb_jstr(rec, "run_name", ""),
 		cb_jstr(prof, "name", ""), cb_jstr(prof, "sha256", ""), cluster,

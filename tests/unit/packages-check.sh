@@ -18,7 +18,7 @@ fail() {
 mkdir "$T/tree"
 cp -r "$src/scripts" "$src/tests" "$src/bench" "$src/.ci" "$src/CMakeLists.txt" "$T/tree/"
 rm -rf "$T/tree/tests/fuzz/corpus"
-P=$T/tree/scripts/packages
+P=$T/tree/scripts/packages-tests
 C=$T/tree/scripts/commands
 # The issue's repro: fusermount (tests/cluster/krbd.sh) from fuse, which
 # rbd-fuse only recommends, without fuse in the list. This machine has fuse:
@@ -54,8 +54,8 @@ rc=0
 while IFS= read -r line; do
 	grep -qF -- "$line" "$T/out" || fail "the broken copy: no '$line' in: $(cat "$T/out")"
 done <<'EOF'
-fusermount: comes from fuse, which scripts/packages neither lists nor depends on
-fio: comes from fio, which scripts/packages neither lists nor depends on
+fusermount: comes from fuse, which the package lists neither list nor depend on
+fio: comes from fio, which the package lists neither list nor depend on
 nc: used by the tree (scripts/used-commands --why) but not in scripts/commands
 lsof: used by the tree (scripts/used-commands --why) but not in scripts/commands
 xxd: used by the tree (scripts/used-commands --why) but not in scripts/commands
