@@ -1,6 +1,7 @@
 /* The file system a row ran on, for the record's context (src/context.h):
  * its MDS ranks (up, their state and daemon), max_mds, and its pools,
  * which the context then describes as pools. */
+#include "cephfs_context.h"
 #include "cephfs_priv.h"
 #include "context.h"
 
@@ -42,19 +43,24 @@ static json_t *pool_names(struct cb_ctx *x, const json_t *ids)
 	return a;
 }
 
+json_t *cfs_fs_of(struct cb_ctx *x, const json_t *fsget)
+{
+	const json_t *m = json_object_get(fsget, "mdsmap");
+	const char *meta =
+	    cb_ctx_pool_name(x, json_integer_value(json_object_get(m, "metadata_pool")));
+	return json_pack("{s:I, s:o, s:o, s:o}", "max_mds",
+			 json_integer_value(json_object_get(m, "max_mds")), "ranks", ranks(m),
+			 "data_pools", pool_names(x, json_object_get(m, "data_pools")),
+			 "metadata_pool", meta ? json_string(meta) : json_null());
+}
+
 static json_t *describe(struct cb_ctx *x, const char *fs)
 {
 	json_t *j;
 	if (cb_ctx_mon(x, "file systems (fs get)",
 		       json_pack("{s:s, s:s}", "prefix", "fs get", "fs_name", fs), &j) < 0)
 		return json_null();
-	const json_t *m = json_object_get(j, "mdsmap");
-	const char *meta =
-	    cb_ctx_pool_name(x, json_integer_value(json_object_get(m, "metadata_pool")));
-	json_t *d = json_pack("{s:I, s:o, s:o, s:o}", "max_mds",
-			      json_integer_value(json_object_get(m, "max_mds")), "ranks", ranks(m),
-			      "data_pools", pool_names(x, json_object_get(m, "data_pools")),
-			      "metadata_pool", meta ? json_string(meta) : json_null());
+	json_t *d = cfs_fs_of(x, j);
 	json_decref(j);
 	return d ? d : json_null();
 }

@@ -287,7 +287,7 @@ static int merge_record(const struct input *in, size_t n, json_t **out, struct c
 			bad |= json_object_set(root, key, v) < 0;
 	}
 	const char *started = cb_jstr(in[0].root, "started", "");
-	bool interrupted = false;
+	bool interrupted = false, mixed = false;
 	for (size_t k = 0; k < n; k++) {
 		const char *s = cb_jstr(in[k].root, "started", "");
 		started = strcmp(s, started) < 0 ? s : started; /* one fixed format */
@@ -300,6 +300,19 @@ static int merge_record(const struct input *in, size_t n, json_t **out, struct c
 			if (!listed(shared_keys, key))
 				bad |= json_object_set(f, key, v) < 0;
 		}
+		/* hosts may run builds on different client libraries: each
+		 * file's own, and the merge's says when they differ */
+		const json_t *tool = json_object_get(in[k].root, "tool");
+		if (tool)
+			bad |= json_object_set(f, "tool", (json_t *)tool) < 0;
+		if (strcmp(cb_jstr(tool, "ceph_client", ""),
+			   cb_jstr(json_object_get(in[0].root, "tool"), "ceph_client", "")) != 0)
+			mixed = true;
+	}
+	if (mixed) {
+		json_t *t = json_deep_copy(json_object_get(root, "tool"));
+		bad |= !t || json_object_set_new(t, "ceph_client", json_string("mixed")) < 0 ||
+		       json_object_set_new(root, "tool", t) < 0;
 	}
 	bad |= json_object_set_new(root, "started", json_string(started)) < 0;
 	bad |= json_object_set_new(root, "interrupted", json_boolean(interrupted)) < 0;

@@ -76,18 +76,11 @@ const char *cb_ctx_pool_name(struct cb_ctx *x, int64_t id)
 	return NULL;
 }
 
-/* {"mon": {"16.2.15": 1}, "osd": {"16.2.15": 3}}: each kind's versions and
- * how many daemons run each, so a half-upgraded cluster shows. */
-static json_t *versions(struct cb_ctx *x)
+json_t *cb_ctx_versions_of(const json_t *v)
 {
-	json_t *v, *out = json_object();
-	if (!out ||
-	    cb_ctx_mon(x, "daemon versions", json_pack("{s:s}", "prefix", "versions"), &v) < 0) {
-		json_decref(out);
-		return json_null();
-	}
+	json_t *out = json_object();
 	static const char *const kinds[] = {"mon", "osd", "mds", "mgr", NULL};
-	for (int k = 0; kinds[k]; k++) {
+	for (int k = 0; out && kinds[k]; k++) {
 		json_t *by = json_object_get(v, kinds[k]), *short_by = json_object();
 		const char *text;
 		json_t *n;
@@ -107,8 +100,17 @@ static json_t *versions(struct cb_ctx *x)
 		else
 			json_decref(short_by);
 	}
-	json_decref(v);
 	return out;
+}
+
+static json_t *versions(struct cb_ctx *x)
+{
+	json_t *v;
+	if (cb_ctx_mon(x, "daemon versions", json_pack("{s:s}", "prefix", "versions"), &v) < 0)
+		return json_null();
+	json_t *out = cb_ctx_versions_of(v);
+	json_decref(v);
+	return out ? out : json_null();
 }
 
 /* One row's targets: its layer's hook, or its target as a pool. */

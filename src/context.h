@@ -37,6 +37,12 @@ int cb_context_record(struct cb_conn *conn, struct cb_result *r, const char *run
  * (what is missing from the record) and -errno. */
 int cb_ctx_mon(struct cb_ctx *x, const char *part, json_t *cmd, json_t **out);
 
+/* The daemons' versions from `versions` (its JSON) as the record keeps
+ * them: {"mon": {"16.2.15": 1}, "osd": {"16.2.15": 3}}, each kind's
+ * versions and how many daemons run each, so a half-upgraded cluster
+ * shows. A new reference; NULL when out of memory. */
+json_t *cb_ctx_versions_of(const json_t *versions);
+
 /* A note on stderr, once per part, unless quiet: "context: PART: WHY". */
 void cb_ctx_note(struct cb_ctx *x, const char *part, const char *why);
 
