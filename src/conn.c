@@ -155,13 +155,8 @@ int cb_conn_conf_check(const struct cb_cluster_opts *o, char *conf, size_t n, ch
 	if ((ret = rados_create2(&r, "ceph", name, 0)) < 0)
 		return cb_err_usage(e, "cannot create a client named '%s': %s", name,
 				    strerror(-ret));
-	/* read with authentication off (values set rank above the conf's):
-	 * librados reads the keyring when an auth option changes, and the
-	 * keyring is the next check's */
-	static const char *const auth[] = {"auth_supported", "auth_client_required",
-					   "auth_cluster_required", "auth_service_required"};
-	for (size_t i = 0; ret == 0 && i < sizeof(auth) / sizeof(auth[0]); i++)
-		ret = rados_conf_set(r, auth[i], "none");
+	/* read with authentication off: the keyring is the next check's */
+	ret = cb_conf_auth_off(r);
 	if (ret == 0 && (ret = rados_conf_read_file(r, conf)) < 0)
 		cb_err_usage(e, "cannot read ceph conf '%s': %s", conf, strerror(-ret));
 	else if (ret == 0 && (ret = rados_conf_parse_env(r, NULL)) < 0)

@@ -133,6 +133,18 @@ static int check_monitors(rados_t r, const char *conf, struct cb_err *e)
 			    conf[0] ? conf : "no ceph conf");
 }
 
+int cb_conf_auth_off(rados_t r)
+{
+	static const char *const auth[] = {"auth_supported", "auth_client_required",
+					   "auth_cluster_required", "auth_service_required"};
+	int ret = 0;
+	for (size_t i = 0; ret == 0 && i < sizeof(auth) / sizeof(auth[0]); i++)
+		/* -ENOENT: Tentacle's libraries no longer have auth_supported */
+		if ((ret = rados_conf_set(r, auth[i], "none")) == -ENOENT)
+			ret = 0;
+	return ret;
+}
+
 int cb_conn_probe_files(const char *name, const char *conf, const char *keyring, bool env_keyring,
 			struct cb_err *e)
 {
@@ -140,8 +152,6 @@ int cb_conn_probe_files(const char *name, const char *conf, const char *keyring,
 	 * AuthRegistry observes them), so the real handle must never see an
 	 * unchecked one. Values set here rank above the conf's and
 	 * CEPH_ARGS', so with authentication off this handle reads none. */
-	static const char *const auth[] = {"auth_supported", "auth_client_required",
-					   "auth_cluster_required", "auth_service_required"};
 	/* CEPH_ARGS is applied when the handle is created: its keyring ranks
 	 * above the conf's, so the value after the conf is the conf's only
 	 * when CEPH_ARGS names none */
@@ -152,8 +162,7 @@ int cb_conn_probe_files(const char *name, const char *conf, const char *keyring,
 	if (ret < 0)
 		return cb_err_usage(e, "cannot create a client named '%s': %s", name,
 				    strerror(-ret));
-	for (size_t i = 0; ret == 0 && i < sizeof(auth) / sizeof(auth[0]); i++)
-		ret = rados_conf_set(r, auth[i], "none");
+	ret = cb_conf_auth_off(r);
 	rados_conf_get(r, "keyring", kr_default, sizeof(kr_default));
 	if (ret == 0 && (ret = rados_conf_read_file(r, conf)) < 0)
 		cb_err_usage(e, "cannot read ceph conf '%s': %s", conf, strerror(-ret));

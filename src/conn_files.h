@@ -27,6 +27,11 @@ int cb_conf_resolve(const char *list, enum cb_conf_source src, char *used, size_
  * be read (librados says why). */
 void cb_conf_each_key(const char *conf, void (*fn)(const char *key, void *arg), void *arg);
 
+/* Authentication off on the handle r, above the conf's and CEPH_ARGS'
+ * values, so that it reads no keyring (librados reads one whenever an auth
+ * option changes). 0 or -errno. */
+int cb_conf_auth_off(rados_t r);
+
 /* What librados would read after conf (cb_conf_resolve's choice), CEPH_ARGS
  * and keyring (--keyring, or NULL) for client name (env_keyring: CEPH_ARGS
  * names one), checked on a throwaway
