@@ -6,8 +6,32 @@
 #include "conn.h"
 
 #include <errno.h>
+#include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Whether the monitors say a rank of file system fs is up:active. */
+static bool mds_active(struct cb_conn *conn, const char *fs)
+{
+	json_t *cmd = json_pack("{s:s, s:s, s:s}", "prefix", "fs get", "fs_name", fs, "format",
+				"json"),
+	       *j = NULL, *d;
+	char *text = cmd ? json_dumps(cmd, JSON_COMPACT) : NULL, why[256];
+	bool active = false;
+	const char *gid;
+	json_decref(cmd);
+	if (text && cb_conn_mon_json(conn, text, &j, why, sizeof(why)) == 0)
+		json_object_foreach(json_object_get(json_object_get(j, "mdsmap"), "info"), gid, d)
+		{
+			const char *st = json_string_value(json_object_get(d, "state"));
+			active |= st && !strcmp(st, "up:active");
+		}
+	free(text);
+	json_decref(j);
+	return active;
+}
 
 int cfs_mount(struct cb_conn *conn, const char *fs, uint64_t cache_inodes,
 	      struct ceph_mount_info **out, struct cb_err *e)
@@ -42,6 +66,15 @@ int cfs_mount(struct cb_conn *conn, const char *fs, uint64_t cache_inodes,
 		    "mount of file system '%s' refused: %s (the client's mds caps "
 		    "must allow it: ceph auth get)",
 		    fs, strerror(-r));
+	if (r == -ETIMEDOUT && mds_active(conn, fs))
+		/* Tentacle leaves a mount whose mds caps do not allow the
+		 * file system waiting, where Pacific refused it at once */
+		return cb_err_cluster(
+		    e, -EACCES,
+		    "mount of file system '%s' not answered although the monitors answer and its "
+		    "MDS is active: the client's mds caps most likely do not allow it (ceph auth "
+		    "get)",
+		    fs);
 	if (r == -ETIMEDOUT) {
 		/* libcephfs says the same for monitors gone (its authentication)
 		 * and for no active MDS (its first MDS request) */
