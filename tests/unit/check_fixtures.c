@@ -173,6 +173,23 @@ static void check_versions(struct checker *c)
 	json_decref(vs);
 }
 
+/* osd metadata: telemetry names each OSD's host from its id and hostname */
+static void check_metadata(struct checker *c)
+{
+	json_t *md = load(c, "osd-metadata"), *o;
+	size_t i, found = 0;
+	json_array_foreach(md, i, o)
+	{
+		if (json_is_integer(json_object_get(o, "id")) &&
+		    str(json_object_get(o, "hostname"))[0])
+			found++;
+	}
+	if (md && (found == 0 || found != json_array_size(md)))
+		bad(c, "osd-metadata", "%zu of %zu OSDs with an id and a hostname", found,
+		    json_array_size(md));
+	json_decref(md);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -186,6 +203,7 @@ int main(int argc, char **argv)
 		check_osd_dump(&c);
 		check_perf(&c);
 		check_versions(&c);
+		check_metadata(&c);
 		if (!c.failed)
 			printf("check_fixtures: %s: every file read as its cluster was\n", c.dir);
 		failed += c.failed;

@@ -22,6 +22,7 @@ corruptions=(
 	'mds-perf-dump s/"mds_server"/"server"/'
 	'fs-get s/"up:active"/"up:standby"/'
 	'version s/ceph version /ceph release /'
+	'osd-metadata s/"hostname"/"host_name"/'
 )
 n=0
 for rel in "$releases"/*/; do
@@ -44,5 +45,5 @@ for rel in "$releases"/*/; do
 		n=$((n + 1))
 	done
 done
-[ "$n" -ge 7 ] || fail "only $n corruptions took: the fixtures' format changed under the test"
+[ "$n" -ge 8 ] || fail "only $n corruptions took: the fixtures' format changed under the test"
 echo "fixtures-negative: $n corrupted copies, each refused naming its file"
