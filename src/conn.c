@@ -3,6 +3,7 @@
 #include "conn_auth.h"
 #include "conn_debug.h"
 #include "conn_files.h"
+#include "json_wide.h"
 #include "owner.h"
 #include "shquote.h"
 
@@ -320,6 +321,7 @@ static int command_json(struct cb_conn *c, int osd, const char *cmd, json_t **ou
 	char *buf = NULL, *outs = NULL;
 	size_t len = 0, outslen = 0;
 	struct cb_err e = {0};
+	json_error_t je;
 	*out = NULL;
 	int r = ctl_session(c, &e);
 	if (r < 0) {
@@ -331,8 +333,9 @@ static int command_json(struct cb_conn *c, int osd, const char *cmd, json_t **ou
 	if (r < 0)
 		snprintf(why, n, "%s%s%.*s", strerror(-r), outslen ? ": " : "", (int)outslen,
 			 outs ? outs : "");
-	else if (!(*out = json_loadb(buf ? buf : "", len, 0, NULL)))
-		r = -EBADMSG, snprintf(why, n, "the reply is not JSON");
+	else if (!(*out = cb_json_loadb_wide(buf ? buf : "", len, 0, &je)))
+		r = -EBADMSG, snprintf(why, n, "the reply (%zu bytes) is not JSON: %s at byte %d",
+				       len, je.text, je.position);
 	rados_buffer_free(buf);
 	rados_buffer_free(outs);
 	return r;

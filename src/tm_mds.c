@@ -3,6 +3,7 @@
  * made from the run's librados handle (the same conf and key) and only
  * initialized: no mount, so no MDS session and no caps of its own. */
 #include "tm_mds.h"
+#include "json_wide.h"
 #include "jget.h"
 #include "conn.h"
 #include "tm_osd_perf.h"
@@ -91,7 +92,7 @@ static int dump(struct cb_tm *tm, struct cb_tm_mds_run *run, struct cb_mds_perf 
 			   outs ? outs : "");
 		run->off = true;
 	} else {
-		json_t *j = json_loadb(out ? out : "", len, JSON_DISABLE_EOF_CHECK, NULL);
+		json_t *j = cb_json_loadb_wide(out ? out : "", len, JSON_DISABLE_EOF_CHECK, NULL);
 		if ((r = cb_mds_perf_parse(j, p)) < 0) {
 			cb_tm_note(
 			    tm,

@@ -12,6 +12,8 @@
 #include "client_lib.h"
 #include "cluster_state.h"
 #include "context.h"
+#include "infile.h"
+#include "json_wide.h"
 #include "tm_osd_perf.h"
 
 #include <jansson.h>
@@ -50,7 +52,17 @@ static json_t *load(struct checker *c, const char *file)
 	char path[4096];
 	json_error_t je;
 	snprintf(path, sizeof(path), "%s/%s.json", c->dir, file);
-	json_t *j = json_load_file(path, 0, &je);
+	/* read as cephbench reads a reply (conn.c: its counters may pass
+	 * INT64_MAX) */
+	char *buf = NULL;
+	size_t len = 0;
+	struct cb_err e = {0};
+	json_t *j = NULL;
+	if (cb_infile_read(path, "fixture", CB_RESULT_MAX_BYTES, &buf, &len, &e) < 0)
+		snprintf(je.text, sizeof(je.text), "%.150s", e.msg), je.line = -1;
+	else
+		j = cb_json_loadb_wide(buf, len, 0, &je);
+	free(buf);
 	if (!j)
 		bad(c, file, "not read: %s (line %d)", je.text, je.line);
 	return j;
