@@ -103,12 +103,12 @@ int cb_conn_find_key(rados_t r, const char *name, char *key, size_t n, char *fro
 		s += len;
 		if (read_small(path, &buf) < 0)
 			continue;
+		/* librados reads the first that opens, whether it holds the
+		 * name or not */
 		bool found = keyring_key(buf, name, key, n);
 		free(buf);
-		if (found) {
-			snprintf(from, fn, "%s", path);
-			return 0;
-		}
+		snprintf(from, fn, "%s", path);
+		return found ? 0 : -ENOENT;
 	}
 	return -ENOENT;
 }

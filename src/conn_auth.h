@@ -19,8 +19,9 @@ const char *cb_key_type_name(int t, char *buf, size_t n);
 
 /* The key the session r (configured, not connected) would present as
  * name: the key option, the key file, else the first keyring of its list
- * that opens and holds name; its base64 into key[n] and where it came from
- * into from[fn]. 0, or -ENOENT when there is none. */
+ * that opens (as librados picks it), when it holds name; its base64 into
+ * key[n] and where it came from into from[fn]. 0, or -ENOENT when there is
+ * none. */
 int cb_conn_find_key(rados_t r, const char *name, char *key, size_t n, char *from, size_t fn);
 
 /* After rados_connect(r) failed with err: when the key type or the cipher
