@@ -1,7 +1,10 @@
 /* The CephFS layer through libcephfs: mdtest's metadata tree test (op: tree)
  * and file data I/O (read, write, randread, randwrite). libcephfs calls are
  * synchronous, so each client is a thread with its own mount and one op in
- * flight; the runner starts the clients together at every phase. */
+ * flight; the runner starts the clients together at every phase. Where the
+ * build has libcephfs 20.2's nonblocking I/O (cephfs_nbio.c), the file data
+ * ops keep up to concurrency in flight per client, and only the other ops
+ * are held to one (cfs_resolve). */
 #include "cephfs_priv.h"
 
 #include <errno.h>
@@ -297,6 +300,10 @@ static void cfs_resolve(struct cb_workload *wl, const void *lopts)
 		wl->block_size = cfs_loadfile_scan(cfs_loadfile_of(o), &info, why, sizeof(why)) == 0
 				     ? info.max_io
 				     : CFS_REPLAY_MAX_IO;
+	/* the layer is not synchronous where the build has nonblocking I/O
+	 * (CFS_SYNCHRONOUS): the ops that still are keep one in flight */
+	if (!cfs_nbio_on(wl, o))
+		wl->concurrency = 1;
 }
 
 static int cfs_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
@@ -553,7 +560,7 @@ const struct cb_engine cb_engine_cephfs = {
     .target = &cfs_target_fs,
     .removes = "files and directories",
     .options_size = sizeof(struct cfs_opts),
-    .synchronous = true,
+    .synchronous = CFS_SYNCHRONOUS, /* false: file data ops in flight (cephfs_nbio.c) */
     .max_clients = 1024,
     .default_block_size = CFS_DEFAULT_BS,
     .random_ops = cfs_random_ops,

@@ -1,7 +1,10 @@
 /* File data I/O through libcephfs: each client reads or writes its own files
  * ("c<client>.<n>" in the workload's directory) in block_size ops, O_DIRECT
  * by default so every op reaches the OSDs, as with the RBD layer's cache off
- * and fio's direct=1. Sequential ops walk the files' blocks interleaved. */
+ * and fio's direct=1. Sequential ops walk the files' blocks interleaved.
+ * Each op is a synchronous ceph_read/ceph_write, or, where the build has
+ * libcephfs 20.2's nonblocking call, one of up to concurrency in flight
+ * (cephfs_nbio.c). */
 #include "cephfs_priv.h"
 #include "rng.h"
 
@@ -11,6 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* append: where each file ends now (empty, or prefilled), where its
+ * writes go on. */
+static int io_ends(struct cb_phase *ph, struct cfs_state *s)
+{
+	if (!(s->ends = calloc(s->o->files, sizeof(*s->ends))))
+		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
+	for (uint64_t i = 0; i < s->nfds; i++) {
+		int64_t end =
+		    s->nb ? cfs_nbio_end(s, i) : ceph_lseek(s->ss->cm, s->fds[i], 0, SEEK_END);
+		if (end < 0)
+			return cb_err_cluster(ph->err, (int)end, "cannot seek in %s/c%u.%llu: %s",
+					      s->ss->base, s->client, (unsigned long long)i,
+					      strerror((int)-end));
+		s->ends[i] = (uint64_t)end;
+	}
+	return 0;
+}
 
 int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 {
@@ -36,45 +57,42 @@ int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s)
 	s->rng = cb_rng_client(ph->wl->seed, s->client, 0);
 	cb_dist_init(&s->dist, &ph->wl->distribution, s->blocks * o->files, ph->wl->coverage,
 		     ph->wl->seed, &s->rng);
-	s->fds = malloc(o->files * sizeof(*s->fds));
-	if (!s->fds)
-		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	s->dur = cb_durable_for(&o->dur, fill);
 	int flags = (s->writes ? O_RDWR | O_CREAT | cb_durable_open_flags(s->dur) : O_RDONLY) |
 		    (o->direct ? O_DIRECT : 0);
-	for (; s->nfds < o->files; s->nfds++) {
-		if ((size_t)snprintf(s->path, sizeof(s->path), "%s/c%u.%llu", s->ss->base,
-				     s->client, (unsigned long long)s->nfds) >= sizeof(s->path))
-			return cb_err_cluster(ph->err, -ENAMETOOLONG, "path too long: %s",
-					      s->ss->base);
-		int fd = ceph_open(s->ss->cm, s->path, flags, 0644);
-		if (fd < 0)
-			return cb_err_cluster(ph->err, fd, "cannot open %s in file system %s: %s",
-					      s->path, o->fs, strerror(-fd));
-		s->fds[s->nfds] = fd;
-	}
-	if (!fill && o->append) {
-		/* from where each file ends now: empty, or prefilled */
-		if (!(s->ends = calloc(o->files, sizeof(*s->ends))))
+	/* handles with ops in flight (the fill's too: it runs with the
+	 * workload's concurrency), or descriptors */
+	if (cfs_nbio_on(ph->wl, o)) {
+		int r = cfs_nbio_open(ph, s, flags);
+		if (r < 0)
+			return r;
+	} else {
+		if (!(s->fds = malloc(o->files * sizeof(*s->fds))))
 			return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
-		for (uint64_t i = 0; i < s->nfds; i++) {
-			int64_t end = ceph_lseek(s->ss->cm, s->fds[i], 0, SEEK_END);
-			if (end < 0)
-				return cb_err_cluster(ph->err, (int)end,
-						      "cannot seek in %s/c%u.%llu: %s", s->ss->base,
-						      s->client, (unsigned long long)i,
-						      strerror((int)-end));
-			s->ends[i] = (uint64_t)end;
+		for (; s->nfds < o->files; s->nfds++) {
+			if ((size_t)snprintf(s->path, sizeof(s->path), "%s/c%u.%llu", s->ss->base,
+					     s->client,
+					     (unsigned long long)s->nfds) >= sizeof(s->path))
+				return cb_err_cluster(ph->err, -ENAMETOOLONG, "path too long: %s",
+						      s->ss->base);
+			int fd = ceph_open(s->ss->cm, s->path, flags, 0644);
+			if (fd < 0)
+				return cb_err_cluster(ph->err, fd,
+						      "cannot open %s in file system %s: %s",
+						      s->path, o->fs, strerror(-fd));
+			s->fds[s->nfds] = fd;
 		}
 	}
-	return 0;
+	return !fill && o->append ? io_ends(ph, s) : 0;
 }
 
 /* A sync of the file of the last write (fio syncs the file it wrote). */
 static int sync_op(struct cfs_state *s, struct cb_op *op, int kind)
 {
 	op->where = s->last_file << 48;
-	cb_op_done(op, ceph_fsync(s->ss->cm, s->fds[s->last_file], kind == CB_DURABLE_FDATASYNC));
+	bool data = kind == CB_DURABLE_FDATASYNC;
+	cb_op_done(op, s->nb ? cfs_nbio_fsync(s, s->last_file, data)
+			     : ceph_fsync(s->ss->cm, s->fds[s->last_file], data));
 	return 0;
 }
 
@@ -113,6 +131,8 @@ int cfs_io_submit(struct cfs_state *s, struct cb_op *op)
 		s->last_file = file;
 		cb_durable_wrote(s->dur, &s->dc, op);
 	}
+	if (s->nb)
+		return cfs_nbio_start(s, op, file, off);
 	int fd = s->fds[file];
 	int64_t r = s->writes ? ceph_write(s->ss->cm, fd, op->buf, (int64_t)op->len, (int64_t)off)
 			      : ceph_read(s->ss->cm, fd, op->buf, (int64_t)op->len, (int64_t)off);
@@ -129,14 +149,15 @@ int cfs_io_finish(struct cfs_state *s, struct cb_op *op)
 	op->where = 0;
 	int r = 0;
 	for (uint64_t i = 0; i < s->nfds && r == 0; i++)
-		r = ceph_fsync(s->ss->cm, s->fds[i], 0);
+		r = s->nb ? cfs_nbio_fsync(s, i, false) : ceph_fsync(s->ss->cm, s->fds[i], 0);
 	cb_op_done(op, r);
 	return 0;
 }
 
 void cfs_io_teardown(struct cfs_state *s)
 {
-	for (uint64_t i = 0; i < s->nfds; i++)
+	cfs_nbio_close(s);
+	for (uint64_t i = 0; s->fds && i < s->nfds; i++)
 		ceph_close(s->ss->cm, s->fds[i]);
 	free(s->fds);
 	free(s->ends);

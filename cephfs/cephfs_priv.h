@@ -150,6 +150,7 @@ struct cfs_load_info {
 int cfs_loadfile_scan(const char *path, struct cfs_load_info *info, char *why, size_t n);
 
 struct cfs_replay;
+struct cfs_nbio; /* cephfs_nbio.c */
 
 /* Step ids (struct cb_step); 0 is an I/O workload itself. */
 enum cfs_step {
@@ -225,8 +226,9 @@ struct cfs_state {
 	unsigned clients;     /* the workload's, over which a stride wraps */
 	uint64_t next, count; /* ops started, ops to do */
 	struct cfs_tree t;
-	/* file data I/O */
+	/* file data I/O: descriptors, or handles with several ops in flight */
 	int *fds;
+	struct cfs_nbio *nb;
 	uint64_t nfds, bs, blocks;
 	bool rand, writes;
 	uint64_t rng;
@@ -315,6 +317,36 @@ int cfs_prepare_run(struct cb_phase *ph, struct cfs_session *ss);
 int cfs_tree_setup(struct cb_phase *ph, struct cfs_state *s);
 int cfs_tree_submit(struct cfs_state *s, struct cb_op *op);
 void cfs_tree_teardown(struct cfs_state *s);
+
+/* cephfs_nbio.c: file data I/O with up to concurrency ops in flight per
+ * client (libcephfs 20.2's ceph_ll_nonblocking_readv_writev), where the
+ * build has it: CB_HAVE_CEPHFS_NONBLOCKING. Without it the layer stays
+ * synchronous (one op in flight, the plan's concurrency 1). */
+#ifdef CB_HAVE_CEPHFS_NONBLOCKING
+#define CFS_SYNCHRONOUS false
+#else
+#define CFS_SYNCHRONOUS true
+#endif
+/* Whether wl's file data ops (read, write, randread, randwrite and their
+ * fill) go through it: never without the feature, nor with sync: (O_SYNC,
+ * O_DSYNC), nor at concurrency 1, nor for the tree, replay, mix and fsop
+ * ops, which keep one op in flight (cfs_resolve sets their concurrency 1). */
+bool cfs_nbio_on(const struct cb_workload *wl, const struct cfs_opts *o);
+/* Open the client's files (flags as for ceph_open) as handles into s->nb
+ * and s->nfds. 0, or -errno with ph->err set; cfs_nbio_close frees what
+ * it made. */
+int cfs_nbio_open(struct cb_phase *ph, struct cfs_state *s, int flags);
+/* Start op (its len and is_write set) on file at off; it completes through
+ * cb_op_done from libcephfs' thread, or at once when refused. 0, or -errno
+ * (not started: more ops than concurrency). */
+int cfs_nbio_start(struct cfs_state *s, struct cb_op *op, uint64_t file, uint64_t off);
+/* Wait until no op of the client is in flight, then fsync (fdatasync with
+ * dataonly) file: 0 or -errno. */
+int cfs_nbio_fsync(struct cfs_state *s, uint64_t file, bool dataonly);
+/* file's size, or -errno. */
+int64_t cfs_nbio_end(struct cfs_state *s, uint64_t file);
+/* Close the handles (none in flight) and free s->nb; NULL is nothing. */
+void cfs_nbio_close(struct cfs_state *s);
 
 /* cephfs_io.c: file data I/O. */
 int cfs_io_setup(struct cb_phase *ph, struct cfs_state *s);

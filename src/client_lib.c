@@ -41,6 +41,11 @@ json_t *cb_client_lib_json(void)
 	cb_client_lib_version(&v);
 	if (cb_ceph_version_has_aes256k(&v))
 		json_array_append_new(features, json_string("aes256k"));
+#ifdef CB_HAVE_CEPHFS_NONBLOCKING
+	/* built against libcephfs 20.2's ceph_ll_nonblocking_readv_writev:
+	 * cephfs file data ops keep concurrency in flight (cephfs_nbio.c) */
+	json_array_append_new(features, json_string("cephfs_nonblocking_io"));
+#endif
 	return json_pack("{s:s, s:o}", "ceph_version", cb_client_lib_version(NULL), "features",
 			 features);
 }
