@@ -5,6 +5,7 @@
  * the default make the line that says what to do. */
 #include "conn_auth.h"
 #include "client_lib.h"
+#include "conn_files.h"
 #include "infile.h"
 
 #include <errno.h>
@@ -14,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* CryptoKey's encoding (src/auth/Crypto.h): u16 type, utime (u32 sec, u32
  * nsec), u16 length, the secret */
@@ -67,15 +67,12 @@ static bool keyring_key(char *text, const char *name, char *key, size_t n)
 	return false;
 }
 
+/* cb_infile_read refuses a FIFO or a device without opening it (conn_files.c
+ * has checked what librados reads; this may be read later) */
 static int read_small(const char *path, char **buf)
 {
 	size_t len;
 	struct cb_err ignored = {0};
-	struct stat st;
-	/* conn_files.c has checked the ones librados reads; a FIFO named
-	 * since is skipped, never opened */
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return -ENOENT;
 	return cb_infile_read(path, "keyring", CB_CEPHFILE_MAX_BYTES, buf, &len, &ignored);
 }
 
@@ -97,10 +94,7 @@ int cb_conn_find_key(rados_t r, const char *name, char *key, size_t n, char *fro
 	if (rados_conf_get(r, "keyring", val, sizeof(val)) < 0)
 		return -ENOENT;
 	char path[4096];
-	for (const char *s = val + strspn(val, ",;"); *s; s += strspn(s, ",;")) {
-		size_t len = strcspn(s, ",;");
-		snprintf(path, sizeof(path), "%.*s", (int)len, s);
-		s += len;
+	for (const char *s = val; cb_path_list_next(&s, path, sizeof(path));) {
 		if (read_small(path, &buf) < 0)
 			continue;
 		/* librados reads the first that opens, whether it holds the

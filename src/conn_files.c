@@ -20,8 +20,7 @@
  * of a path (ceph::split(paths, ";,") in its config and keyring search) */
 #define LIST_SEPS ",;"
 
-/* The next entry of the path list at *s into buf; false at the end. */
-static bool next_entry(const char **s, char *buf, size_t n)
+bool cb_path_list_next(const char **s, char *buf, size_t n)
 {
 	*s += strspn(*s, LIST_SEPS);
 	size_t len = strcspn(*s, LIST_SEPS);
@@ -55,7 +54,7 @@ int cb_conf_resolve(const char *list, enum cb_conf_source src, char *used, size_
 		list = home;
 	}
 	char entry[4096];
-	for (const char *s = list; next_entry(&s, entry, sizeof(entry));) {
+	for (const char *s = list; cb_path_list_next(&s, entry, sizeof(entry));) {
 		struct stat st;
 		if (stat(entry, &st) < 0 && (errno == ENOENT || errno == ENOTDIR))
 			continue; /* librados goes on to the next */
@@ -84,7 +83,7 @@ static int check_keyring_list(const char *list, const char *what, bool named, st
 	char entry[4096];
 	int first_err = 0;
 	char first[4096] = "";
-	for (const char *s = list; next_entry(&s, entry, sizeof(entry));) {
+	for (const char *s = list; cb_path_list_next(&s, entry, sizeof(entry));) {
 		struct stat st;
 		if (stat(entry, &st) < 0) {
 			if (!first_err)

@@ -10,6 +10,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The next entry of the Ceph path list at *s (a conf or keyring list,
+ * split at ',' and ';' only, as Ceph splits it) into buf; *s moves past it.
+ * False at the end. */
+bool cb_path_list_next(const char **s, char *buf, size_t n);
+
 /* Where the conf list came from, for the messages. */
 enum cb_conf_source { CB_CONF_FLAG, CB_CONF_CEPH_ARGS, CB_CONF_ENV, CB_CONF_DEFAULT };
 

@@ -4,31 +4,34 @@
 #include <math.h>
 #include <string.h>
 
+/* v as an integer when it is a whole real that fits an int64, else NULL. */
+static json_t *as_int(const json_t *v)
+{
+	double d = json_real_value(v);
+	return json_is_real(v) && d == floor(d) && fabs(d) < 9.2e18 ? json_integer((json_int_t)d)
+								    : NULL;
+}
+
 /* Reals that are whole and fit an int64 back to integers: only the
  * out-of-range ones stay reals (each is exact up to 2^53). */
 static void ints_back(json_t *j)
 {
 	const char *key;
-	json_t *v;
-	size_t i;
-	if (json_is_object(j)) {
-		json_object_foreach(j, key, v)
-		{
-			double d = json_real_value(v);
-			if (json_is_real(v) && d == floor(d) && fabs(d) < 9.2e18)
-				json_object_set_new(j, key, json_integer((json_int_t)d));
-			else
-				ints_back(v);
-		}
-	} else if (json_is_array(j)) {
-		json_array_foreach(j, i, v)
-		{
-			double d = json_real_value(v);
-			if (json_is_real(v) && d == floor(d) && fabs(d) < 9.2e18)
-				json_array_set_new(j, i, json_integer((json_int_t)d));
-			else
-				ints_back(v);
-		}
+	json_t *v, *i;
+	size_t k;
+	json_object_foreach(j, key, v)
+	{
+		if ((i = as_int(v)))
+			json_object_set_new(j, key, i);
+		else
+			ints_back(v);
+	}
+	json_array_foreach(j, k, v)
+	{
+		if ((i = as_int(v)))
+			json_array_set_new(j, k, i);
+		else
+			ints_back(v);
 	}
 }
 
