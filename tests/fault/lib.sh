@@ -85,8 +85,12 @@ sys.exit(0 if st.get("active+clean", 0) == s["num_pgs"] else 1)' && return 0
 }
 
 # Run cephbench (arguments as for cb) in the background; three seconds in,
-# kill -9 osd.1, and start it again four seconds after the cluster marked
-# it down. Exit code in $rc, output in $T/out and $T/err; the outage (kill
+# freeze osd.1 (SIGSTOP) for a second and a half, then kill -9 it, and
+# start it again four seconds after the cluster marked it down. The freeze
+# makes the outage certain to show: a killed OSD refuses connections and is
+# marked down at once, its ops resent within a few hundred ms (CI once saw
+# a CephFS run's worst op at 276 ms), while a frozen one holds every op
+# sent to it, as a hung OSD does before it dies. Exit code in $rc, output in $T/out and $T/err; the outage (kill
 # to up again, in seconds) in $T/outage. The OSD comes back empty (memstore)
 # and recovers: once the run has ended, every PG is waited for to be clean
 # again, before the caller's checks, so that one failing does not leave the
@@ -100,6 +104,8 @@ cb_osd_bounce() {
 	set -e
 	sleep 3
 	t0=$EPOCHREALTIME
+	kill -STOP "$(daemon_pid osd.1)" || fail "cannot freeze osd.1"
+	sleep 1.5
 	osd_stop 1
 	sleep 4
 	osd_start 1

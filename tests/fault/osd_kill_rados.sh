@@ -10,7 +10,7 @@ cb_osd_bounce rados write -p "$POOL" --conf "$CONF" -b 4K --duration 14 --run-na
 	--json "$T/r.json" --no-cleanup --quiet
 assert_rc 0 "write with osd.1 killed and restarted"
 echo "osd.1 was away for $(cat "$T/outage") s"
-assert_stall "$T/r.json" 500
+assert_stall "$T/r.json" 1000
 [ "$(phase_field "$T/r.json" errors)" = 0 ] || fail "errors counted"
 ops=$(phase_field "$T/r.json" ops)
 objs=$(ns_objects | grep -c '^osdkill\.c0\.' || true)

@@ -10,7 +10,7 @@ cb_osd_bounce rbd -p "$RBD_POOL" --image-size 1G --io-type write --io-pattern se
 	--duration 14 --conf "$CONF" --run-name osdkill --json "$T/r.json" --no-cleanup --quiet
 assert_rc 0 "write with osd.1 killed and restarted"
 echo "osd.1 was away for $(cat "$T/outage") s"
-assert_stall "$T/r.json" 500
+assert_stall "$T/r.json" 1000
 [ "$(phase_field "$T/r.json" errors)" = 0 ] || fail "errors counted"
 ops=$(phase_field "$T/r.json" ops)
 held=$(rbd --conf "$CONF" diff "$RBD_POOL/cephbench.osdkill.0" --format json |
