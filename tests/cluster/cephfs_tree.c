@@ -8,6 +8,10 @@
  *   cephfs_tree sum CONF FS PATH     a checksum of the names, types, contents,
  *                                    symlink targets and user.* xattrs of everything
  *                                    below PATH, and of PATH's own user.* xattrs
+ *   cephfs_tree sums CONF FS PATH...  "PATH SUM-LINE" for each PATH (as sum), or
+ *                                    "PATH gone" when it is missing: one mount
+ *                                    for many paths (a mount costs most of a
+ *                                    second under ASan)
  *   cephfs_tree written CONF FS PATH the 4 KiB blocks of the files below PATH
  *                                    that hold a byte other than zero (what a
  *                                    run's non-zero 4K writes left, each once)
@@ -284,10 +288,31 @@ static int sizes(char *path, size_t rel)
 	return r;
 }
 
+/* The sum line of PATH, as the sum command prints it. */
+static int sum_one(const char *path)
+{
+	struct ceph_statx stx;
+	struct walk w = {0, 0, 0, 0};
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s", path);
+	int r = ceph_statx(cm, path, &stx, CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW);
+	if (r == 0)
+		r = xattrs_scan(path, &w.sum);
+	if (r == 0 && !S_ISDIR(stx.stx_mode))
+		r = entry_scan(path, stx.stx_mode, &w.sum); /* a symlink or a file itself */
+	else if (r == 0)
+		r = walk(p, strlen(p), &w, 0);
+	if (r == 0)
+		printf("%016" PRIx64 " dirs %" PRIu64 " files %" PRIu64 "\n", w.sum, w.dirs,
+		       w.files);
+	return r;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: cephfs_tree COMMAND CONF FS PATH, COMMAND one of count exists "
 			"seed sum written sizes rm unlink file mkdir runs\n"
+			"       cephfs_tree sums CONF FS PATH...\n"
 			"       cephfs_tree symlink CONF FS PATH TARGET\n"
 			"       cephfs_tree xattr CONF FS PATH NAME VALUE\n");
 	return 2;
@@ -295,7 +320,8 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 5 && !(argc == 6 && strcmp(argv[1], "symlink") == 0) &&
+	if (argc != 5 && !(argc >= 5 && strcmp(argv[1], "sums") == 0) &&
+	    !(argc == 6 && strcmp(argv[1], "symlink") == 0) &&
 	    !(argc == 7 && strcmp(argv[1], "xattr") == 0))
 		return usage();
 	const char *cmd = argv[1], *conf = argv[2], *fs = argv[3], *path = argv[4];
@@ -317,7 +343,16 @@ int main(int argc, char **argv)
 	int code = 0;
 	snprintf(p, sizeof(p), "%s", path);
 	r = ceph_statx(cm, path, &stx, CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW);
-	if (strcmp(cmd, "symlink") == 0) {
+	if (strcmp(cmd, "sums") == 0) {
+		for (int i = 4; i < argc && code == 0; i++) {
+			printf("%s ", argv[i]);
+			r = sum_one(argv[i]);
+			if (r == -ENOENT)
+				printf("gone\n");
+			else if (r < 0)
+				code = fail(3, "cannot walk", argv[i], r);
+		}
+	} else if (strcmp(cmd, "symlink") == 0) {
 		if ((r = ceph_symlink(cm, argv[5], path)) < 0)
 			code = fail(3, "cannot make the symlink", path, r);
 	} else if (strcmp(cmd, "unlink") == 0) {
@@ -350,18 +385,13 @@ int main(int argc, char **argv)
 		   strcmp(cmd, "written") == 0) {
 		int rm = cmd[0] == 'r';
 		if (r == 0 && cmd[0] == 's')
-			r = xattrs_scan(path, &w.sum);
-		if (r == 0 && cmd[0] == 's' && !S_ISDIR(stx.stx_mode))
-			r = entry_scan(path, stx.stx_mode, &w.sum); /* a symlink or a file itself */
+			r = sum_one(path);
 		else if (r == 0 && (r = walk(p, strlen(p), &w, rm)) == 0 && rm)
 			r = ceph_rmdir(cm, path);
 		if (r < 0)
 			code = fail(r == -ENOENT ? 1 : 3, "cannot walk", path, r);
 		else if (cmd[0] == 'c')
 			printf("dirs %" PRIu64 " files %" PRIu64 "\n", w.dirs, w.files);
-		else if (cmd[0] == 's')
-			printf("%016" PRIx64 " dirs %" PRIu64 " files %" PRIu64 "\n", w.sum, w.dirs,
-			       w.files);
 		else if (cmd[0] == 'w')
 			printf("%" PRIu64 "\n", w.written);
 	} else {
