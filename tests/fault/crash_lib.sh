@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Shared by the crash tests (crash_<layer>.sh), against the main sandbox
-# (CEPHBENCH_TEST_CONF): cephbench killed with -9 at random moments of a
+# Shared by the crash tests (crash_<layer>.sh), against the fault sandbox
+# (CEPHBENCH_FAULT_CONF; the main one, CEPHBENCH_TEST_CONF, without it: the
+# main sandbox's lock is the test suite's longest queue): cephbench killed with -9 at random moments of a
 # short run, then `cephbench cleanup` (by run name and --all in turn) must
 # leave nothing of the runs; and a namesake run must take a killed run's
 # leftovers over. Sourced, not run. A layer's script sets, before calling
@@ -14,6 +15,7 @@
 #   crash_settle             (optional) wait for what a kill leaves running
 # The kill moments come from bash's RNG seeded by CRASH_SEED (printed, so a
 # failure can be replayed), uniform over the measured length of a whole run.
+CEPHBENCH_TEST_CONF=${CEPHBENCH_FAULT_CONF:-${CEPHBENCH_TEST_CONF:-}}
 . "$(dirname "${BASH_SOURCE[0]}")/../cluster/lib.sh"
 
 CRASH_KILLS=${CRASH_KILLS:-10}
