@@ -153,6 +153,14 @@ static int remove_all(rados_ioctx_t io, struct names *l, struct pass *ps)
 	return first_err;
 }
 
+static bool listed(const struct names *l, const char *s)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		if (strcmp(l->v[i], s) == 0)
+			return true;
+	return false;
+}
+
 /* One pass over the namespace. remove: remove the run's data objects a
  * batch at a time as the listing goes, so memory stays at one batch
  * whatever the run's size (a million objects' names would be tens of
@@ -160,9 +168,11 @@ static int remove_all(rados_ioctx_t io, struct names *l, struct pass *ps)
  * The listing goes by hash position and a removed object is behind it,
  * yet the caller repeats passes until one removes nothing rather than
  * rely on that. Metadata names are only collected: they go last, so a
- * crash mid-cleanup leaves them to say what the objects were. */
+ * crash mid-cleanup leaves them to say what the objects were.
+ * Without remove, meta (when given) collects the runs whose records are
+ * there instead; runs listed in live are passed over. */
 static int pass_over(rados_ioctx_t io, const char *run, bool remove, struct names *meta,
-		     struct pass *ps)
+		     const struct names *live, struct pass *ps)
 {
 	enum { BATCH = 4096 };
 	struct names batch = {0};
@@ -178,11 +188,17 @@ static int pass_over(rados_ioctx_t io, const char *run, bool remove, struct name
 			snprintf(ps->rbd, sizeof(ps->rbd), "%s", entry);
 		if (kind == RADOS_NAME_NONE && !run)
 			ps->foreign++;
-		if (kind == RADOS_NAME_NONE || (run && strcmp(owner, run) != 0))
+		if (kind == RADOS_NAME_NONE || (run && strcmp(owner, run) != 0) ||
+		    listed(live, owner))
 			continue;
 		ps->candidates++;
-		if (!remove)
+		if (!remove) {
+			/* the runs whose records are here: each asked if live */
+			if (meta && kind == RADOS_NAME_META && !listed(meta, owner) &&
+			    (r = names_add(meta, owner)) < 0)
+				break;
 			continue;
+		}
 		if ((r = names_add(kind == RADOS_NAME_META ? meta : &batch, entry)) < 0)
 			break;
 		if (batch.n == BATCH) {
@@ -203,13 +219,13 @@ static int pass_over(rados_ioctx_t io, const char *run, bool remove, struct name
  * or of every run when NULL): a namespace RBD uses is refused before
  * anything is written or removed there. 0, or -errno with e set. */
 static int ns_look(rados_ioctx_t io, const char *pool, const char *run, const char *whose,
-		   struct pass *ps, struct cb_err *e)
+		   struct names *runs, struct pass *ps, struct cb_err *e)
 {
 	int r = registered(io);
 	if (r > 0)
 		return rbd_uses(e, pool, "listed in the pool's RBD namespace registry");
 	if (r == 0)
-		r = pass_over(io, run, false, NULL, ps);
+		r = pass_over(io, run, false, runs, NULL, ps);
 	if (r == 0 && ps->rbd[0]) {
 		char why[160];
 		snprintf(why, sizeof(why), "it holds %.128s", ps->rbd);
@@ -226,22 +242,46 @@ int cb_rados_ns_check(rados_ioctx_t io, struct cb_err *e)
 	char pool[128] = "?";
 	struct pass ps = {0};
 	rados_ioctx_get_pool_name(io, pool, sizeof(pool));
-	return ns_look(io, pool, NULL, "every run", &ps, e);
+	return ns_look(io, pool, NULL, "every run", NULL, &ps, e);
+}
+
+/* Of the runs named, those a live run holds (cb_rados_live_ask) into
+ * live, the first's holder into who. A run that cannot be asked (caps
+ * without notify) is taken for not live, as before there was asking. */
+static int live_runs(rados_ioctx_t io, const struct names *runs, struct names *live, char *who,
+		     size_t n)
+{
+	char w[160];
+	for (size_t i = 0; i < runs->n; i++) {
+		if (cb_rados_live_ask(io, runs->v[i], w, sizeof(w)) <= 0)
+			continue;
+		if (!live->n)
+			snprintf(who, n, "%s", w);
+		int r = names_add(live, runs->v[i]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 int cb_rados_remove(rados_ioctx_t io, const char *run, struct rados_removal *out, struct cb_err *e)
 {
-	struct names meta = {0};
+	struct names meta = {0}, runs = {0}, live = {0};
 	struct pass ps = {0};
-	char pool[128] = "?", whose[96];
+	char pool[128] = "?", whose[96], who[160] = "";
 	rados_ioctx_get_pool_name(io, pool, sizeof(pool));
 	if (run)
 		snprintf(whose, sizeof(whose), "run '%s'", run);
 	else
 		snprintf(whose, sizeof(whose), "every run");
-	int r = ns_look(io, pool, run, whose, &ps, e);
-	if (r < 0)
-		return r;
+	int r = ns_look(io, pool, run, whose, &runs, &ps, e);
+	if (r == 0)
+		r = live_runs(io, &runs, &live, who, sizeof(who));
+	names_free(&runs);
+	if (r < 0) {
+		names_free(&live);
+		return cb_err_isset(e) ? r : cb_err_cluster(e, r, "out of memory");
+	}
 	/* a few passes at most: a live run writing under the same name would
 	 * keep one removing objects */
 	for (int pass = 0; r == 0 && ps.candidates > 0; pass++) {
@@ -249,6 +289,7 @@ int cb_rados_remove(rados_ioctx_t io, const char *run, struct rados_removal *out
 			/* objects keep coming: say so, and keep the metadata that
 			 * says what they are */
 			names_free(&meta);
+			names_free(&live);
 			return cb_err_cluster(
 			    e, -EBUSY,
 			    "objects of %s in namespace '%s' of pool '%s' keep appearing (%llu "
@@ -259,7 +300,7 @@ int cb_rados_remove(rados_ioctx_t io, const char *run, struct rados_removal *out
 		out->removed += ps.removed;
 		names_free(&meta);
 		ps = (struct pass){0};
-		r = pass_over(io, run, true, &meta, &ps);
+		r = pass_over(io, run, true, &meta, &live, &ps);
 		if (r == 0 && ps.removed == 0)
 			break;
 	}
@@ -272,6 +313,13 @@ int cb_rados_remove(rados_ioctx_t io, const char *run, struct rados_removal *out
 	if (r < 0)
 		cb_err_cluster(e, r, "removing objects of %s in namespace '%s' of pool '%s': %s",
 			       whose, CB_RADOS_NS, pool, strerror(-r));
+	else if (live.n)
+		r = cb_err_cluster(
+		    e, -EBUSY,
+		    "kept the objects of run '%s'%s in namespace '%s' of pool '%s': a "
+		    "live run (%s) uses them",
+		    live.v[0], live.n > 1 ? " and other live runs" : "", CB_RADOS_NS, pool, who);
 	names_free(&meta);
+	names_free(&live);
 	return r;
 }

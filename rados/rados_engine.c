@@ -246,8 +246,15 @@ static int write_meta(struct cb_phase *ph, struct rados_state *s, const char *st
 static int take_over(struct cb_phase *ph, struct rados_state *s, const char *old)
 {
 	struct rados_removal n = {0};
+	char who[160];
+	int r = cb_rados_live_ask(s->io, s->run, who, sizeof(who));
+	if (r > 0)
+		return cb_err_cluster(ph->err, -EBUSY,
+				      "run '%s' in pool '%s' belongs to a live run (%s): give this "
+				      "run another --run-name",
+				      s->run, ph->out->target, who);
 	ph->out->created = true; /* what a removal cut short is the run's to clean */
-	int r = cb_rados_remove(s->io, s->run, &n, ph->err);
+	r = cb_rados_remove(s->io, s->run, &n, ph->err);
 	if (r < 0)
 		return r;
 	char left[160] = "";
@@ -610,7 +617,34 @@ static int rados_setup(struct cb_phase *ph, void **state)
 	}
 	if (!ph->wl->block_size)
 		ph->out->block_size = s->bs; /* a read's, as written */
+	/* while the phase uses the run's objects, a cleanup or a namesake
+	 * elsewhere leaves them alone (rados_live.c); without the hold (caps
+	 * that refuse a watch) the run goes on as before */
+	if (r == 0 && s->client == 0)
+		cb_rados_live_hold(s->io, s->run, &s->live);
 	return r;
+}
+
+/* The client's record is still the one setup wrote: a run that finds it
+ * gone, or another run's, had its objects removed under it (a cleanup or
+ * a namesake run that did not see it live: an older cephbench, a lost
+ * watch) and says so rather than write a record over what is not there. */
+static int record_still_ours(struct cb_phase *ph, struct rados_state *s)
+{
+	struct rados_meta m;
+	char name[128];
+	int r = cb_rados_meta_read(s->io, s->run, s->client, &m);
+	if (r == 0 && strcmp(m.run_id, ph->run_id) == 0)
+		return 0;
+	if (r < 0 && r != -ENOENT && r != -EINVAL)
+		return cb_err_cluster(ph->err, r, "reading metadata of run '%s' in pool '%s': %s",
+				      s->run, ph->out->target, strerror(-r));
+	cb_rados_meta_name(name, sizeof(name), s->run, s->client);
+	return cb_err_cluster(ph->err, -ESTALE,
+			      "the objects of run '%s' in pool '%s' were removed while it wrote "
+			      "(its record %s is %s): a cleanup or a run of the same name "
+			      "elsewhere; its figures stand, its objects are not all there",
+			      s->run, ph->out->target, name, r == 0 ? "another run's" : "gone");
 }
 
 static int rados_teardown(struct cb_phase *ph, void *state)
@@ -620,9 +654,12 @@ static int rados_teardown(struct cb_phase *ph, void *state)
 	if (!s)
 		return 0;
 	if (s->io && s->op == RADOS_WRITE && s->meta_written) {
+		r = record_still_ours(ph, s);
 		/* Objects with a failed block are not promised to readers. */
-		r = write_meta(ph, s, s->failed ? "incomplete" : "complete");
+		if (r == 0)
+			r = write_meta(ph, s, s->failed ? "incomplete" : "complete");
 	}
+	cb_rados_live_drop(&s->live);
 	uint64_t late = atomic_load(&s->timed_out);
 	if (late && s->op == RADOS_WRITE) {
 		/* the OSDs may still apply a write the client gave up on: the

@@ -49,6 +49,7 @@ struct rados_state {
 	bool rewrite;		 /* this client wrote earlier in the run */
 	size_t run_len;		 /* strlen(run): the mark's value */
 	bool meta_written;	 /* setup recorded the run, so teardown updates it */
+	struct rados_live live;	 /* client 0's hold on the run's record */
 	atomic_ullong failed;	 /* ops that completed with an error (callback thread) */
 	atomic_ullong timed_out; /* of them, those past the op timeout */
 	uint64_t rng;

@@ -107,6 +107,27 @@ int cb_rados_meta_write(rados_ioctx_t io, const char *run, unsigned client, cons
  * error in e (the layer writes and removes nothing there), or -errno. */
 int cb_rados_ns_check(rados_ioctx_t io, struct cb_err *e);
 
+/* A phase's hold on its run's record (rados_live.c): a watch on
+ * <run>.meta that answers a notify with who holds it, so that cleanup and
+ * namesake runs, on any host, leave a live run's objects alone. */
+struct rados_live {
+	rados_ioctx_t io;
+	uint64_t cookie;
+	bool held;
+	char name[128];
+	char who[192]; /* the answer: "cephbench live run: pid N on host H" */
+};
+
+/* Hold the record of run (which must exist). 0 or -errno; without a hold
+ * the run goes on unprotected. */
+int cb_rados_live_hold(rados_ioctx_t io, const char *run, struct rados_live *l);
+/* Let go of a hold (none held: nothing); no callback runs on l after. */
+void cb_rados_live_drop(struct rados_live *l);
+/* 1 when a live run holds run's record (who: "pid N on host H"), 0 when
+ * none does (no record, or only a killed run's watch, which does not
+ * answer: this waits a few seconds then), or -errno. */
+int cb_rados_live_ask(rados_ioctx_t io, const char *run, char *who, size_t n);
+
 /* What cb_rados_remove did. */
 struct rados_removal {
 	uint64_t removed;
@@ -118,7 +139,9 @@ struct rados_removal {
 
 /* Remove the objects of run (or of every run when run is NULL) in the
  * layer's namespace that carry its mark, the metadata object last. Refuses
- * (cb_rados_ns_check) a namespace that RBD uses. Adds to *out. */
+ * (cb_rados_ns_check) a namespace that RBD uses, and keeps a live run's
+ * objects (cb_rados_live_ask): -EBUSY naming it, after the others went.
+ * Adds to *out. */
 int cb_rados_remove(rados_ioctx_t io, const char *run, struct rados_removal *out, struct cb_err *e);
 
 /* rados_probe.c: engine->probe (probe.h). */
