@@ -182,11 +182,26 @@ static bool background(const char *word)
 	return false;
 }
 
+/* OSDs in but down: their data degraded, not moved away. By id once the
+ * OSD map was read: the counts alone cannot tell, since an OSD up but out
+ * beside one in but down leaves in - up at 0. */
+static uint64_t in_but_down(const struct cb_cstate *st)
+{
+	if (!st->have_osds)
+		return st->in > st->up ? st->in - st->up : 0;
+	uint64_t n = 0;
+	for (int id = 0; id < CB_CS_MAX_OSDS; id++)
+		if ((st->osd[id] & (CB_CS_EXISTS | CB_CS_IN | CB_CS_UP)) ==
+		    (CB_CS_EXISTS | CB_CS_IN))
+			n++;
+	return n;
+}
+
 bool cb_cstate_transient(const struct cb_cstate *st)
 {
 	static const char *const t[] = {"peering", "activating", "creating",
 					"unknown", "inactive",	 NULL};
-	if (!st->nwords || st->up < st->in)
+	if (!st->nwords || in_but_down(st))
 		return false;
 	for (size_t i = 0; i < st->nwords; i++) {
 		size_t k = 0;
@@ -252,7 +267,7 @@ bool cb_cstate_ready(const struct cb_cstate *st, enum cb_pf_require req, char *c
 	/* under warn an OSD out (its data moved away) is a smaller cluster,
 	 * one that is in but down is a degraded one */
 	if (!ok)
-		down = st->in > st->up ? st->in - st->up : 0;
+		down = in_but_down(st);
 	if (down)
 		reason(reasons, "%llu osd%s down", (unsigned long long)down, down == 1 ? "" : "s");
 	if (ok && out)

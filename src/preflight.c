@@ -118,6 +118,10 @@ int cb_preflight_run(struct cb_conn *c, const struct cb_preflight_opts *o, bool 
 			json_decref(reasons);
 			return 0;
 		}
+		/* which OSDs are down and which out, by id: best effort, the
+		 * counts of 'status' stand in without it */
+		char why_osds[256];
+		cb_cstate_fetch_osds(c, &st, why_osds, sizeof(why_osds));
 		bool ready = cb_cstate_ready(&st, req, o->allow, o->nallow, reasons);
 		double waited = cb_now_s() - t0;
 		set_state(pf, &st);

@@ -146,6 +146,39 @@ START_TEST(verdicts)
 }
 END_TEST
 
+/* An OSD up but out beside one in but down: the counts (up 2, in 2) hide
+ * the down one, the OSD map does not (issue 41, item 9). */
+START_TEST(out_hides_down)
+{
+	static const char counts[] =
+	    "{\"health\": {\"status\": \"HEALTH_WARN\", \"checks\": {}},"
+	    " \"pgmap\": {\"num_pgs\": 1, \"pgs_by_state\": [{\"state_name\": \"active+clean\", "
+	    "\"count\": 1}]}, " OSDMAP(2, 2) "}";
+	struct cb_cstate st;
+	json_t *r = json_array();
+	parse(counts, &st);
+	/* the counts alone: the down OSD is not seen (what the gate did) */
+	ck_assert(cb_cstate_ready(&st, CB_PF_WARN, NULL, 0, r));
+	json_t *d = json_loads("{\"osds\": [{\"osd\": 0, \"up\": 1, \"in\": 1}, {\"osd\": 1, "
+			       "\"up\": 1, \"in\": 0}, {\"osd\": 2, \"up\": 0, \"in\": 1}]}",
+			       0, NULL);
+	ck_assert_int_eq(cb_cstate_parse_osds(d, &st), 0);
+	ck_assert(!cb_cstate_ready(&st, CB_PF_WARN, NULL, 0, r));
+	ck_assert_str_eq(json_string_value(json_array_get(r, 0)), "1 osd down");
+	/* the same OSD out as well: a smaller cluster under warn, no reason */
+	json_t *d2 = json_loads("{\"osds\": [{\"osd\": 0, \"up\": 1, \"in\": 1}, {\"osd\": 1, "
+				"\"up\": 1, \"in\": 1}, {\"osd\": 2, \"up\": 0, \"in\": 0}]}",
+				0, NULL);
+	ck_assert_int_eq(cb_cstate_parse_osds(d2, &st), 0);
+	json_t *r2 = json_array();
+	ck_assert(cb_cstate_ready(&st, CB_PF_WARN, NULL, 0, r2));
+	json_decref(r2);
+	json_decref(d2);
+	json_decref(d);
+	json_decref(r);
+}
+END_TEST
+
 static void collect(void *arg, const char *key, const char *text)
 {
 	char *buf = arg;
@@ -202,6 +235,7 @@ int main(void)
 	tcase_add_test(tc, parsed);
 	tcase_add_test(tc, verdicts);
 	tcase_add_test(tc, changes);
+	tcase_add_test(tc, out_hides_down);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
