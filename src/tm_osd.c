@@ -25,6 +25,10 @@
 struct osd_host {
 	int id;
 	char host[64];
+	/* the map epoch it came up at; away: it did not answer, and is asked
+	 * again only once the map says it came up anew (up_from past this) */
+	long long up_from;
+	bool away;
 };
 
 /* The run's OSDs: those up when it started, with their hosts. */
@@ -57,8 +61,9 @@ static int perf_dump(struct cb_tm *tm, int osd, struct cb_osd_perf *p, char *why
 		snprintf(why, n, "the cluster did not answer in time");
 		return -ETIMEDOUT;
 	}
+	/* one OSD's silence is not the cluster's: the others, and the
+	 * monitors, are still asked (its own timeout marks it away) */
 	int r = cb_conn_osd_json(tm->conn, osd, PERF_DUMP_CMD, &j, why, n);
-	cb_tm_timed_out(tm, r);
 	if (r == 0 && (r = cb_osd_perf_parse(j, p)) < 0)
 		snprintf(why, n, "its osd section lacks a counter this part reads");
 	json_decref(j);
@@ -73,20 +78,25 @@ static void snapshot(struct cb_tm *tm, struct cb_osd_perf *p, bool *have)
 	for (size_t i = 0; i < run->n && !run->off; i++) {
 		char why[256];
 		int id = run->osds[i].id;
+		if (run->osds[i].away)
+			continue;
 		int r = perf_dump(tm, id, &p[i], why, sizeof(why));
 		if (r == 0) {
 			have[i] = true;
 			continue;
 		}
+		if (cb_tm_gone(tm))
+			return;
 		/* an OSD that does not answer costs the op timeout each time it
-		 * is asked (and a stop signal waits for it): asked no more */
+		 * is asked (and a stop signal waits for it): asked again only
+		 * once the map says it came up anew (back()) */
 		if (r == -ETIMEDOUT) {
 			cb_tm_note(tm,
-				   "osd.%d did not answer for its perf counters (%s): the OSDs' "
-				   "counters are left out from here on",
+				   "osd.%d did not answer for its perf counters (%s): left out "
+				   "until it comes up again",
 				   id, why);
-			run->off = true;
-			return;
+			run->osds[i].away = true;
+			continue;
 		}
 		/* an OSD gone down mid-run: tm_state says it; here it only
 		 * leaves the phases it missed */
@@ -95,6 +105,60 @@ static void snapshot(struct cb_tm *tm, struct cb_osd_perf *p, bool *have)
 			   "it missed",
 			   id, why);
 	}
+}
+
+/* The epoch each OSD came up at, from `osd dump`: into up_from by id (-1
+ * for one not up), for the n OSDs of run. 0, or -errno (said once by
+ * the caller's note). */
+static int up_epochs(struct cb_tm *tm, const struct cb_tm_osd_run *run, long long *up_from,
+		     char *why, size_t n)
+{
+	json_t *d = NULL, *o;
+	size_t i;
+	int r = cb_conn_mon_json(tm->conn, "{\"prefix\": \"osd dump\", \"format\": \"json\"}", &d,
+				 why, n);
+	cb_tm_timed_out(tm, r);
+	for (size_t k = 0; k < run->n; k++)
+		up_from[k] = -1;
+	json_array_foreach(json_object_get(d, "osds"), i, o)
+	{
+		json_int_t id = json_integer_value(json_object_get(o, "osd"));
+		for (size_t k = 0; k < run->n; k++)
+			if (run->osds[k].id == id &&
+			    json_integer_value(json_object_get(o, "up")) == 1)
+				up_from[k] = json_integer_value(json_object_get(o, "up_from"));
+	}
+	json_decref(d);
+	return r;
+}
+
+/* At a phase's start: an OSD away since it stopped answering is asked
+ * again once the map says it came up anew (restarted, or marked down and
+ * up), which a hung OSD still up in the map never does. */
+static void back(struct cb_tm *tm)
+{
+	struct cb_tm_osd_run *run = tm->osd;
+	size_t away = 0;
+	for (size_t i = 0; i < run->n; i++)
+		away += run->osds[i].away;
+	long long *up_from = away && !cb_tm_gone(tm) ? calloc(run->n, sizeof(*up_from)) : NULL;
+	char why[256];
+	if (!up_from || up_epochs(tm, run, up_from, why, sizeof(why)) < 0) {
+		free(up_from);
+		return;
+	}
+	for (size_t i = 0; i < run->n; i++) {
+		struct osd_host *h = &run->osds[i];
+		if (!h->away || up_from[i] <= h->up_from)
+			continue;
+		cb_tm_note(tm,
+			   "osd.%d is up again (since map epoch %lld): its counters are read "
+			   "again from this phase on",
+			   h->id, up_from[i]);
+		h->away = false;
+		h->up_from = up_from[i];
+	}
+	free(up_from);
 }
 
 static void phase_end(struct cb_tm *tm, struct cb_tm_osd *x)
@@ -132,6 +196,8 @@ void cb_tm_osd_mark(struct cb_tm_osd **xp, enum cb_mark m, const struct cb_tm_ph
 	bool mds = tp->eng && tp->eng->uses_mds;
 	bool osds = !tm->osd->off && tm->osd->n;
 	if (m == CB_MARK_START && !x && (osds || mds)) {
+		if (osds)
+			back(tm);
 		if (!(x = calloc(1, sizeof(*x))))
 			return;
 		if (osds) {
@@ -505,6 +571,7 @@ static int list_osds(struct cb_tm *tm, struct cb_tm_osd_run *run)
 			continue;
 		struct osd_host *h = &run->osds[run->n++];
 		h->id = (int)json_integer_value(json_object_get(o, "osd"));
+		h->up_from = json_integer_value(json_object_get(o, "up_from"));
 		snprintf(h->host, sizeof(h->host), "unknown");
 	}
 	json_decref(d);
