@@ -6,11 +6,20 @@
 
 struct cb_probe_req;
 
+/* What of the workload's layout the test image is made with, as the run
+ * would make its own: features (a list as the profile gives it) and
+ * data_pool; NULL each: librbd's defaults. */
+struct cb_blk_probe_layout {
+	const char *features;
+	const char *data_pool;
+};
+
 /* Lines for pool, and for image (NULL: the run makes its images; test is
  * then the name of the test image, one of the layer's names for the
- * doctor's run) through req. key_run, key_inst: the layer's image metadata
- * keys for the run's name and id. */
+ * doctor's run, made with layout) through req. key_run, key_inst: the
+ * layer's image metadata keys for the run's name and id. */
 void cb_blk_probe(struct cb_probe_req *req, const char *pool, const char *image, const char *test,
-		  const char *key_run, const char *key_inst);
+		  const struct cb_blk_probe_layout *layout, const char *key_run,
+		  const char *key_inst);
 
 #endif

@@ -118,5 +118,6 @@ void krbd_probe(struct cb_probe_req *req)
 	rbd_command(req);
 	snprintf(name, sizeof(name), "cephbench.%s.%.*s.0", req->run_name,
 		 (int)strcspn(req->wl->name, "."), req->wl->name);
-	cb_blk_probe(req, o->pool, NULL, name, KRBD_KEY_RUN, KRBD_KEY_INSTANCE);
+	struct cb_blk_probe_layout l = {.features = o->features};
+	cb_blk_probe(req, o->pool, NULL, name, &l, KRBD_KEY_RUN, KRBD_KEY_INSTANCE);
 }

@@ -10,6 +10,7 @@
 #include "profile.h"
 #include "shquote.h"
 #include "term_esc.h"
+#include "tm_osd_perf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -132,6 +133,47 @@ static bool osdmap(struct cb_doctor *d, struct cb_conn *conn, const char *name, 
 		 CB_SH_CMD(cmd, "ceph", "auth", "get", name));
 	add(d, CB_CHECK_FAIL, "osd map", detail, hint);
 	return false;
+}
+
+/* The OSDs' perf counters, which telemetry's cluster side reads at each
+ * phase (osd 'allow *'): asked of one up OSD. A refusal is a warning: a
+ * run starts, without the cluster's count of ops and the slow OSD. */
+static void osd_counters(struct cb_doctor *d, struct cb_conn *conn, const char *name)
+{
+	char why[512], detail[700], cmd[CB_SH_CMD_MAX], hint[CB_SH_CMD_MAX + 128];
+	json_t *j = NULL, *o;
+	size_t i;
+	int id = -1;
+	if (cb_conn_mon_json(conn, "{\"prefix\": \"osd dump\", \"format\": \"json\"}", &j, why,
+			     sizeof(why)) == 0) {
+		json_array_foreach(json_object_get(j, "osds"), i, o)
+		{
+			if (json_integer_value(json_object_get(o, "up")) == 1) {
+				id = (int)json_integer_value(json_object_get(o, "osd"));
+				break;
+			}
+		}
+	}
+	json_decref(j);
+	if (id < 0)
+		return; /* no OSD up: the pre-flight says so */
+	j = NULL;
+	int r = cb_conn_osd_json(conn, id, CB_OSD_PERF_DUMP_CMD, &j, why, sizeof(why));
+	json_decref(j);
+	if (r == 0) {
+		snprintf(detail, sizeof(detail),
+			 "osd.%d's perf counters readable (telemetry's cluster side)", id);
+		add(d, CB_CHECK_OK, "osd counters", detail, NULL);
+		return;
+	}
+	snprintf(detail, sizeof(detail),
+		 "osd.%d's perf counters %s (%s): a run starts, but without the cluster's "
+		 "count of ops and the slow OSD",
+		 id, r == -EACCES || r == -EPERM ? "refused" : "not read", why);
+	snprintf(hint, sizeof(hint),
+		 "give %s osd 'allow *' (or telemetry: off); see its caps with %s", name,
+		 CB_SH_CMD(cmd, "ceph", "auth", "get", name));
+	add(d, CB_CHECK_WARN, "osd counters", detail, hint);
 }
 
 /* A release as "16.2.15 (pacific)" into buf. */
@@ -276,6 +318,8 @@ int cb_doctor_run(const struct cb_cluster_opts *co, const struct cb_profile *p,
 		if (mon_read(d, conn, name)) {
 			versions(d, conn);
 			gate(d, conn, pf);
+			if (!p || p->telemetry)
+				osd_counters(d, conn, name);
 		} else
 			map = osdmap(d, conn, name, co->timeout_ns);
 		if (p && map)

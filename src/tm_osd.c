@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PERF_DUMP_CMD "{\"prefix\": \"perf dump\", \"logger\": \"osd\", \"format\": \"json\"}"
 /* Within this much of each other cephbench's and the cluster's counts agree. */
 #define AGREE_FRACTION 0.01
 
@@ -63,7 +62,7 @@ static int perf_dump(struct cb_tm *tm, int osd, struct cb_osd_perf *p, char *why
 	}
 	/* one OSD's silence is not the cluster's: the others, and the
 	 * monitors, are still asked (its own timeout marks it away) */
-	int r = cb_conn_osd_json(tm->conn, osd, PERF_DUMP_CMD, &j, why, n);
+	int r = cb_conn_osd_json(tm->conn, osd, CB_OSD_PERF_DUMP_CMD, &j, why, n);
 	if (r == 0 && (r = cb_osd_perf_parse(j, p)) < 0)
 		snprintf(why, n, "its osd section lacks a counter this part reads");
 	json_decref(j);

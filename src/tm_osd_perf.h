@@ -7,6 +7,11 @@
 #include <jansson.h>
 #include <stdint.h>
 
+/* The OSD command whose answer cb_osd_perf_parse reads (telemetry, and
+ * doctor's check of the caps it needs: osd 'allow *'). */
+#define CB_OSD_PERF_DUMP_CMD                                                                       \
+	"{\"prefix\": \"perf dump\", \"logger\": \"osd\", \"format\": \"json\"}"
+
 /* A latency counter: how many were timed, and their sum in seconds. */
 struct cb_perf_lat {
 	uint64_t count;

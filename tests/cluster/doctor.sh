@@ -55,6 +55,7 @@ assert_rc 0 "all good"
 [ -z "$(grep -v '^ok    ' "$T/out")" ] || fail "all good: a line not ok: $(cat "$T/out")"
 for l in "^ok    conf: $CONF\$" "^ok    monitors: " "^ok    key: client.admin authenticated" \
 	"^ok    mon read: " "^ok    pre-flight: " "^ok    pool '$POOL': exists" \
+	"^ok    osd counters: osd\.[0-9]+'s perf counters readable" \
 	"^ok    osd caps in pool '$POOL': a test object written, read back and removed" \
 	"^ok    osd caps for images in pool 'rbd': a test image created" \
 	"^ok    file system 'cephfs': mounted" "^ok    caps in file system 'cephfs': " \
@@ -98,6 +99,21 @@ has_line "narrow caps" "^FAIL  osd caps in pool '$POOL': a test write refused: O
 has_line "narrow caps" "^FAIL  osd caps for images in pool 'rbd': .*refused"
 has_line "narrow caps" "^FAIL  file system 'cephfs': mounting it refused"
 has_line "narrow caps" "ceph auth get client\.$ID"
+# the OSDs' counters need osd 'allow *': a warning, the run would start
+has_line "narrow caps" "^warn  osd counters: osd\.[0-9]+'s perf counters refused .*without the cluster's count of ops .*osd 'allow \*'"
+# A read-only profile with that client: what it would run is allowed, so
+# the doctor passes it (it wrote a test object before, which the caps
+# refuse); the write profile above is its negative control.
+cat >"$T/ro.yaml" <<YAML
+name: doctor-ro
+workloads:
+  - { name: s, layer: rados, pool: $POOL, op: seq, duration: 1s }
+  - { name: t, layer: rados, pool: $POOL, op: stat, duration: 1s }
+YAML
+cb doctor --conf "$CONF" --client "$ID" --keyring "$T/narrow.keyring" "$T/ro.yaml"
+assert_rc 0 "a read-only profile with read caps"
+has_line "a read-only profile" "^ok    osd caps in pool '$POOL': namespace cephbench listed \(op seq only reads: no test write\)"
+has_line "a read-only profile" "^warn  osd counters: "
 
 # No mon read: a warning of its own, and the OSD map it also withholds.
 ceph --conf "$CONF" auth get-or-create "client.$ID-m" mon 'allow command version' \
@@ -111,6 +127,28 @@ cb run "$T/all.yaml" --conf "$CONF" --client "$ID-m" --keyring "$T/nomon.keyring
 assert_rc 3 "a run without the OSD map"
 grep -q "the monitors sent no OSD map within 3 s: the client's caps must allow it" "$T/err" ||
 	fail "a run without the OSD map: $(cat "$T/err")"
+
+# The test image is made with the workload's features and data_pool, as the
+# run makes its images: a data pool that does not exist fails (the test
+# image was made without it before, and passed).
+cat >"$T/layout.yaml" <<YAML
+name: doctor-layout
+workloads:
+  - { name: r, layer: rbd, pool: rbd, op: randwrite, image_size: 64M, duration: 1s,
+      features: "layering,exclusive-lock" }
+YAML
+cb doctor --conf "$CONF" "$T/layout.yaml"
+assert_rc 0 "features"
+has_line "features" "^ok    osd caps for images in pool 'rbd': a test image created with features layering,exclusive-lock, marked and removed"
+cat >"$T/datapool.yaml" <<YAML
+name: doctor-datapool
+workloads:
+  - { name: r, layer: rbd, pool: rbd, op: randwrite, image_size: 64M, duration: 1s,
+      data_pool: $NOPOOL }
+YAML
+cb doctor --conf "$CONF" "$T/datapool.yaml"
+assert_rc 3 "an absent data pool"
+has_line "an absent data pool" "^FAIL  osd caps for images in pool 'rbd': a test image with the workload's data pool $NOPOOL refused: the data pool does not exist"
 
 # A pool that does not exist: the hint creates it.
 cb doctor --conf "$CONF" "$T/nopool.yaml"
