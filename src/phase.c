@@ -124,6 +124,7 @@ struct sync {
 	 * which clients are past their loop (sync_end). */
 	uint64_t start_ns;
 	unsigned exited, gone;
+	bool end_marked;
 	atomic_bool abandon; /* the clients still running were given up on */
 	bool past[];
 };
@@ -212,16 +213,24 @@ static bool sync_start(struct sync *sy, bool setup_failed)
 /* count clients are past their loop (or never ran one, or never started);
  * with wait, wait until every client is, so the END mark sees no op of this phase in flight and
  * none of its teardown's. */
+/* Under sy->mu: the END mark once every client is past its loop or given
+ * up on (the telemetry sampler stops there), and the waiters woken. */
+static void mark_end(struct sync *sy)
+{
+	if (sy->ended + sy->gone < sy->n || sy->end_marked)
+		return;
+	sy->end_marked = true;
+	if (sy->started && sy->ro->mark)
+		sy->ro->mark(sy->ro->mark_arg, CB_MARK_END);
+	pthread_cond_broadcast(&sy->cv);
+}
+
 static void sync_end(struct sync *sy, unsigned count, bool wait, unsigned who)
 {
 	pthread_mutex_lock(&sy->mu);
 	sy->ended += count;
 	sy->past[who] = true;
-	if (sy->ended >= sy->n) {
-		if (sy->started && sy->ro->mark)
-			sy->ro->mark(sy->ro->mark_arg, CB_MARK_END);
-		pthread_cond_broadcast(&sy->cv);
-	}
+	mark_end(sy);
 	while (wait && sy->ended + sy->gone < sy->n)
 		pthread_cond_wait(&sy->cv, &sy->mu);
 	pthread_mutex_unlock(&sy->mu);
@@ -1044,6 +1053,7 @@ static unsigned watch_clients(const struct cb_phase *ph, const struct cb_engine 
 			pthread_mutex_lock(&sy->mu);
 			for (unsigned k = 0; k < n; k++)
 				sy->gone += !sy->past[k] && !c[k].exited;
+			mark_end(sy);
 			pthread_cond_broadcast(&sy->cv);
 			pthread_mutex_unlock(&sy->mu);
 			opened = now;
