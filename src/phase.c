@@ -846,7 +846,8 @@ struct client {
 	struct sync *sy;
 	int r;
 	bool exited;	/* its thread returned (under sy->mu) */
-	bool abandoned; /* stuck past the stop: left running, never touched again */
+	bool aborted;	/* stuck past the stop: its session aborted (engine->abort) */
+	bool abandoned; /* and still stuck: left running, never touched again */
 };
 
 static void *client_main(void *arg)
@@ -988,6 +989,7 @@ static void abort_stuck(const struct cb_engine *eng, struct client *c, unsigned 
 		void *session = c[k].ph.session ? *c[k].ph.session : NULL;
 		struct abort_job *j = stuck && session ? malloc(sizeof(*j)) : NULL;
 		pthread_t t;
+		c[k].aborted |= stuck;
 		if (!j)
 			continue;
 		*j = (struct abort_job){eng, session};
@@ -1066,7 +1068,7 @@ static unsigned watch_clients(const struct cb_phase *ph, const struct cb_engine 
 	atomic_store(&sy->abandon, true);
 	for (unsigned k = 0; k < n; k++)
 		if (c[k].started && !c[k].exited) {
-			c[k].abandoned = true;
+			c[k].abandoned = c[k].aborted = true;
 			if (c[k].ph.session) /* never released: its thread may be in it */
 				*c[k].ph.session = NULL;
 			/* its queue too (an op it completes on its way back
@@ -1085,27 +1087,30 @@ static unsigned watch_clients(const struct cb_phase *ph, const struct cb_engine 
 static int abandoned(struct cb_phase *ph, const struct client *c, unsigned n, enum stop_cause cause,
 		     uint64_t stuck_ns, struct cb_phase_result *res)
 {
-	unsigned left = 0, first = n;
-	for (unsigned k = 0; k < n; k++)
-		if (c[k].abandoned) {
-			left++;
+	unsigned left = 0, stuck = 0, first = n;
+	for (unsigned k = 0; k < n; k++) {
+		left += c[k].abandoned;
+		if (c[k].aborted) {
+			stuck++;
 			first = first < n ? first : k;
 		}
+	}
 	res->interrupted = true;
 	unsigned long long s = (stuck_ns + 999999999ULL) / 1000000000ULL;
 	if (!ph->out->note[0])
 		snprintf(ph->out->note, sizeof(ph->out->note),
 			 "%u of %u clients (the first client %u) still inside a cluster call %llu "
-			 "s (--timeout) after the %s: aborted and abandoned, their figures lost",
-			 left, n, c[first].ph.client, s,
-			 cause == STOP_SIGNAL ? "stop signal" : "planned end");
+			 "s (--timeout) after the %s: aborted and abandoned (%u never came back, "
+			 "their figures lost)",
+			 stuck, n, c[first].ph.client, s,
+			 cause == STOP_SIGNAL ? "stop signal" : "planned end", left);
 	if (cause == STOP_SIGNAL)
 		return -EINTR;
 	return cb_err_cluster(ph->err, -ETIMEDOUT,
 			      "workload '%s': %u of %u clients still inside a cluster call %llu s "
 			      "(--timeout) after the planned end: aborted and abandoned (a stuck "
 			      "MDS or OSD? ceph -s; ceph health detail)",
-			      ph->wl->name, left, n, s);
+			      ph->wl->name, stuck, n, s);
 }
 
 /* Whether an open-loop phase kept its rate. */
@@ -1235,10 +1240,18 @@ static int run_clients(struct cb_phase *ph, const struct cb_engine *eng,
 			pthread_join(c[k].tid, NULL);
 		else if (c[k].started)
 			pthread_detach(c[k].tid);
+	bool aborted = false;
+	for (unsigned k = 0; k < n; k++)
+		if (c[k].aborted) {
+			aborted = true;
+			/* what its calls failed with once aborted is the stop's */
+			if (!c[k].abandoned)
+				c[k].r = -EINTR;
+		}
 	int mr = merge_clients(ph, c, n, res);
 	if (r == 0)
 		r = mr;
-	if (left)
+	if (aborted && (r == 0 || r == -EINTR))
 		r = abandoned(ph, c, n, cause, ro->stuck_ns, res);
 	r = cb_ranks_merge_phase(ro->ranks, res, r, ph->err);
 	rate_verdict(res);

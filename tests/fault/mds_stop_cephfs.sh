@@ -52,4 +52,34 @@ print("interrupted:", r.get("interrupted"), [p["name"] for p in r["phases"]])
 sys.exit(0 if r.get("interrupted") else 1)
 PY
 assert_gone /cephbench/mdsstop "the run's own cleanup after the abandon"
+
+# No signal: the MDS frozen until past the planned end (duration 12 s). The
+# deadline is the runner's: --timeout after the planned end the clients
+# are aborted, then abandoned; one line, exit 3, the tree cleaned up.
+p=$(profile mdsdead <<YAML
+name: mdsdead
+workloads:
+  - { name: m, layer: cephfs, fs: $FS, op: mix, depth: 1, branch: 2, files: 10,
+      file_size: 16K, block_size: 4K, duration: 12s, ramp: 0s, clients: 3,
+      mix: { open: 30, delete: 30, create: 20, rename: 20 } }
+YAML
+)
+set +e
+timeout -s KILL 200 "$CEPHBENCH" run "$p" --conf "$CONF" --timeout 5s >"$T/out" 2>"$T/err" &
+pid=$!
+set -e
+wait_for_path /cephbench/mdsdead/m
+sleep 3
+kill -STOP "$MDS"
+for _ in $(seq 1 300); do
+	grep -qF "aborted and abandoned" "$T/err" && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.2
+done
+kill -CONT "$MDS"
+wait_bg "$pid"
+assert_rc 3 "the MDS frozen past the planned end"
+grep -qE "workload 'm': [123] of 3 clients still inside a cluster call 5 s \(--timeout\) after the planned end: aborted and abandoned" "$T/err" ||
+	fail "the deadline's line: $(cat "$T/err")"
+assert_gone /cephbench/mdsdead "the run's own cleanup after the deadline"
 echo ok
