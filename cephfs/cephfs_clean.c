@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define BATCH 256
 
@@ -58,9 +59,11 @@ static char *mds_command(struct ceph_mount_info *cm, const char *spec, const cha
 	return out;
 }
 
-/* Evict the dead sessions one rank lists; false when the rank answers not. */
-static bool evict_dead_on(struct ceph_mount_info *cm, const char *rank)
+/* Evict the dead sessions one rank lists (with own, also this process's
+ * other than cm's); false when the rank answers not. */
+static bool evict_dead_on(struct ceph_mount_info *cm, const char *rank, bool own)
 {
+	uint64_t self = ceph_get_instance_id(cm);
 	size_t len = 0;
 	char *out = mds_command(cm, rank, "{\"prefix\": \"session ls\"}", &len);
 	if (!out)
@@ -76,7 +79,10 @@ static bool evict_dead_on(struct ceph_mount_info *cm, const char *rank)
 		json_int_t id = json_integer_value(json_object_get(s, "id"));
 		char cmd[128];
 		int pid;
-		if (!mark || id <= 0 || cb_owner_state(mark, &pid) != CB_OWNER_GONE)
+		if (!mark || id <= 0 || (uint64_t)id == self)
+			continue;
+		enum cb_owner_state st = cb_owner_state(mark, &pid);
+		if (st != CB_OWNER_GONE && !(own && st == CB_OWNER_ALIVE && pid == getpid()))
 			continue;
 		snprintf(cmd, sizeof(cmd),
 			 "{\"prefix\": \"session evict\", \"filters\": [\"id=%lld\"]}",
@@ -87,13 +93,13 @@ static bool evict_dead_on(struct ceph_mount_info *cm, const char *rank)
 	return true;
 }
 
-void cfs_evict_dead(struct ceph_mount_info *cm)
+void cfs_evict_dead(struct ceph_mount_info *cm, bool own)
 {
 	/* rank by rank: a session lives on the ranks its client talked to */
 	for (int rank = 0; rank < CFS_MAX_RANKS; rank++) {
 		char spec[16];
 		snprintf(spec, sizeof(spec), "%d", rank);
-		if (!evict_dead_on(cm, spec))
+		if (!evict_dead_on(cm, spec, own))
 			break;
 	}
 }
@@ -278,7 +284,11 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 		return 0;
 	if ((r = cfs_mount(req->conn, fs, CFS_CACHE_INODES, &cm, req->err)) < 0)
 		return r;
-	cfs_evict_dead(cm); /* before anything a killed run's caps would stall */
+	/* before anything a killed run's caps would stall; this process's
+	 * other sessions too: its clients' mounts are released by now, so one
+	 * still listed is a client the runner abandoned (ceph_abort_conn drops
+	 * it without closing it), whose caps would stall the walk */
+	cfs_evict_dead(cm, true);
 	r = cfs_real_dir(cm, CFS_ROOT);
 	if (r == -ENOTDIR) {
 		/* no run makes anything through it (cfs_prepare_run refuses it) */

@@ -553,6 +553,16 @@ static void cfs_release(void *session)
 	free(ss);
 }
 
+/* libcephfs has no timeout on an MDS request: a stuck client is freed by
+ * aborting its mount, which fails its waiting calls (-ENOTCONN) and drops
+ * its MDS session without a clean unmount; the MDS times the session out. */
+static void cfs_abort(void *session)
+{
+	struct cfs_session *ss = session;
+	if (ss && ss->cm)
+		ceph_abort_conn(ss->cm);
+}
+
 const struct cb_engine cb_engine_cephfs = {
     .name = "cephfs",
     .ops = cfs_ops,
@@ -576,6 +586,7 @@ const struct cb_engine cb_engine_cephfs = {
     .describe = cfs_describe,
     .teardown = cfs_teardown,
     .release = cfs_release,
+    .abort = cfs_abort,
     .cleanup = cfs_cleanup,
     .context = cfs_context,
     .osd_counts_bytes = true,

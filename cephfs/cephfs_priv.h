@@ -360,8 +360,10 @@ void cfs_io_teardown(struct cfs_state *s);
  * machine (by the owner mark in their client metadata): they hold caps that
  * stall the removal or listing of what they made, even of /cephbench, until
  * the MDS drops them (session_timeout, 60 s and more). Best effort: without
- * the caps for MDS commands, that wait stays. */
-void cfs_evict_dead(struct ceph_mount_info *cm);
+ * the caps for MDS commands, that wait stays. With own, this process's
+ * other sessions too (only once its clients' mounts are released: the
+ * run's cleanup, after abandoned clients). */
+void cfs_evict_dead(struct ceph_mount_info *cm, bool own);
 /* 0 when path is a directory itself (not a symlink to one), else -ENOTDIR
  * or the lookup's error. */
 int cfs_real_dir(struct ceph_mount_info *cm, const char *path);

@@ -90,7 +90,7 @@ static int make_run_dir(struct cb_phase *ph, struct ceph_mount_info *cm, const c
 	/* a namesake's directory: evict the sessions a killed one left before
 	 * touching it (their caps stall /cephbench's and its changes) */
 	if (ceph_statx(cm, dir, &stx, 0, AT_SYMLINK_NOFOLLOW) == 0)
-		cfs_evict_dead(cm);
+		cfs_evict_dead(cm, false);
 	for (int attempt = 0; attempt < 3; attempt++) {
 		int r = mkdir_ok(cm, CFS_ROOT);
 		if (r == 0 && cfs_real_dir(cm, CFS_ROOT) < 0)

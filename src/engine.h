@@ -352,6 +352,13 @@ struct cb_engine {
 	/* Free a client's session (ph->session) after the workload's last step.
 	 * May be NULL when the engine keeps none. */
 	void (*release)(void *session);
+	/* Make the calls a stuck client waits in return (an MDS that never
+	 * answers): called from another thread than the client's, once the
+	 * runner gave up waiting for it after a stop (--timeout past a signal
+	 * or the planned end). The session is then abandoned: never released,
+	 * as the client's thread may still be inside it. NULL: the engine's
+	 * calls are bounded by their own timeouts (librados', librbd's). */
+	void (*abort)(void *session);
 	/* Remove what runs made (also crashed ones). Returns 0 or -errno. NULL
 	 * for a layer that makes nothing (noop; target and removes NULL
 	 * too): `cephbench cleanup` and a run's cleanup skip it. */

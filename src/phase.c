@@ -119,12 +119,21 @@ struct sync {
 	atomic_bool done;	 /* client 0 ended the phase for all (steady), or
 				  * another rank failed (cb_ranks_watch) */
 	atomic_uint_fast64_t errors;
+	/* The main thread's watch (watch_clients): when they started, how
+	 * many clients' threads have returned, how many it gave up on, and
+	 * which clients are past their loop (sync_end). */
+	uint64_t start_ns;
+	unsigned exited, gone;
+	bool end_marked;
+	atomic_bool abandon; /* the clients still running were given up on */
+	bool past[];
 };
 
 /* Under sy->mu. */
 static void mark_start(struct sync *sy)
 {
 	sy->started = true;
+	sy->start_ns = cb_now_ns();
 	if (sy->ro->mark)
 		sy->ro->mark(sy->ro->mark_arg, CB_MARK_START);
 }
@@ -204,18 +213,38 @@ static bool sync_start(struct sync *sy, bool setup_failed)
 /* count clients are past their loop (or never ran one, or never started);
  * with wait, wait until every client is, so the END mark sees no op of this phase in flight and
  * none of its teardown's. */
-static void sync_end(struct sync *sy, unsigned count, bool wait)
+/* Under sy->mu: the END mark once every client is past its loop or given
+ * up on (the telemetry sampler stops there), and the waiters woken. */
+static void mark_end(struct sync *sy)
+{
+	if (sy->ended + sy->gone < sy->n || sy->end_marked)
+		return;
+	sy->end_marked = true;
+	if (sy->started && sy->ro->mark)
+		sy->ro->mark(sy->ro->mark_arg, CB_MARK_END);
+	pthread_cond_broadcast(&sy->cv);
+}
+
+static void sync_end(struct sync *sy, unsigned count, bool wait, unsigned who)
 {
 	pthread_mutex_lock(&sy->mu);
 	sy->ended += count;
-	if (sy->ended >= sy->n) {
-		if (sy->started && sy->ro->mark)
-			sy->ro->mark(sy->ro->mark_arg, CB_MARK_END);
-		pthread_cond_broadcast(&sy->cv);
-	}
-	while (wait && sy->ended < sy->n)
+	sy->past[who] = true;
+	mark_end(sy);
+	while (wait && sy->ended + sy->gone < sy->n)
 		pthread_cond_wait(&sy->cv, &sy->mu);
 	pthread_mutex_unlock(&sy->mu);
+}
+
+/* A client given up on (watch_clients) that comes back from the cluster
+ * touches nothing of the run's again: its thread waits here until the
+ * process ends (the stop signals are blocked in it). */
+static void park_if_abandoned(const struct sync *sy)
+{
+	if (!sy || !atomic_load(&sy->abandon))
+		return;
+	for (;;)
+		pause();
 }
 
 struct loop {
@@ -486,6 +515,7 @@ static int finish(struct loop *l)
 	op->t_start = op->t_sched = cb_now_ns();
 	op->is_sync = op->sync_next = false;
 	int r = l->eng->finish(l->st, op);
+	park_if_abandoned(l->sy);
 	if (r == CB_EOF) {
 		l->nfree++;
 		return r;
@@ -543,6 +573,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			op->is_sync = op->sync_next = false;
 			op->outcome = CB_OUTCOME_DONE;
 			int r = l->eng->submit(l->st, op);
+			park_if_abandoned(l->sy);
 			if (r == CB_EOF) {
 				l->nfree++;
 				stopping = true;
@@ -572,6 +603,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 		 * rest of a short transfer */
 		if (l->eng->commit) {
 			int r = l->eng->commit(l->st);
+			park_if_abandoned(l->sy);
 			if (r < 0 && ret == 0) {
 				ret = cb_err_cluster(l->ph->err, r, "submitting ops: %s",
 						     strerror(-r));
@@ -605,6 +637,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			 * much as the sleep) */
 			int ms = (int)(timeout / 1000000ULL) + (l->rated ? 0 : 1);
 			int r = l->eng->poll(l->st, ms ? 1 : 0, ms);
+			park_if_abandoned(l->sy);
 			if (l->rated && ms == 0 && timeout && !atomic_load(&l->cq->head)) {
 				struct timespec ts = {0, (long)timeout};
 				nanosleep(&ts, NULL);
@@ -685,21 +718,23 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 /* One client's phase: setup, the start line, the loop, teardown. */
 static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 		      const struct cb_runner_opts *ro, struct cb_cq *cq, struct sync *sy,
-		      bool first, struct cb_live_slot *live, struct cb_phase_result *res)
+		      unsigned local, struct cb_live_slot *live, struct cb_phase_result *res)
 {
 	const struct cb_workload *wl = ph->wl;
 	uint64_t depth = wl->concurrency, bs;
 	struct loop l = {.ph = ph, .sy = sy, .cq = cq, .eng = eng, .res = res};
+	bool first = local == 0;
 	int r, tr;
 
 	if (sy && ph->client != 0 && !sync_wait(sy, true)) {
 		sync_start(sy, true); /* client 0 failed and says why */
 		if (ro->group)
 			cb_group_arrive(ro->group, false);
-		sync_end(sy, 1, true);
+		sync_end(sy, 1, true, local);
 		return -ECANCELED;
 	}
 	r = eng->setup(ph, &l.st);
+	park_if_abandoned(sy);
 	if (sy && ph->client == 0)
 		sync_first_done(sy, r < 0);
 	snprintf(res->target, sizeof(res->target), "%.127s", ph->out->target);
@@ -790,8 +825,9 @@ free_slots:
 	slots_free(&l, depth);
 teardown:
 	if (sy)
-		sync_end(sy, 1, true);
+		sync_end(sy, 1, true, local);
 	tr = eng->teardown(ph, l.st);
+	park_if_abandoned(sy);
 	if (r == 0 && tr < 0)
 		r = tr;
 	return r;
@@ -809,13 +845,21 @@ struct client {
 	const struct cb_runner_opts *ro;
 	struct sync *sy;
 	int r;
+	bool exited;	/* its thread returned (under sy->mu) */
+	bool aborted;	/* stuck past the stop: its session aborted (engine->abort) */
+	bool abandoned; /* and still stuck: left running, never touched again */
 };
 
 static void *client_main(void *arg)
 {
 	struct client *c = arg;
-	c->r = run_client(&c->ph, c->eng, c->ro, c->ro->cqs[c->local], c->sy, c->local == 0,
+	c->r = run_client(&c->ph, c->eng, c->ro, c->ro->cqs[c->local], c->sy, c->local,
 			  cb_live_slot(c->ro->live, c->local), &c->res);
+	pthread_mutex_lock(&c->sy->mu);
+	c->exited = true;
+	c->sy->exited++;
+	pthread_cond_broadcast(&c->sy->cv);
+	pthread_mutex_unlock(&c->sy->mu);
 	return NULL;
 }
 
@@ -827,6 +871,8 @@ static int merge_clients(struct cb_phase *ph, struct client *c, unsigned n,
 {
 	int r = 0;
 	for (unsigned k = 0; k < n; k++) {
+		if (c[k].abandoned) /* its figures are its thread's still */
+			continue;
 		/* a client that never set up has no target of its own */
 		if (!res->target[0] && c[k].res.target[0]) {
 			snprintf(res->target, sizeof(res->target), "%s", c[k].res.target);
@@ -852,7 +898,7 @@ static int merge_clients(struct cb_phase *ph, struct client *c, unsigned n,
 		}
 	}
 	for (unsigned k = 0; k < n && r == 0; k++)
-		if (c[k].r == -EINTR)
+		if (c[k].r == -EINTR && !c[k].abandoned)
 			r = -EINTR;
 	return r;
 }
@@ -903,6 +949,168 @@ static void watch_ranks(struct cb_ranks *rk, struct sync *sy)
 			break;
 	}
 	cb_ranks_watch_end(rk);
+}
+
+/* Why the main thread stopped waiting for a phase's clients to end. */
+enum stop_cause { STOP_NONE, STOP_SIGNAL, STOP_DEADLINE };
+
+#define WATCH_NS 50000000ULL
+/* after engine->abort, and again after the start and end lines were
+ * opened to the clients still stuck, before those are abandoned */
+#define ABORT_WAIT_NS 3000000000ULL
+
+struct abort_job {
+	const struct cb_engine *eng;
+	void *session;
+};
+
+/* On a thread of its own, detached: an abort may itself wait on the
+ * cluster, and the run does not wait for it. */
+static void *abort_main(void *arg)
+{
+	struct abort_job *j = arg;
+	j->eng->abort(j->session);
+	free(j);
+	return NULL;
+}
+
+/* engine->abort on the sessions of the clients not yet past their loop.
+ * Their slots were written in their setup, before they arrived at the
+ * start line (sy->started, read under sy->mu). */
+static void abort_stuck(const struct cb_engine *eng, struct client *c, unsigned n, struct sync *sy)
+{
+	pthread_mutex_lock(&sy->mu);
+	bool set_up = sy->started;
+	pthread_mutex_unlock(&sy->mu);
+	for (unsigned k = 0; eng->abort && set_up && k < n; k++) {
+		pthread_mutex_lock(&sy->mu);
+		bool stuck = !sy->past[k] && !c[k].exited;
+		pthread_mutex_unlock(&sy->mu);
+		void *session = c[k].ph.session ? *c[k].ph.session : NULL;
+		struct abort_job *j = stuck && session ? malloc(sizeof(*j)) : NULL;
+		pthread_t t;
+		c[k].aborted |= stuck;
+		if (!j)
+			continue;
+		*j = (struct abort_job){eng, session};
+		if (pthread_create(&t, NULL, abort_main, j) == 0)
+			pthread_detach(t);
+		else
+			free(j);
+	}
+}
+
+/* The main thread while this process's clients run (one rank): it reads
+ * the stop signals too, so that clients stuck inside the cluster cannot
+ * leave them unread, and keeps the phase's deadline. Once told to stop (a
+ * signal; or the planned end, ramp + duration, reached) the clients get
+ * ro->stuck_ns (--timeout) to end; then the engine aborts the sessions of
+ * those still inside their loop; ABORT_WAIT_NS later the start and end
+ * lines no longer wait for them, and ABORT_WAIT_NS after that the clients
+ * whose thread has not returned are abandoned: marked, never joined, their
+ * session slot emptied (never released). How many were. */
+static unsigned watch_clients(const struct cb_phase *ph, const struct cb_engine *eng,
+			      const struct cb_runner_opts *ro, struct client *c, unsigned n,
+			      struct sync *sy, enum stop_cause *cause)
+{
+	const struct cb_workload *wl = ph->wl;
+	uint64_t stop = 0, aborted = 0, opened = 0;
+	for (;;) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += (long)WATCH_NS;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_mutex_lock(&sy->mu);
+		if (sy->exited < n)
+			pthread_cond_timedwait(&sy->cv, &sy->mu, &until);
+		bool all = sy->exited >= n;
+		uint64_t start = sy->started ? sy->start_ns : 0;
+		pthread_mutex_unlock(&sy->mu);
+		if (all)
+			return 0;
+		uint64_t now = cb_now_ns();
+		if (!stop) {
+			if (cb_signal_pending(ro->sigfd))
+				atomic_store(&sy->interrupted, true);
+			if (atomic_load(&sy->interrupted)) {
+				stop = now;
+				*cause = STOP_SIGNAL;
+			} else if (start && wl->duration_ns &&
+				   now >= start + wl->ramp_ns + wl->duration_ns + ro->stuck_ns) {
+				stop = start + wl->ramp_ns + wl->duration_ns;
+				*cause = STOP_DEADLINE;
+				atomic_store(&sy->done, true);
+			}
+		}
+		if (stop && !aborted && now >= stop + ro->stuck_ns) {
+			abort_stuck(eng, c, n, sy);
+			aborted = now;
+		}
+		if (aborted && !opened && now >= aborted + ABORT_WAIT_NS) {
+			/* the clients past their loop wait for the stuck ones at
+			 * the end line: they go on to their teardown */
+			pthread_mutex_lock(&sy->mu);
+			for (unsigned k = 0; k < n; k++)
+				sy->gone += !sy->past[k] && !c[k].exited;
+			mark_end(sy);
+			pthread_cond_broadcast(&sy->cv);
+			pthread_mutex_unlock(&sy->mu);
+			opened = now;
+		}
+		if (opened && now >= opened + ABORT_WAIT_NS)
+			break;
+	}
+	unsigned left = 0;
+	pthread_mutex_lock(&sy->mu);
+	atomic_store(&sy->abandon, true);
+	for (unsigned k = 0; k < n; k++)
+		if (c[k].started && !c[k].exited) {
+			c[k].abandoned = c[k].aborted = true;
+			if (c[k].ph.session) /* never released: its thread may be in it */
+				*c[k].ph.session = NULL;
+			/* its queue too (an op it completes on its way back
+			 * lands there); the run's later phases get a new one */
+			struct cb_cq *q = cb_cq_new();
+			if (q)
+				ro->cqs[c[k].local] = q;
+			left++;
+		}
+	pthread_mutex_unlock(&sy->mu);
+	return left;
+}
+
+/* The phase's outcome once clients were abandoned: a signal's stop
+ * (-EINTR, the phase interrupted) or the deadline's (-ETIMEDOUT, said). */
+static int abandoned(struct cb_phase *ph, const struct client *c, unsigned n, enum stop_cause cause,
+		     uint64_t stuck_ns, struct cb_phase_result *res)
+{
+	unsigned left = 0, stuck = 0, first = n;
+	for (unsigned k = 0; k < n; k++) {
+		left += c[k].abandoned;
+		if (c[k].aborted) {
+			stuck++;
+			first = first < n ? first : k;
+		}
+	}
+	res->interrupted = true;
+	unsigned long long s = (stuck_ns + 999999999ULL) / 1000000000ULL;
+	if (!ph->out->note[0])
+		snprintf(ph->out->note, sizeof(ph->out->note),
+			 "%u of %u clients (the first client %u) still inside a cluster call %llu "
+			 "s (--timeout) after the %s: aborted and abandoned (%u never came back, "
+			 "their figures lost)",
+			 stuck, n, c[first].ph.client, s,
+			 cause == STOP_SIGNAL ? "stop signal" : "planned end", left);
+	if (cause == STOP_SIGNAL)
+		return -EINTR;
+	return cb_err_cluster(ph->err, -ETIMEDOUT,
+			      "workload '%s': %u of %u clients still inside a cluster call %llu s "
+			      "(--timeout) after the planned end: aborted and abandoned (a stuck "
+			      "MDS or OSD? ceph -s; ceph health detail)",
+			      ph->wl->name, stuck, n, s);
 }
 
 /* Whether an open-loop phase kept its rate. */
@@ -959,23 +1167,32 @@ static int run_clients(struct cb_phase *ph, const struct cb_engine *eng,
 {
 	unsigned n = ph->clients;
 	unsigned rank = cb_ranks_rank(ro->ranks), nranks = cb_ranks_size(ro->ranks);
-	if (n == 1 && nranks == 1) {
+	/* an engine that can be aborted gets a thread even for one client: the
+	 * main thread watches it (watch_clients) */
+	if (n == 1 && nranks == 1 && !eng->abort) {
 		ph->client = 0;
 		int r1 =
-		    run_client(ph, eng, ro, ro->cqs[0], NULL, true, cb_live_slot(ro->live, 0), res);
+		    run_client(ph, eng, ro, ro->cqs[0], NULL, 0, cb_live_slot(ro->live, 0), res);
 		rate_verdict(res);
 		return r1;
 	}
 
 	struct client *c = calloc(n, sizeof(*c));
-	struct sync sy = {.n = n, .gated = nranks > 1, .ro = ro};
-	if (!c) {
+	/* on the heap: a client abandoned in the cluster keeps it */
+	struct sync *syp = calloc(1, sizeof(*syp) + n * sizeof(bool));
+	if (!c || !syp) {
+		free(c);
+		free(syp);
 		if (ro->group)
 			cb_group_leave(ro->group, n, false);
 		return cb_err_cluster(ph->err, -ENOMEM, "out of memory");
 	}
-	pthread_mutex_init(&sy.mu, NULL);
-	pthread_cond_init(&sy.cv, NULL);
+	struct sync *const sy = syp;
+	sy->n = n;
+	sy->gated = nranks > 1;
+	sy->ro = ro;
+	pthread_mutex_init(&sy->mu, NULL);
+	pthread_cond_init(&sy->cv, NULL);
 	int r = 0;
 	for (unsigned k = 0; k < n && r == 0; k++)
 		if (cb_phase_init(&c[k].res) < 0)
@@ -992,7 +1209,7 @@ static int run_clients(struct cb_phase *ph, const struct cb_engine *eng,
 		c[k].ph.out = &c[k].out;
 		c[k].eng = eng;
 		c[k].ro = ro;
-		c[k].sy = &sy;
+		c[k].sy = sy;
 		if (r == 0 && pthread_create(&c[k].tid, NULL, client_main, &c[k]) == 0) {
 			c[k].started = true;
 			continue;
@@ -1001,28 +1218,50 @@ static int run_clients(struct cb_phase *ph, const struct cb_engine *eng,
 		if (r == 0)
 			r = cb_err_cluster(ph->err, -EAGAIN, "cannot start client %u of %u", k, n);
 		if (k == 0)
-			sync_first_done(&sy, true);
-		sync_arrive(&sy, true, 1);
+			sync_first_done(sy, true);
+		sync_arrive(sy, true, 1);
 		if (ro->group)
 			cb_group_leave(ro->group, 1, false);
-		sync_end(&sy, 1, false); /* never starts */
+		pthread_mutex_lock(&sy->mu);
+		sy->exited++; /* its thread never was */
+		pthread_mutex_unlock(&sy->mu);
+		sync_end(sy, 1, false, k); /* never starts */
 	}
+	unsigned left = 0;
+	enum stop_cause cause = STOP_NONE;
 	if (nranks > 1) {
-		start_ranks(ro->ranks, &sy);
-		watch_ranks(ro->ranks, &sy);
+		start_ranks(ro->ranks, sy);
+		watch_ranks(ro->ranks, sy);
+	} else {
+		left = watch_clients(ph, eng, ro, c, n, sy, &cause);
 	}
 	for (unsigned k = 0; k < n; k++)
-		if (c[k].started)
+		if (c[k].started && !c[k].abandoned)
 			pthread_join(c[k].tid, NULL);
+		else if (c[k].started)
+			pthread_detach(c[k].tid);
+	bool aborted = false;
+	for (unsigned k = 0; k < n; k++)
+		if (c[k].aborted) {
+			aborted = true;
+			/* what its calls failed with once aborted is the stop's */
+			if (!c[k].abandoned)
+				c[k].r = -EINTR;
+		}
 	int mr = merge_clients(ph, c, n, res);
 	if (r == 0)
 		r = mr;
+	if (aborted && (r == 0 || r == -EINTR))
+		r = abandoned(ph, c, n, cause, ro->stuck_ns, res);
 	r = cb_ranks_merge_phase(ro->ranks, res, r, ph->err);
 	rate_verdict(res);
+	if (left) /* their threads may still use c, sy and the results */
+		return r;
 	for (unsigned k = 0; k < n; k++)
 		cb_phase_release(&c[k].res);
 	free(c);
-	pthread_cond_destroy(&sy.cv);
-	pthread_mutex_destroy(&sy.mu);
+	pthread_cond_destroy(&sy->cv);
+	pthread_mutex_destroy(&sy->mu);
+	free(sy);
 	return r;
 }

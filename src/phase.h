@@ -21,10 +21,14 @@ struct cb_ranks;
 enum cb_mark { CB_MARK_START, CB_MARK_WINDOW, CB_MARK_END };
 
 struct cb_runner_opts {
-	int sigfd;	    /* signalfd for the stop signals, or -1 */
+	int sigfd; /* signalfd for the stop signals, or -1 */
+	/* How long clients get to end once told to stop (a signal, or a
+	 * phase's planned end) before the runner aborts and abandons the
+	 * ones still inside a cluster call (engine->abort): --timeout. */
+	uint64_t stuck_ns;
 	const struct cb_progress_out *progress; /* the live lines; NULL: none */
-	struct cb_live *live; /* the phase's, set by cb_run_phase itself */
-	struct cb_cq **cqs; /* one per client, from cb_cq_new */
+	struct cb_live *live;			/* the phase's, set by cb_run_phase itself */
+	struct cb_cq **cqs;			/* one per client, from cb_cq_new */
 	size_t ncqs;
 	struct cb_ranks *ranks; /* a run over MPI: every phase is every rank's; NULL: none */
 	/* Called at the phase's marks, never per op; NULL: none. */

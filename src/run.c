@@ -85,6 +85,8 @@ static int start_result(struct run *rn, struct cb_err *e)
 	/* rank 0's alone: one line a phase, not one a rank */
 	bool progress = rn->root && cb_progress_out_init(&rn->po, o->progress, o->quiet, stderr);
 	rn->ro = (struct cb_runner_opts){.sigfd = o->sigfd,
+					 .stuck_ns =
+					     rn->co.timeout_ns ? rn->co.timeout_ns : 30000000000ULL,
 					 .progress = progress ? &rn->po : NULL,
 					 .cqs = rn->cqs,
 					 .ncqs = rn->ncqs,
