@@ -53,8 +53,13 @@ int cb_asok_match(const char *mine, long pid, const char *name, long *other)
 		return 0;
 	while (*m && *s) {
 		if (isdigit((unsigned char)*m)) {
-			if (digits(&m) < 0 || digits(&s) < 0)
+			/* any run of digits (a cctid is longer than a pid) */
+			if (!isdigit((unsigned char)*s))
 				return 0;
+			while (isdigit((unsigned char)*m))
+				m++;
+			while (isdigit((unsigned char)*s))
+				s++;
 		} else if (*m++ != *s++) {
 			return 0;
 		}
