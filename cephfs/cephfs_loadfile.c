@@ -174,6 +174,32 @@ int cfs_line_parse(char *text, struct cfs_line *l, char *why, size_t n)
 	return 0;
 }
 
+/* One line of f into buf (size bytes), its length in *len: fgets cannot
+ * tell a NUL byte from the end of what it read, so a NUL in a line looked
+ * like a line cut at the buffer's end. Returns 1 for a line, 0 at the end,
+ * -E2BIG for a line that does not fit, -EILSEQ for a NUL in it (the rest
+ * of the line read either way). */
+static int scan_line(FILE *f, char *buf, size_t size, size_t *len)
+{
+	size_t k = 0;
+	bool nul = false, big = false;
+	int c;
+	while ((c = getc(f)) != EOF) {
+		nul |= c == '\0';
+		if (k + 1 < size)
+			buf[k++] = (char)c;
+		else
+			big = true;
+		if (c == '\n')
+			break;
+	}
+	buf[k] = '\0';
+	*len = k;
+	if (c == EOF && k == 0)
+		return 0;
+	return nul ? -EILSEQ : big ? -E2BIG : 1;
+}
+
 int cfs_loadfile_scan(const char *path, struct cfs_load_info *info, char *why, size_t n)
 {
 	FILE *f = fopen(path, "re");
@@ -183,12 +209,17 @@ int cfs_loadfile_scan(const char *path, struct cfs_load_info *info, char *why, s
 		snprintf(why, n, "loadfile %s: %s", path, strerror(errno));
 		return -EINVAL;
 	}
-	int r = 0;
+	int r = 0, got;
 	unsigned no = 0;
-	while (r == 0 && fgets(line, sizeof(line), f)) {
+	size_t len;
+	while (r == 0 && (got = scan_line(f, line, sizeof(line), &len)) != 0) {
 		struct cfs_line l;
 		no++;
-		if (!strchr(line, '\n') && !feof(f)) {
+		if (got == -EILSEQ) {
+			snprintf(why, n, "%s:%u: the line holds a NUL byte: a loadfile is text",
+				 path, no);
+			r = -EINVAL;
+		} else if (got == -E2BIG || (len == sizeof(line) - 1 && line[len - 1] != '\n')) {
 			snprintf(why, n, "%s:%u: a line longer than %d bytes", path, no,
 				 CFS_LINE_MAX);
 			r = -EINVAL;

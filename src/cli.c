@@ -137,7 +137,9 @@ int cb_adhoc_flag(struct cb_adhoc *a, const struct cb_adhoc_flag *map, size_t n,
 		  const char *arg, struct cb_err *e)
 {
 	for (size_t i = 0; i < n; i++)
-		if (map[i].opt == opt)
+		if (map[i].opt == opt && !arg && cb_adhoc_has(a, map[i].key))
+			return 1; /* a switch given again says the same */
+		else if (map[i].opt == opt)
 			return cb_adhoc_add(a, map[i].origin, map[i].key, arg ? arg : "true", e) < 0
 				   ? -EINVAL
 				   : 1;
@@ -148,7 +150,7 @@ int cb_adhoc_getopt(const struct cb_adhoc_cmd *c, int argc, char **argv, struct 
 		    struct cb_run_opts *o, struct cb_err *e)
 {
 	int opt;
-	while ((opt = cb_cli_getopt(argc, argv, c->shortopts, c->longopts, o, e)) != -1) {
+	while ((opt = cb_cli_getopt(argc, argv, c->shortopts, c->longopts, o, &a->seen, e)) != -1) {
 		if (opt == CB_CLI_ERROR)
 			return opt;
 		if (opt == 'h' || opt == CB_OPT_HELP) {
@@ -233,12 +235,50 @@ int cb_cli_bad_flag(const char *cmd, const char *shortopts, int argc, char **arg
 	return cb_err_usage(e, "unknown flag '%s' (see cephbench %s --help)", CB_ECHO(flag), cmd);
 }
 
-int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
-		  struct cb_run_opts *o, struct cb_err *e)
+/* "--client/--id/--name": every long name of opt, or "-X" when it has none */
+static void flag_names(int opt, const struct option *longopts, char *buf, size_t n)
 {
-	int opt, h;
+	size_t len = 0;
+	buf[0] = '\0';
+	for (const struct option *l = longopts; l->name && len < n; l++)
+		if (l->val == opt && !l->flag)
+			len +=
+			    (size_t)snprintf(buf + len, n - len, "%s--%s", len ? "/" : "", l->name);
+	if (!buf[0])
+		snprintf(buf, n, "-%c", opt > 0 && opt < 128 ? opt : '?');
+}
+
+int cb_cli_once(struct cb_cli_seen *s, int opt, int longindex, const char *shortopts,
+		const struct option *longopts, struct cb_err *e)
+{
+	const char *c = opt > 0 && opt < 128 && opt != ':' ? strchr(shortopts, opt) : NULL;
+	bool value =
+	    longindex >= 0 ? longopts[longindex].has_arg == required_argument : c && c[1] == ':';
+	if (!value || opt == '?')
+		return 0;
+	for (const int *r = s->repeat; r && *r; r++)
+		if (*r == opt)
+			return 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->opt[i] == opt) {
+			char names[160];
+			flag_names(opt, longopts, names, sizeof(names));
+			return cb_err_usage(e, "%s given twice; give it once", names);
+		}
+	if (s->n < CB_CLI_SEEN_MAX)
+		s->opt[s->n++] = opt;
+	return 0;
+}
+
+int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+		  struct cb_run_opts *o, struct cb_cli_seen *seen, struct cb_err *e)
+{
+	int opt, h, li = -1;
 	opterr = 0; /* errors are ours: cb_cli_bad_flag */
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
+		if (cb_cli_once(seen, opt, li, shortopts, longopts, e) < 0)
+			return CB_CLI_ERROR;
+		li = -1;
 		h = cb_cli_common(opt, optarg, o, e);
 		if (h < 0)
 			return CB_CLI_ERROR;

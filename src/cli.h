@@ -56,15 +56,34 @@ enum {
 #define CB_CLI_ERROR (-2)
 #define CB_CLI_HELP  (-3)
 
+/* The flags one parse has seen: a flag that takes a value is given once
+ * (a second would silently replace the first: `cleanup --pool A --pool B`
+ * cleaned B alone), unless the command lists it in repeat (0-terminated,
+ * or NULL), where each occurrence adds. A switch may repeat: it says the
+ * same again. Zero it (but repeat) before the first flag. */
+#define CB_CLI_SEEN_MAX 96
+struct cb_cli_seen {
+	const int *repeat;
+	int opt[CB_CLI_SEEN_MAX];
+	size_t n;
+};
+
+/* Note the flag getopt_long just returned (longindex as it set it, -1 for
+ * a short flag). Returns 0, or -EINVAL with e set ("--run-name given
+ * twice; give it once", naming every alias) for a second of a once-flag. */
+int cb_cli_once(struct cb_cli_seen *s, int opt, int longindex, const char *shortopts,
+		const struct option *longopts, struct cb_err *e);
+
 /* getopt_long for a subcommand, with the shared flags handled here. Set
  * optind = 0 before the first call: glibc then forgets all of an earlier
  * parse, also a short-flag cluster it stopped inside (optind = 1 would not,
  * and a second argv in one process, as the CLI fuzz target runs, would be
  * read through the first one's pointers). Returns the next flag that is the
  * command's own (or '?' for an unknown one), -1 at the end, or CB_CLI_ERROR
- * with e set for a bad value of a shared flag. */
+ * with e set for a bad value of a shared flag or a once-flag given again
+ * (cb_cli_once, over seen). */
 int cb_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
-		  struct cb_run_opts *o, struct cb_err *e);
+		  struct cb_run_opts *o, struct cb_cli_seen *seen, struct cb_err *e);
 
 /* Run p with the stop signals (SIGINT, SIGTERM, SIGUSR2) routed to the
  * runner. Returns the exit code. */
@@ -92,6 +111,7 @@ struct cb_adhoc {
 	char *kv[CB_ADHOC_MAX];
 	const char *origin[CB_ADHOC_MAX];
 	size_t n;
+	struct cb_cli_seen seen; /* the flags parsed so far: every one is given once */
 };
 
 /* Append key=val given by origin. 0, or -EINVAL with e set. */

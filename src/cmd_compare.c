@@ -361,12 +361,13 @@ int cb_cmd_compare(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 	    {NULL, 0, NULL, 0},
 	};
 	struct cb_run_opts ro = {.sigfd = -1};
+	struct cb_cli_seen seen = {0};
 	struct cb_cmp_opts o = {.confidence = 0.95, .fail_pct = NAN};
 	double pct;
 	int opt;
 
 	optind = 0;
-	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &ro, e)) != -1) {
+	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &ro, &seen, e)) != -1) {
 		switch (opt) {
 		case CB_CLI_ERROR:
 			return CB_EXIT_USAGE;

@@ -46,6 +46,8 @@ int cb_cmd_doctor(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e
 	    {NULL, 0, NULL, 0},
 	};
 	struct cb_run_opts o = {.sigfd = -1};
+	/* -o KEY=VALUE adds an override each time; every other value is given once */
+	struct cb_cli_seen seen = {.repeat = (const int[]){'o', 0}};
 	char **ov = calloc((size_t)argc + 1, sizeof(*ov));
 	size_t nov = 0;
 	int opt, rc = CB_EXIT_USAGE;
@@ -55,7 +57,7 @@ int cb_cmd_doctor(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e
 	if (!ov)
 		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
 	optind = 0;
-	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &o, e)) != -1) {
+	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &o, &seen, e)) != -1) {
 		switch (opt) {
 		case CB_CLI_ERROR:
 			goto out;

@@ -85,9 +85,14 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 	};
 	char *end;
 	int opt;
+	struct cb_cli_seen seen = {0};
+	int li = -1;
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
+		if (cb_cli_once(&seen, opt, li, shortopts, longopts, e) < 0)
+			return -EINVAL;
+		li = -1;
 		int h = cb_health_flag(opt, optarg, &a->health, e);
 		if (h < 0)
 			return -EINVAL;

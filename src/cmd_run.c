@@ -20,6 +20,7 @@ static const char run_help[] =
     "workload, then removes what the run created.\n"
     "\n"
     "  -o, --set KEY=VALUE  override a profile key: workloads.NAME.KEY=V (or NAME.KEY=V)\n"
+    "                       (repeat for more; every other flag is given once)\n"
     "                       for one workload, KEY=V for every workload whose layer has\n"
     "                       KEY, defaults.KEY=V as a default, cluster.KEY=V\n"
     "      --dry-run        validate the profile and print the plan; connect to nothing\n"
@@ -110,6 +111,8 @@ int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {NULL, 0, NULL, 0},
 	};
 	struct cb_run_opts o = {.sigfd = -1};
+	/* -o KEY=VALUE adds an override each time; every other value is given once */
+	struct cb_cli_seen seen = {.repeat = (const int[]){'o', 0}};
 	char **ov = calloc((size_t)argc + 1, sizeof(*ov));
 	size_t nov = 0;
 	bool dry = false;
@@ -119,7 +122,7 @@ int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	if (!ov)
 		return cb_err_usage(e, "out of memory"), CB_EXIT_USAGE;
 	optind = 0;
-	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &o, e)) != -1) {
+	while ((opt = cb_cli_getopt(argc, argv, shortopts, longopts, &o, &seen, e)) != -1) {
 		switch (opt) {
 		case CB_CLI_ERROR:
 			goto out;

@@ -1,5 +1,6 @@
 /* Cluster connection shared by the runner and the layers (one per run). */
 #include "conn.h"
+#include "conn_asok.h"
 #include "conn_auth.h"
 #include "conn_debug.h"
 #include "conn_files.h"
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Two sessions: I/O goes through `rados`, monitor commands through `ctl`.
  * On Ceph 16.2, one monitor command under rados_mon_op_timeout arms an asio
@@ -286,7 +288,13 @@ static int conn_open(const struct cb_cluster_opts *o, bool probe, struct cb_conn
 
 int cb_conn_open(const struct cb_cluster_opts *o, struct cb_conn **out, struct cb_err *e)
 {
-	return conn_open(o, true, out, e);
+	int r = conn_open(o, true, out, e);
+	/* a run killed with -9 left its admin socket: the next run or cleanup
+	 * removes it (conn_asok.c) */
+	char asok[4096];
+	if (r == 0 && rados_conf_get((*out)->rados, "admin_socket", asok, sizeof(asok)) == 0)
+		cb_asok_sweep(asok, (long)getpid());
+	return r;
 }
 
 int cb_conn_for_client(struct cb_conn *shared, unsigned client, struct cb_conn **own,

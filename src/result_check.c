@@ -2,6 +2,7 @@
  * table of what each key must be, for compare and history --add alike. */
 #include "result_check.h"
 #include "options.h"
+#include "result_rebuild.h"
 #include "term_esc.h"
 
 #include <errno.h>
@@ -282,7 +283,19 @@ static int check_phase(const struct ctx *run, size_t i, const json_t *p)
 	if (m && check_matrix(&c, m) < 0)
 		return -EINVAL;
 	const json_t *reps = json_object_get(json_object_get(p, "iterations"), "iops");
-	return check_items(&c, reps, "iterations.iops", K_RATE, NULL);
+	if (check_items(&c, reps, "iterations.iops", K_RATE, NULL) < 0)
+		return -EINVAL;
+	/* What merge refuses (a histogram whose buckets disagree with its count
+	 * or its row, of another layout), report and compare refuse too: the
+	 * record is rebuilt as merge rebuilds it, then dropped. */
+	struct cb_phase_result scratch = {0};
+	char where[160];
+	snprintf(where, sizeof(where), "%s: phases[%zu]", run->path, i);
+	if (cb_phase_init(&scratch) < 0)
+		return cb_err_usage(run->e, "out of memory");
+	int r = cb_phase_rebuild(&scratch, p, where, run->e);
+	cb_phase_release(&scratch);
+	return r < 0 ? -EINVAL : 0;
 }
 
 int cb_result_check(const json_t *rec, const char *path, struct cb_err *e)

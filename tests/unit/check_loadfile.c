@@ -116,6 +116,55 @@ START_TEST(whole_file)
 }
 END_TEST
 
+/* scan PATH after writing len bytes of text to it; the verdict in why */
+static int scan_text(const char *text, size_t len, char *why, size_t n, char *path)
+{
+	strcpy(path, "/tmp/check_loadfile.XXXXXX");
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	struct cfs_load_info info;
+	int r = cfs_loadfile_scan(path, &info, why, n);
+	unlink(path);
+	return r;
+}
+
+/* Issue 41: a NUL byte was refused as "a line longer than 1024 bytes". */
+START_TEST(nul_byte)
+{
+	char why[256], path[64], want[200];
+	static const char mid[] = "Mkdir \"\\a\" NT_STATUS_OK\nMkdir \"\\b\0c\" NT_STATUS_OK\n";
+	ck_assert_int_lt(scan_text(mid, sizeof(mid) - 1, why, sizeof(why), path), 0);
+	snprintf(want, sizeof(want), "%s:2: the line holds a NUL byte: a loadfile is text", path);
+	ck_assert_str_eq(why, want);
+	/* the first byte of the file, and a last line without its newline */
+	ck_assert_int_lt(scan_text("\0Mkdir \"\\a\" NT_STATUS_OK\n", 26, why, sizeof(why), path),
+			 0);
+	ck_assert_msg(strstr(why, ":1: the line holds a NUL byte"), "%s", why);
+	static const char last[] = "Mkdir \"\\a\" NT_STATUS_OK\nMkdir \"\\b\" NT_STATUS_OK\0";
+	ck_assert_int_lt(scan_text(last, sizeof(last) - 1, why, sizeof(why), path), 0);
+	ck_assert_msg(strstr(why, ":2: the line holds a NUL byte"), "%s", why);
+	/* a long line with a NUL is named for the NUL; one without, for its length */
+	char big[2100];
+	memset(big, 'x', sizeof(big));
+	big[5] = '\0';
+	big[sizeof(big) - 1] = '\n';
+	ck_assert_int_lt(scan_text(big, sizeof(big), why, sizeof(why), path), 0);
+	ck_assert_msg(strstr(why, ":1: the line holds a NUL byte"), "%s", why);
+	big[5] = 'x';
+	ck_assert_int_lt(scan_text(big, sizeof(big), why, sizeof(why), path), 0);
+	ck_assert_msg(strstr(why, ":1: a line longer than 1024 bytes"), "%s", why);
+	/* control: 1024 bytes and a newline fit, with or without the newline at the end */
+	char fit[1100];
+	int k = snprintf(fit, sizeof(fit), "Mkdir \"\\%0*d\" NT_STATUS_OK", 1024 - 22, 0);
+	ck_assert_int_eq(k, 1024);
+	ck_assert_int_eq(scan_text(fit, (size_t)k, why, sizeof(why), path), 0);
+	fit[k] = '\n';
+	ck_assert_int_eq(scan_text(fit, (size_t)k + 1, why, sizeof(why), path), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("loadfile");
@@ -123,6 +172,7 @@ int main(void)
 	tcase_add_test(tc, fields);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, whole_file);
+	tcase_add_test(tc, nul_byte);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -26,7 +26,9 @@ static const char good[] =
     "\"write_ops\": 100, \"write_bytes\": 409600, \"iops\": 40.0, \"bw_bytes_per_s\": 163840.0, "
     "\"errors\": 0, \"interrupted\": false, \"failed\": false, \"latency_us\": {\"min\": 10, "
     "\"mean\": 20.5, \"max\": 90, \"stddev\": 3.0, \"p50\": 20, \"p90\": 30, \"p99\": 80, "
-    "\"p99.9\": 90, \"p99.99\": 90}, \"histogram\": {}, \"iterations\": {\"iops\": [40.0, "
+    "\"p99.9\": 90, \"p99.99\": 90}, \"histogram\": {\"layout\": \"log-linear\", "
+    "\"sub_bucket_bits\": 10, \"max_exponent\": 43, \"count\": 100, \"buckets\": [[1000, "
+    "100]]}, \"iterations\": {\"iops\": [40.0, "
     "41]}, \"samples\": [{\"t\": 0, \"ops\": 50, \"bytes\": 204800, \"lat_mean_us\": 20.1, "
     "\"lat_max_us\": 90}, {\"t\": 1, \"ops\": 50, \"bytes\": 204800, \"lat_mean_us\": 21, "
     "\"lat_max_us\": 80}]}]}";
@@ -249,7 +251,42 @@ START_TEST(figures)
 	json_object_set_new(phase0(rec), "iops", json_real(CB_RESULT_MAX_RATE));
 	json_object_set_new(phase0(rec), "duration_s", json_real(CB_RESULT_MAX_SECONDS));
 	json_object_set_new(phase0(rec), "ops", json_integer(0));
+	json_object_set_new(phase0(rec), "write_ops", json_integer(0));
+	json_object_set_new(phase0(rec), "histogram",
+			    json_pack("{s:s,s:i,s:i,s:i,s:[]}", "layout", "log-linear",
+				      "sub_bucket_bits", 10, "max_exponent", 43, "count", 0,
+				      "buckets"));
 	accepted(rec);
+}
+END_TEST
+
+static json_t *hist_of(int bits, int count, int idx, int n)
+{
+	return json_pack("{s:s,s:i,s:i,s:i,s:[[i,i]]}", "layout", "log-linear", "sub_bucket_bits",
+			 bits, "max_exponent", 43, "count", count, "buckets", idx, n);
+}
+
+/* Issue 41: report and compare took histograms merge refuses; the check
+ * they share now rebuilds each phase as merge does. */
+START_TEST(histograms)
+{
+	json_t *rec = record();
+	json_object_set_new(phase0(rec), "histogram", hist_of(10, 101, 1000, 100));
+	refused(rec, "phases[0] histogram: the buckets hold 100 values, its count says 101", NULL);
+	rec = record();
+	json_object_set_new(phase0(rec), "histogram", hist_of(10, 100, 99999, 100));
+	refused(rec, "phases[0] histogram: buckets[0]: expected [index below", NULL);
+	rec = record();
+	json_object_set_new(phase0(rec), "histogram", hist_of(7, 100, 1000, 100));
+	refused(rec, "phases[0] histogram: sub_bucket_bits 7", NULL);
+	rec = record();
+	json_object_set_new(phase0(rec), "histogram", hist_of(10, 99, 1000, 99));
+	refused(rec, "phases[0]: the histogram holds 99 ops, the row 100", NULL);
+	rec = record();
+	json_object_set_new(phase0(rec), "histogram", json_object());
+	refused(rec, "phases[0] histogram: expected a log-linear histogram with buckets", NULL);
+	/* control: the same record with its own histogram passes */
+	accepted(record());
 }
 END_TEST
 
@@ -401,6 +438,7 @@ int main(void)
 	tcase_add_test(tc, figures);
 	tcase_add_test(tc, started);
 	tcase_add_test(tc, escaping);
+	tcase_add_test(tc, histograms);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_NOFORK);

@@ -58,6 +58,23 @@ put("started-9999", "started", setr("started", "9999-99-99"))
 put("started-month13", "started", setr("started", "2026-13-01T00:00:00Z"))
 put("started-feb30", "started", setr("started", "2026-02-30T00:00:00Z"))
 put("started-second60", "started", setr("started", "2026-01-01T00:00:60Z"))
+# histograms merge refuses (issue 41); NAME.want: the message after "FILE: "
+# when it is not "KEY: expected ..."
+def hist(name, want, change):
+    def c(doc, p):
+        change(p["histogram"])
+    put(name, "phases[0] histogram", c)
+    if want:
+        open(f"{d}/bad/{name}.want", "w").write(want)
+hist("hist-layout", None, lambda h: h.__setitem__("layout", "hdr"))
+hist("hist-count", "phases[0] histogram: the buckets hold ",
+     lambda h: h.__setitem__("count", h["count"] + 1))
+hist("hist-bits", "phases[0] histogram: sub_bucket_bits 7,",
+     lambda h: h.__setitem__("sub_bucket_bits", 7))
+def fewer(h):
+    h["buckets"][0][1] -= 1
+    h["count"] -= 1
+hist("hist-row", "phases[0]: the histogram holds ", fewer)
 PY
 # not JSON at all, before any key: a NUL escaped in a name, NaN, 1e400
 "$py" - "$d" <<'PY'
@@ -102,7 +119,9 @@ for f in "$d"/bad/*.json; do
 	name=$(basename "$f" .json)
 	key=$(cat "$d/bad/$name.key")
 	n=$((n + 1))
-	if [ "$key" = "not JSON" ]; then
+	if [ -f "$d/bad/$name.want" ]; then
+		want="$f: $(cat "$d/bad/$name.want")"
+	elif [ "$key" = "not JSON" ]; then
 		want="$f: not JSON ("
 	else
 		want="$f: $key: expected "
