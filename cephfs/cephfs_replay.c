@@ -6,6 +6,7 @@
  * says will happen is an op like the others, counted as expected; another
  * outcome is an error naming the line. Operations with no call here
  * (LockX, UnlockX, Sleep) are counted as not replayed. */
+#include "cephfs_handles.h"
 #include "cephfs_priv.h"
 
 #include "clock.h"
@@ -25,11 +26,6 @@
 #define DIRECTORY_FILE 0x1
 enum { SUPERSEDE, OPEN, CREATE, OPEN_IF, OVERWRITE, OVERWRITE_IF };
 
-struct handle {
-	int fd;	    /* -1: a directory's (its path is enough) */
-	char *path; /* NULL: not open */
-};
-
 struct cfs_replay {
 	FILE *f;
 	unsigned no;	      /* the line last read */
@@ -38,10 +34,9 @@ struct cfs_replay {
 	struct cfs_line cur; /* the op's line, for its message */
 	unsigned cur_no;
 	bool recorded;
-	uint64_t pass_start; /* cb_now_ns() at the pass's first op */
-	struct handle *h;    /* by the loadfile's handle number */
-	size_t nh;
-	char msg[200]; /* what a failed op's line expected */
+	uint64_t pass_start;  /* cb_now_ns() at the pass's first op */
+	struct cfs_handles h; /* by the loadfile's handle number */
+	char msg[200];	      /* what a failed op's line expected */
 };
 
 int cfs_replay_setup(struct cb_phase *ph, struct cfs_state *s)
@@ -98,23 +93,7 @@ uint64_t cfs_replay_due(struct cfs_state *s)
 	return rp->next.t < 0 ? 0 : rp->pass_start + (uint64_t)(rp->next.t * 1e9);
 }
 
-static struct handle *handle_of(struct cfs_replay *rp, uint64_t fnum, bool grow)
-{
-	if (fnum >= rp->nh) {
-		if (!grow || fnum > (1u << 24))
-			return NULL;
-		size_t nh = fnum + 1 > 2 * rp->nh ? fnum + 1 : 2 * rp->nh;
-		struct handle *h = realloc(rp->h, nh * sizeof(*h));
-		if (!h)
-			return NULL;
-		memset(h + rp->nh, 0, (nh - rp->nh) * sizeof(*h));
-		rp->h = h;
-		rp->nh = nh;
-	}
-	return grow || rp->h[fnum].path ? &rp->h[fnum] : NULL;
-}
-
-static void close_handle(struct cfs_state *s, struct handle *h)
+static void close_handle(struct cfs_state *s, struct cfs_handle *h)
 {
 	if (h->fd >= 0)
 		ceph_close(s->ss->cm, h->fd);
@@ -149,7 +128,7 @@ static int create(struct cfs_state *s, const struct cfs_line *l)
 			ceph_close(cm, fd);
 		return r;
 	}
-	struct handle *h = handle_of(s->rp, l->arg[2], true);
+	struct cfs_handle *h = cfs_handles_get(&s->rp->h, l->arg[2], true);
 	char *p = h ? strdup(path) : NULL;
 	if (!p) {
 		if (fd >= 0)
@@ -158,7 +137,8 @@ static int create(struct cfs_state *s, const struct cfs_line *l)
 	}
 	if (h->path) /* reused without a Close: the earlier one goes */
 		close_handle(s, h);
-	*h = (struct handle){.fd = fd, .path = p};
+	h->fd = fd;
+	h->path = p;
 	return 0;
 }
 
@@ -193,12 +173,12 @@ static int64_t run_line(struct cfs_state *s, const struct cfs_line *l, struct cb
 	struct ceph_mount_info *cm = s->ss->cm;
 	struct cfs_replay *rp = s->rp;
 	struct ceph_statx stx;
-	struct handle *h = NULL;
+	struct cfs_handle *h = NULL;
 	uint64_t removed = 0;
 	/* the ops on a handle: one the loadfile opened and did not close */
 	if (l->op == CFS_LOP_CLOSE || l->op == CFS_LOP_QFILEINFO || l->op == CFS_LOP_SFILEINFO ||
 	    l->op == CFS_LOP_WRITEX || l->op == CFS_LOP_READX || l->op == CFS_LOP_FLUSH) {
-		if (!(h = handle_of(rp, l->arg[0], false))) {
+		if (!(h = cfs_handles_get(&rp->h, l->arg[0], false))) {
 			snprintf(rp->msg, sizeof(rp->msg), "handle %llu is not open",
 				 (unsigned long long)l->arg[0]);
 			return -EBADF;
@@ -312,10 +292,12 @@ void cfs_replay_teardown(struct cfs_state *s)
 	struct cfs_replay *rp = s->rp;
 	if (!rp)
 		return;
-	for (size_t i = 0; i < rp->nh; i++)
-		if (rp->h[i].path)
-			close_handle(s, &rp->h[i]);
-	free(rp->h);
+	for (size_t i = 0; i < rp->h.cap; i++) {
+		struct cfs_handle *h = cfs_handles_at(&rp->h, i);
+		if (h)
+			close_handle(s, h);
+	}
+	cfs_handles_release(&rp->h);
 	if (rp->f)
 		fclose(rp->f);
 	free(rp);

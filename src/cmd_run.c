@@ -2,6 +2,7 @@
  * --dry-run, print the plan without connecting). */
 #include "cli.h"
 #include "commands.h"
+#include "cost.h"
 #include "expect.h"
 #include "health.h"
 #include "profiles_dir.h"
@@ -42,6 +43,19 @@ static void print_expect(const struct cb_expect *x)
 		sep = ",";
 	}
 	printf("\n");
+}
+
+/* What the loader held against the bounds (cost.h): the memory the
+ * runner will take, its op slots and threads. */
+static void print_cost(const struct cb_workload *w)
+{
+	struct cb_cost c;
+	char a[32], b[32];
+	cb_cost_of(w, &c);
+	printf("    memory about %s: %llu op slot%s of %s, %llu client thread%s\n",
+	       cb_cost_format(c.bytes, a, sizeof(a)), (unsigned long long)c.slots,
+	       c.slots == 1 ? "" : "s", cb_cost_format(c.slot_bytes, b, sizeof(b)),
+	       (unsigned long long)c.threads, c.threads == 1 ? "" : "s");
 }
 
 static void print_plan(const struct cb_profile *p)
@@ -86,6 +100,7 @@ static void print_plan(const struct cb_profile *p)
 		       fill ? ", after a prefill" : "");
 		if (w->clients > 1)
 			printf("    %llu clients\n", (unsigned long long)w->clients);
+		print_cost(w);
 		if (w->repeat > 1)
 			printf("    repeated %llu times\n", (unsigned long long)w->repeat);
 		if (w->optional)

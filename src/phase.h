@@ -58,6 +58,12 @@ void cb_cq_free(struct cb_cq *q);
 int cb_run_phase(struct cb_phase *ph, const struct cb_engine *eng, const struct cb_runner_opts *ro,
 		 struct cb_phase_result *res);
 
+/* What the runner allocates for one op slot of a bs-byte block, and for
+ * one client beside its slots (its record, histograms, samples, queue and
+ * the stack it dirties): the loader's estimate of a run's memory (cost.h). */
+uint64_t cb_runner_slot_bytes(uint64_t bs);
+uint64_t cb_runner_client_bytes(const struct cb_workload *wl);
+
 /* True (and consumes it) when a stop signal is pending on sigfd. */
 bool cb_signal_pending(int sigfd);
 

@@ -1,11 +1,13 @@
 /* A plan item from one workload's keys, and the defaults settled there,
  * once: no layer and no runner step resolves them again. */
+#include "cost.h"
 #include "engines.h"
 #include "expect.h"
 #include "group.h"
 #include "load_check.h"
 #include "profile_item.h"
 #include "steady.h"
+#include "units.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -360,6 +362,45 @@ static int build_item(struct loader *l, const struct kvs *k, const char *wwhere,
 	return 0;
 }
 
+/* What the workload (with the members of its group above it, which run
+ * with it) will take of the host, held against the bounds (cost.h). */
+static int check_cost(struct loader *l, const struct cb_plan_item *it, const char *wwhere)
+{
+	const struct cb_profile *p = l->p;
+	const struct cb_workload *w = &it->wl;
+	struct cb_cost c, sum;
+	char what[256], bs[32], why[512];
+	if (!l->mem_read) {
+		l->mem_available = cb_cost_mem_available();
+		l->mem_read = true;
+	}
+	cb_cost_of(w, &c);
+	sum = c;
+	size_t members = 1;
+	for (size_t i = 0; w->together && i + 1 < p->n; i++) {
+		const struct cb_workload *a = &p->items[i].wl;
+		if (!a->together || strcmp(a->together, w->together) != 0)
+			continue;
+		struct cb_cost ac;
+		cb_cost_of(a, &ac);
+		cb_cost_add(&sum, &ac);
+		members++;
+	}
+	if (members == 1)
+		snprintf(what, sizeof(what),
+			 "workload '%s': clients %llu x concurrency %llu x block_size %s", w->name,
+			 (unsigned long long)c.clients, (unsigned long long)(c.slots / c.clients),
+			 w->block_size ? cb_format_size(w->block_size, bs, sizeof(bs))
+				       : "as written");
+	else
+		snprintf(what, sizeof(what),
+			 "workload '%s' with %zu other member%s of group '%s' (run together)",
+			 w->name, members - 1, members == 2 ? "" : "s", w->together);
+	if (cb_cost_check(&sum, what, l->mem_available, why, sizeof(why)) < 0)
+		return cb_err_usage(l->e, "%s: %s", wwhere, why);
+	return 0;
+}
+
 int pf_add_item(struct loader *l, const struct kvs *k, const char *wwhere)
 {
 	struct cb_profile *p = l->p;
@@ -390,5 +431,5 @@ int pf_add_item(struct loader *l, const struct kvs *k, const char *wwhere)
 	char why[256];
 	if (cb_group_check_members(&it->wl, above, p->n - 1, why, sizeof(why)) < 0)
 		return cb_err_usage(l->e, "%s: %s", wwhere, why);
-	return 0;
+	return check_cost(l, it, wwhere);
 }

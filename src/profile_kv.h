@@ -53,6 +53,9 @@ struct loader {
 	size_t nov;
 	char **strs; /* strings made while loading (expect.KEY, row names) */
 	size_t nstrs;
+	/* the host's MemAvailable (cost.h), read at the first workload */
+	uint64_t mem_available;
+	bool mem_read;
 };
 
 /* A string that lives as long as the loader; NULL on ENOMEM. */

@@ -9,6 +9,11 @@
 #   cephbench);
 # - a line whose status does not come true is an error naming the line
 #   (exit 3), and a line that does not parse is refused at load (exit 2);
+# - handle numbers of any size (issue 41: an array by number cost 256 MiB a
+#   client for handle 2^24, and a number past 2^24 failed as out of
+#   memory): 2^24 by 8 clients, 2^40 and 2^62 interleaved with small ones,
+#   each line replayed without error; a handle used after its Close is an
+#   error naming the line (the table finds numbers, not just any slot);
 # - timing: recorded starts each line no sooner than its time (a lower
 #   bound, which a slow machine cannot break); a file without times is
 #   refused for it.
@@ -101,6 +106,54 @@ cb run "$T/pbad.yaml" --conf "$CONF" --quiet
 one_line "a line that does not parse" "$T/bad.load:2: ReadX takes 4 arguments and a status, 5 fields after its name, not 4"
 cb run "$T/pup.yaml" --conf "$CONF" --quiet
 one_line "a path above" "$T/up.load:1: path '../x' leaves the client's directory (..)"
+
+# handle numbers of any size: the issue's three lines by 8 clients
+printf 'NTCreateX "\\f" 0x0 0x5 16777216 NT_STATUS_OK\nWriteX 16777216 0 4096 4096 NT_STATUS_OK\nClose 16777216 NT_STATUS_OK\n' >"$T/h24.load"
+# numbers large and small open at once, each written through its own
+cat >"$T/hmix.load" <<'LOAD'
+NTCreateX "\a" 0x0 0x5 1099511627776 NT_STATUS_OK
+NTCreateX "\b" 0x0 0x5 7 NT_STATUS_OK
+NTCreateX "\c" 0x0 0x5 4611686018427387904 NT_STATUS_OK
+WriteX 1099511627776 0 4096 4096 NT_STATUS_OK
+WriteX 7 0 8192 8192 NT_STATUS_OK
+WriteX 4611686018427387904 0 12288 12288 NT_STATUS_OK
+Close 7 NT_STATUS_OK
+QUERY_FILE_INFORMATION 1099511627776 1004 NT_STATUS_OK
+Close 1099511627776 NT_STATUS_OK
+Close 4611686018427387904 NT_STATUS_OK
+LOAD
+for f in h24 hmix; do
+	profile "$f" >/dev/null <<YAML
+name: $f
+workloads:
+  - { name: rp, layer: cephfs, fs: $FS, op: replay, loadfile: $T/$f.load, clients: 8, ops: 400,
+      ramp: 0s }
+YAML
+	cb run "$T/$f.yaml" --conf "$CONF" --quiet --json "$T/$f.json"
+	assert_rc 0 "handles: $f"
+done
+/usr/bin/python3 - "$T/h24.json" "$T/hmix.json" <<'PY' || fail "handles: see above"
+import json, sys
+h24, hmix = (json.load(open(f))["phases"][0] for f in sys.argv[1:])
+print(f"handles: 2^24: {h24['ops']} ops, {h24['errors']} errors; mixed: {hmix['ops']} ops, "
+      f"{hmix['errors']} errors, {hmix['bytes']} bytes")
+assert h24["ops"] == 3200 and h24["errors"] == 0, h24["ops"]
+assert h24["by_op"]["WriteX"]["ops"] > 1000, h24["by_op"]
+assert hmix["ops"] == 3200 and hmix["errors"] == 0
+# 40 passes of the file a client: each handle's own size written, 24K a pass
+assert hmix["bytes"] == 8 * 40 * (4096 + 8192 + 12288), hmix["bytes"]
+assert hmix["by_op"]["QUERY_FILE_INFORMATION"]["ops"] == 8 * 40
+PY
+# a number used after its Close: not open, however large
+printf 'NTCreateX "\\g" 0x0 0x5 16777216 NT_STATUS_OK\nClose 16777216 NT_STATUS_OK\nWriteX 16777216 0 4096 4096 NT_STATUS_OK\n' >"$T/hclosed.load"
+profile hc >/dev/null <<YAML
+name: hc
+workloads:
+  - { name: rp, layer: cephfs, fs: $FS, op: replay, loadfile: $T/hclosed.load, ops: 10 }
+YAML
+cb run "$T/hc.yaml" --conf "$CONF" --quiet
+assert_rc 3 "a handle used after its Close"
+one_line "a handle used after its Close" "$T/hclosed.load:3: WriteX: handle 16777216 is not open"
 
 # timing: recorded: no line before its time
 cat >"$T/timed.load" <<'LOAD'

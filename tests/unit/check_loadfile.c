@@ -4,6 +4,7 @@
  * directory (never above it), blank lines and comments skipped, and each
  * malformed line refused with its reason; a whole file's summary and the
  * line number of its first bad line. */
+#include "../../cephfs/cephfs_handles.h"
 #include "../../cephfs/cephfs_priv.h"
 #include "unit_run.h"
 
@@ -165,6 +166,90 @@ START_TEST(nul_byte)
 }
 END_TEST
 
+/* Issue 41, item 4: a handle number sized a per-client array, so three
+ * lines naming handle 2^24 cost 256 MiB a client. The table's slots follow
+ * how many numbers were named, whatever their size. */
+START_TEST(handle_2_24_no_array)
+{
+	struct cfs_handles t = {0};
+	struct cfs_handle *h = cfs_handles_get(&t, 1u << 24, true);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_ptr_null(h->path);
+	h->path = strdup("\\f");
+	ck_assert_ptr_eq(cfs_handles_get(&t, 1u << 24, false), h);
+	ck_assert_uint_le(t.cap, 16);
+	ck_assert_uint_eq(t.n, 1);
+	/* a neighbour never opened is not open */
+	ck_assert_ptr_null(cfs_handles_get(&t, (1u << 24) - 1, false));
+	ck_assert_ptr_null(cfs_handles_get(&t, 0, false));
+	free(h->path);
+	h->path = NULL; /* closed: found for a reopen, not as open */
+	ck_assert_ptr_null(cfs_handles_get(&t, 1u << 24, false));
+	ck_assert_ptr_eq(cfs_handles_get(&t, 1u << 24, true), h);
+	ck_assert_uint_eq(t.n, 1);
+	cfs_handles_release(&t);
+	ck_assert_uint_eq(t.cap, 0);
+}
+END_TEST
+
+/* The largest numbers a line parses to, and numbers that share a slot's
+ * hash neighbourhood, each keep their own entry. */
+START_TEST(handle_huge_numbers)
+{
+	struct cfs_handles t = {0};
+	const uint64_t nums[] = {
+	    INT64_MAX, (uint64_t)INT64_MAX - 1, 1ULL << 40, 1ULL << 32, 0, 16, 32, 48};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		struct cfs_handle *h = cfs_handles_get(&t, nums[i], true);
+		ck_assert_ptr_nonnull(h);
+		h->fd = (int)i;
+		h->path = strdup("p");
+	}
+	ck_assert_uint_eq(t.n, 8);
+	ck_assert_uint_le(t.cap, 16);
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		struct cfs_handle *h = cfs_handles_get(&t, nums[i], false);
+		ck_assert_ptr_nonnull(h);
+		ck_assert_uint_eq(h->fnum, nums[i]);
+		ck_assert_int_eq(h->fd, (int)i);
+	}
+	size_t open = 0;
+	for (size_t i = 0; i < t.cap; i++) {
+		struct cfs_handle *h = cfs_handles_at(&t, i);
+		if (h) {
+			free(h->path);
+			open++;
+		}
+	}
+	ck_assert_uint_eq(open, 8);
+	cfs_handles_release(&t);
+}
+END_TEST
+
+/* Many distinct numbers: the table grows (and rehashes) and loses none;
+ * its size is a small multiple of their count. */
+START_TEST(handle_many_grow)
+{
+	struct cfs_handles t = {0};
+	enum { N = 5000 };
+	for (uint64_t i = 0; i < N; i++) {
+		struct cfs_handle *h = cfs_handles_get(&t, i * 7919 + (1ULL << 24), true);
+		ck_assert_ptr_nonnull(h);
+		h->fd = (int)i;
+		h->path = (char *)"static"; /* not freed: a marker only */
+	}
+	ck_assert_uint_eq(t.n, N);
+	ck_assert_uint_le(t.cap, 4 * N);
+	for (uint64_t i = 0; i < N; i++) {
+		struct cfs_handle *h = cfs_handles_get(&t, i * 7919 + (1ULL << 24), false);
+		ck_assert_ptr_nonnull(h);
+		ck_assert_int_eq(h->fd, (int)i);
+	}
+	ck_assert_ptr_null(cfs_handles_get(&t, 1, false));
+	cfs_handles_release(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("loadfile");
@@ -173,6 +258,9 @@ int main(void)
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, whole_file);
 	tcase_add_test(tc, nul_byte);
+	tcase_add_test(tc, handle_2_24_no_array);
+	tcase_add_test(tc, handle_huge_numbers);
+	tcase_add_test(tc, handle_many_grow);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
