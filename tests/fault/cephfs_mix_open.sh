@@ -6,7 +6,11 @@
 # waited for ever (cephfs/cephfs_mix.c, rename_file); the renames whose
 # source a delete took must have happened (failed as expected) for the
 # test to mean anything, and so must renames that replaced a file.
-. "$(dirname "$0")/cephfs_lib.sh"
+# (on the fault sandbox: its two minutes would lengthen the main sandbox's
+# queue, the test suite's longest)
+: "${CEPHBENCH_FAULT_CONF:?CEPHBENCH_FAULT_CONF must name the fault sandbox conf}"
+CEPHBENCH_TEST_CONF=$CEPHBENCH_FAULT_CONF
+. "$(dirname "$0")/../cluster/cephfs_lib.sh"
 
 for n in 3 8; do
 	p=$(profile "mixopen$n" <<YAML
