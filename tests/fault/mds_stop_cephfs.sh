@@ -23,6 +23,18 @@ workloads:
       mix: { open: 30, delete: 30, create: 20, rename: 20 } }
 YAML
 )
+# Once the run says it abandoned its stuck clients (or has ended), resume
+# the MDS and wait for the run; its exit code in $rc.
+thaw_when_abandoned() {
+	for _ in $(seq 1 300); do
+		grep -qF "aborted and abandoned" "$T/err" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill -CONT "$MDS"
+	wait_bg "$pid"
+}
+
 set +e
 timeout -s KILL 200 "$CEPHBENCH" run "$p" --conf "$CONF" --timeout 5s --json "$T/m.json" \
 	>"$T/out" 2>"$T/err" &
@@ -35,13 +47,7 @@ sleep 2 # the clients are now inside libcephfs
 kill -TERM "$pid"
 # the stop, --timeout 5 s, then at most 6 s of abort and release (src/phase.c)
 # before the run says so; the guard is generous, the bound is the spec's
-for _ in $(seq 1 300); do
-	grep -qF "aborted and abandoned" "$T/err" && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.2
-done
-kill -CONT "$MDS"
-wait_bg "$pid"
+thaw_when_abandoned
 assert_rc 130 "SIGTERM while the MDS is frozen"
 grep -qF "after the stop signal: aborted and abandoned" "$T/err" ||
 	fail "the run does not say it abandoned the stuck clients: $(cat "$T/err")"
@@ -71,13 +77,7 @@ set -e
 wait_for_path /cephbench/mdsdead/m
 sleep 3
 kill -STOP "$MDS"
-for _ in $(seq 1 300); do
-	grep -qF "aborted and abandoned" "$T/err" && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.2
-done
-kill -CONT "$MDS"
-wait_bg "$pid"
+thaw_when_abandoned
 assert_rc 3 "the MDS frozen past the planned end"
 grep -qE "workload 'm': [123] of 3 clients still inside a cluster call 5 s \(--timeout\) after the planned end: aborted and abandoned" "$T/err" ||
 	fail "the deadline's line: $(cat "$T/err")"

@@ -9,15 +9,6 @@
 set -uo pipefail
 cb=${1:?usage: bounds-cli.sh CEPHBENCH}
 . "$(dirname "$0")/cli-lib.sh"
-# run NAME WANT_RC YAML [FLAGS...]: the profile through the binary
-run() {
-	local name=$1 want=$2 yaml=$3
-	shift 3
-	printf '%s\n' "$yaml" >"$T/$name.yaml"
-	env -u CEPH_CONF -u CEPH_ARGS "$cb" run "$T/$name.yaml" "$@" >"$T/$name.out" 2>"$T/$name.err"
-	local rc=$?
-	[ "$rc" = "$want" ] || fail "$name: exit $rc, want $want: $(head -c 300 "$T/$name.err")"
-}
 # one_line NAME PATTERN: stderr is one line matching PATTERN, stdout empty
 one_line() {
 	[ "$(wc -l <"$T/$1.err")" = 1 ] || fail "$1: not one line: $(cat "$T/$1.err")"

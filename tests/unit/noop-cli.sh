@@ -7,16 +7,6 @@
 set -uo pipefail
 cb=${1:?usage: noop-cli.sh CEPHBENCH}
 . "$(dirname "$0")/cli-lib.sh"
-# run NAME WANT_RC YAML [FLAGS...]: the profile through the binary, no
-# cluster in the environment
-run() {
-	local name=$1 want=$2 yaml=$3
-	shift 3
-	printf '%s\n' "$yaml" >"$T/$name.yaml"
-	env -u CEPH_CONF -u CEPH_ARGS "$cb" run "$T/$name.yaml" "$@" >"$T/$name.out" 2>"$T/$name.err"
-	local rc=$?
-	[ "$rc" = "$want" ] || fail "$name: exit $rc, want $want: $(cat "$T/$name.err")"
-}
 
 run pass 0 'name: pass
 workloads:
