@@ -3,6 +3,7 @@
  * CEPH_ARGS and timeouts, but a session of its own: each client is a client
  * of the MDS like a separate host's would be. */
 #include "cephfs_priv.h"
+#include "client_lib.h"
 #include "conn.h"
 
 #include <errno.h>
@@ -66,9 +67,13 @@ int cfs_mount(struct cb_conn *conn, const char *fs, uint64_t cache_inodes,
 		    "mount of file system '%s' refused: %s (the client's mds caps "
 		    "must allow it: ceph auth get)",
 		    fs, strerror(-r));
-	if (r == -ETIMEDOUT && mds_active(conn, fs))
-		/* Tentacle leaves a mount whose mds caps do not allow the
-		 * file system waiting, where Pacific refused it at once */
+	/* Tentacle leaves a mount whose mds caps do not allow the file
+	 * system waiting, where Pacific refuses it at once: with Pacific's
+	 * libraries a timeout is never the caps (the monitors, away during
+	 * the mount, may well answer by now) */
+	struct cb_ceph_version lib;
+	cb_client_lib_version(&lib);
+	if (r == -ETIMEDOUT && lib.major > 16 && mds_active(conn, fs))
 		return cb_err_cluster(
 		    e, -EACCES,
 		    "mount of file system '%s' not answered although the monitors answer and its "

@@ -8,7 +8,9 @@
 PY=/usr/bin/python3
 command -v promtool >/dev/null || fail "no promtool (Debian package prometheus; scripts/setup installs it)"
 DB=$T/h.db
-W=(rados write -p "$POOL" --conf "$CONF" -b 4K -t 4 --run-name hist)
+# the write without its --conf (a flag given once), and with the sandbox's
+W0=(rados write -p "$POOL" -b 4K -t 4 --run-name hist)
+W=("${W0[@]}" --conf "$CONF")
 
 # --- bad flags: exit 2, one line, nothing made (checked before connecting)
 cb "${W[@]}" --ops 200 --regression 10
@@ -37,11 +39,11 @@ assert_rc 2 "--history of another file"
 one_line "--history of another file" "not a cephbench history"
 # a run that fails before storing (bad --conf: exit 2; no monitor: exit 3)
 # leaves no history behind, not even an empty one
-cb "${W[@]}" --ops 200 --conf "$T/no-such.conf" --history "$DB"
+cb "${W0[@]}" --ops 200 --conf "$T/no-such.conf" --history "$DB"
 assert_rc 2 "--history with a bad --conf"
 sed -E 's/^([[:space:]]*mon[ _]host[[:space:]]*=).*/\1 127.0.0.1:1/' "$CONF" >"$T/dead.conf"
 grep -q "127.0.0.1:1" "$T/dead.conf" || fail "could not rewrite mon host in $CONF"
-cb "${W[@]}" --ops 200 --conf "$T/dead.conf" --timeout 3 --history "$DB"
+cb "${W0[@]}" --ops 200 --conf "$T/dead.conf" --timeout 3 --history "$DB"
 assert_rc 3 "--history with no monitor"
 assert_ns_empty "after the bad flags"
 [ ! -e "$DB" ] || fail "a rejected run created $DB"
@@ -76,7 +78,7 @@ if "${as_user[@]}" test -w "$T/rw/ro.db"; then
 else
 	sum=$(md5sum <"$T/rw/ro.db")
 	set +e
-	"${as_user[@]}" "$CEPHBENCH" "${W[@]}" --ops 200 --conf "$T/dead.conf" --timeout 3 \
+	"${as_user[@]}" "$CEPHBENCH" "${W0[@]}" --ops 200 --conf "$T/dead.conf" --timeout 3 \
 		--history "$T/rw/ro.db" >"$T/out" 2>"$T/err"
 	rc=$?
 	set -e
@@ -85,7 +87,7 @@ else
 	[ "$(md5sum <"$T/rw/ro.db")" = "$sum" ] || fail "a read-only history changed"
 	for h in h.db new.db; do
 		set +e
-		"${as_user[@]}" "$CEPHBENCH" "${W[@]}" --ops 200 --conf "$T/dead.conf" --timeout 3 \
+		"${as_user[@]}" "$CEPHBENCH" "${W0[@]}" --ops 200 --conf "$T/dead.conf" --timeout 3 \
 			--history "$T/rodir/$h" >"$T/out" 2>"$T/err"
 		rc=$?
 		set -e
