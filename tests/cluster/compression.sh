@@ -30,7 +30,8 @@ bceph osd pool set bench compression_min_blob_size 65536 >/dev/null 2>&1
 profile z >/dev/null <<YAML
 name: z
 workloads:
-  - { name: w, layer: rados, pool: bench, op: write, block_size: 1M, max_objects: 200, ramp: 0s }
+  - { name: w, layer: rados, pool: bench, op: write, block_size: 1M, max_objects: 200, ramp: 0s,
+      duration: 300s }
 YAML
 for pct in 50 75 random; do
 	data=$([ $pct = random ] && echo random || echo "compressible:$pct")

@@ -22,7 +22,7 @@ name: o
 defaults: { ramp: 0s, layer: rados, pool: $POOL }
 workloads:
   - { name: w, op: write, block_size: { 1K: 60, 4K: 30, 16K: 10 }, block_align: 1K,
-      max_objects: 10000, concurrency: 16 }
+      max_objects: 10000, concurrency: 16, duration: 300s }
   - { name: r, op: seq }
 YAML
 traced o "$T/o.yaml" --no-cleanup
@@ -30,7 +30,7 @@ assert_rc 0 "rados size weights"
 profile os >/dev/null <<YAML
 name: os
 workloads:
-  - { name: w, layer: rados, pool: $POOL, op: write, object_size: 8K-64K, max_objects: 2000,
+  - { name: w, layer: rados, pool: $POOL, op: write, object_size: 8K-64K, max_objects: 2000, duration: 300s,
       ramp: 0s }
 YAML
 traced os "$T/os.yaml" --no-cleanup
