@@ -24,7 +24,7 @@ LOAD=/usr/share/dbench/client.txt
 profile d >/dev/null <<YAML
 name: d
 workloads:
-  - { name: rp, layer: cephfs, fs: $FS, op: replay, clients: 4, duration: 5s, ramp: 0s }
+  - { name: rp, layer: cephfs, fs: $FS, op: replay, clients: 4, duration: 12s, ramp: 0s }
 YAML
 traced d "$T/d.yaml" --no-cleanup
 assert_rc 0 "replay of client.txt"

@@ -29,7 +29,7 @@ kill9() {
 dead=$(kill9 k1)
 # beside it: a socket of a live process that serves it, a plain file and a
 # socket of another client's name, both named with a dead pid
-python3 -c '
+/usr/bin/python3 -c '
 import os, socket, sys, time
 s = socket.socket(socket.AF_UNIX)
 s.bind(sys.argv[1].replace("PID", str(os.getpid())))
@@ -43,7 +43,7 @@ live=$(cat "$T/live")
 junk+=("$(sock_of "$live")" "$(sock_of "$dead").cbtest" "$dir/cbtest-client.other.$dead.asok")
 : >"$(sock_of "$dead")".cbtest
 other="$dir/cbtest-client.other.$dead.asok"
-python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$other"
+/usr/bin/python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$other"
 cb cleanup --pool "$POOL" --conf "$CONF" --run-name k1
 assert_rc 0 "cleanup after kill -9"
 [ ! -e "$(sock_of "$dead")" ] || fail "cleanup left the killed run's socket $(sock_of "$dead")"
