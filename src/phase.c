@@ -22,6 +22,16 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__SANITIZE_ADDRESS__)
+#define CB_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CB_LSAN 1
+#endif
+#endif
+#ifdef CB_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #define SIGNAL_CHECK_NS 50000000ULL
 
@@ -239,6 +249,19 @@ static void sync_end(struct sync *sy, unsigned count, bool wait, unsigned who)
 /* A client given up on (watch_clients) that comes back from the cluster
  * touches nothing of the run's again: its thread waits here until the
  * process ends (the stop signals are blocked in it). */
+/* What an abandoned client's thread may still use is kept for good, on
+ * purpose: LeakSanitizer is told so, and everything reachable from it is
+ * then not a leak either, while the run's real leaks are still reported. */
+static void keep_abandoned(const void *p)
+{
+#ifdef CB_LSAN
+	if (p)
+		__lsan_ignore_object(p);
+#else
+	(void)p;
+#endif
+}
+
 static void park_if_abandoned(const struct sync *sy)
 {
 	if (!sy || !atomic_load(&sy->abandon))
@@ -1099,8 +1122,10 @@ static unsigned watch_clients(const struct cb_phase *ph, const struct cb_engine 
 	for (unsigned k = 0; k < n; k++)
 		if (c[k].started && !c[k].exited) {
 			c[k].abandoned = c[k].aborted = true;
-			if (c[k].ph.session) /* never released: its thread may be in it */
+			if (c[k].ph.session) { /* never released: its thread may be in it */
+				keep_abandoned(*c[k].ph.session);
 				*c[k].ph.session = NULL;
+			}
 			/* its queue too (an op it completes on its way back
 			 * lands there); the run's later phases get a new one */
 			struct cb_cq *q = cb_cq_new();
@@ -1285,8 +1310,11 @@ static int run_clients(struct cb_phase *ph, const struct cb_engine *eng,
 		r = abandoned(ph, c, n, cause, ro->stuck_ns, res);
 	r = cb_ranks_merge_phase(ro->ranks, res, r, ph->err);
 	rate_verdict(res);
-	if (left) /* their threads may still use c, sy and the results */
+	if (left) { /* their threads may still use c, sy and the results */
+		keep_abandoned(c);
+		keep_abandoned(sy);
 		return r;
+	}
 	for (unsigned k = 0; k < n; k++)
 		cb_phase_release(&c[k].res);
 	free(c);

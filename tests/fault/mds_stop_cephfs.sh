@@ -10,10 +10,6 @@
 : "${CEPHBENCH_FAULT_SANDBOX:?CEPHBENCH_FAULT_SANDBOX must name the fault sandbox directory}"
 CEPHBENCH_TEST_CONF=$CEPHBENCH_FAULT_CONF
 . "$(dirname "$0")/../cluster/cephfs_lib.sh"
-# Abandoned clients keep their memory by design (src/phase.c: never joined,
-# never released), which LeakSanitizer then reports when they never came
-# back: leak checking is off for this test's runs alone.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 
 MDS=$(cat "$CEPHBENCH_FAULT_SANDBOX/run/mds.a.pid" 2>/dev/null) || true
 [ -n "$MDS" ] && [ -d "/proc/$MDS" ] || fail "no running mds.a in $CEPHBENCH_FAULT_SANDBOX/run"
