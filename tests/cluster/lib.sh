@@ -3,6 +3,13 @@
 set -euo pipefail
 
 : "${CEPHBENCH:?CEPHBENCH must name the cephbench binary}"
+# CB_SANDBOX=fault: a cluster test that runs on the fault sandbox (3 OSDs,
+# size-2 pools) to even out the two sandboxes' queues in CI; it needs
+# nothing the main sandbox alone has (tests/cluster/CMakeLists.txt). Where
+# there is no fault sandbox (the compatibility suite's one), the main one.
+if [ "${CB_SANDBOX:-main}" = fault ] && [ -n "${CEPHBENCH_FAULT_CONF:-}" ]; then
+	CEPHBENCH_TEST_CONF=$CEPHBENCH_FAULT_CONF
+fi
 if [ -z "${CEPHBENCH_TEST_CONF:-}" ]; then
 	# 77: CTest's SKIP_RETURN_CODE; scripts/run-tests always sets the conf
 	echo "CEPHBENCH_TEST_CONF is not set: start tests/sandbox and export its conf" >&2
