@@ -16,21 +16,29 @@
  * character that could start a link, an image, code, emphasis or
  * strikethrough, or end a table cell, behind a backslash. A line break
  * would end the row: a space (cmd_report.c escapes them before this). */
+static bool alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 static void md_text(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '<')
+	for (const char *p = s; *p; p++) {
+		/* an '_' inside a word (max_p99) never makes emphasis in
+		 * CommonMark: kept bare, so the usual names read as they are */
+		bool inword = *p == '_' && p > s && alnum(p[-1]) && alnum(p[1]);
+		if (*p == '<')
 			fputs("&lt;", out);
-		else if (*s == '>')
+		else if (*p == '>')
 			fputs("&gt;", out);
-		else if (*s == '&')
+		else if (*p == '&')
 			fputs("&amp;", out);
-		else if (*s == '\n' || *s == '\r')
+		else if (*p == '\n' || *p == '\r')
 			fputc(' ', out);
 		else {
-			if (strchr("\\`*_[]()#!|~", *s))
+			if (!inword && strchr("\\`*_[]()#!|~", *p))
 				fputc('\\', out);
-			fputc(*s, out);
+			fputc(*p, out);
 		}
 	}
 }
