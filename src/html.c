@@ -52,6 +52,28 @@ int cb_html_open(struct cb_html *h, struct cb_err *e)
 	return 0;
 }
 
+void cb_html_put_json(FILE *f, const char *json)
+{
+	for (const unsigned char *p = (const unsigned char *)json; *p; p++) {
+		/* these bytes occur only inside JSON strings, where \uXXXX means
+		 * the same character to JSON.parse; outside a string JSON has no
+		 * '<', '>', '&' or non-ASCII byte at all */
+		if (*p == '<')
+			fputs("\\u003c", f);
+		else if (*p == '>')
+			fputs("\\u003e", f);
+		else if (*p == '&')
+			fputs("\\u0026", f);
+		else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+			/* U+2028 and U+2029: line ends to a JavaScript parser older
+			 * than ES2019, should the data ever be read as script */
+			fputs(p[2] == 0xa8 ? "\\u2028" : "\\u2029", f);
+			p += 2;
+		} else
+			fputc(*p, f);
+	}
+}
+
 int cb_html_render(FILE *f, const void *arg)
 {
 	const struct cb_html *h = arg;
@@ -61,8 +83,7 @@ int cb_html_render(FILE *f, const void *arg)
 		json_decref(doc);
 		return -ENOMEM;
 	}
-	/* JSON_ESCAPE_SLASH: no "</script>" can end the data early */
-	char *text = json_dumps(doc, JSON_COMPACT | JSON_ESCAPE_SLASH);
+	char *text = json_dumps(doc, JSON_COMPACT);
 	json_decref(doc);
 	if (!text)
 		return -ENOMEM;
@@ -70,7 +91,7 @@ int cb_html_render(FILE *f, const void *arg)
 	put_escaped(f, h->title);
 	fprintf(f, "</title>\n<style>\n%s</style>\n", cb_html_page_css);
 	fputs("<script type=\"application/json\" id=\"cb-data\">", f);
-	fputs(text, f);
+	cb_html_put_json(f, text);
 	free(text);
 	fputs("</script>\n<script>\n", f);
 	fwrite(h->chartjs, 1, h->chartjs_len, f);

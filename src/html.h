@@ -26,6 +26,13 @@ struct cb_html {
 /* Read Chart.js into h. 0, or -errno with e set naming the package. */
 int cb_html_open(struct cb_html *h, struct cb_err *e);
 
+/* The JSON text json written to f for a <script> element, with '<', '>',
+ * '&', U+2028 and U+2029 as \u003c-style escapes: it reads back the same
+ * through JSON.parse, and no string in it can end the element ("</script>")
+ * or put the HTML parser in the script's escaped states ("<!--<script>"),
+ * which would swallow the page's scripts after it. */
+void cb_html_put_json(FILE *f, const char *json);
+
 /* Write the page (arg: a struct cb_html opened) to f, as cb_out_write's
  * render. 0, -ENOMEM or -EIO. */
 int cb_html_render(FILE *f, const void *arg);

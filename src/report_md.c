@@ -10,26 +10,58 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A cell's text: '|' would end the cell, a line break the row. */
+/* Text from the record (a name, a pool, a host: what a user or a cluster
+ * chose) as Markdown that reads back as that text: '<', '>' and '&' as
+ * entities, so no HTML (<img onerror=...>) reaches a renderer, and every
+ * character that could start a link, an image, code, emphasis or
+ * strikethrough, or end a table cell, behind a backslash. A line break
+ * would end the row: a space (cmd_report.c escapes them before this). */
+static bool alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static void md_text(FILE *out, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		/* an '_' inside a word (max_p99) never makes emphasis in
+		 * CommonMark: kept bare, so the usual names read as they are */
+		bool inword = *p == '_' && p > s && alnum(p[-1]) && alnum(p[1]);
+		if (*p == '<')
+			fputs("&lt;", out);
+		else if (*p == '>')
+			fputs("&gt;", out);
+		else if (*p == '&')
+			fputs("&amp;", out);
+		else if (*p == '\n' || *p == '\r')
+			fputc(' ', out);
+		else {
+			if (!inword && strchr("\\`*_[]()#!|~", *p))
+				fputc('\\', out);
+			fputc(*p, out);
+		}
+	}
+}
+
+/* A cell of record text, escaped (md_text). */
 static void cell(FILE *out, const char *s)
 {
 	fputs("| ", out);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
+	md_text(out, s);
 	fputc(' ', out);
+}
+
+/* A cell of the program's own text: a figure, a heading, "**PASS**". */
+static void cell_raw(FILE *out, const char *s)
+{
+	fprintf(out, "| %s ", s);
 }
 
 static void cellf(FILE *out, const char *fmt, double v)
 {
 	char buf[64];
 	snprintf(buf, sizeof(buf), fmt, v);
-	cell(out, buf);
+	cell_raw(out, buf);
 }
 
 static void row_end(FILE *out)
@@ -44,7 +76,7 @@ static void table(FILE *out, const json_t *phases)
 					   "p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors"};
 	const size_t nh = sizeof(head) / sizeof(head[0]);
 	for (size_t k = 0; k < nh; k++)
-		cell(out, head[k]);
+		cell_raw(out, head[k]);
 	row_end(out);
 	for (size_t k = 0; k < nh; k++)
 		fputs(k < 6 ? "|---" : "|--:", out); /* figures right-aligned */
@@ -54,31 +86,36 @@ static void table(FILE *out, const json_t *phases)
 	json_array_foreach(phases, i, p)
 	{
 		const json_t *lat = json_object_get(p, "latency_us");
-		char bs[64], qd[48], name[300];
+		char bs[64], qd[48];
 		const json_t *z = json_object_get(p, "sizes");
 		bool nodata = cb_report_no_data(p);
-		if (z)
-			snprintf(bs, sizeof(bs), "%.20s (mean %.0f)", cb_jstr(z, "asked", ""),
-				 cb_jnum(z, "mean"));
-		else if (nodata)
-			snprintf(bs, sizeof(bs), "-");
-		else
-			cb_format_size(cb_jcount(p, "block_size"), bs, sizeof(bs));
 		cb_report_depth(p, qd, sizeof(qd));
-		snprintf(name, sizeof(name), "%s%s", cb_jstr(p, "name", ""),
-			 cb_jtrue(p, "failed")	      ? " (failed)"
-			 : cb_jtrue(p, "interrupted") ? " (partial)"
-						      : "");
-		cell(out, name);
+		fputs("| ", out);
+		md_text(out, cb_jstr(p, "name", ""));
+		fprintf(out, "%s ",
+			cb_jtrue(p, "failed")	     ? " (failed)"
+			: cb_jtrue(p, "interrupted") ? " (partial)"
+						     : "");
 		cell(out, cb_jstr(p, "layer", ""));
 		cell(out, cb_jstr(p, "op", ""));
 		cell(out, cb_jstr(p, "pool", ""));
-		cell(out, bs);
-		cell(out, qd);
+		if (z) {
+			/* the sizes as the profile gave them: its text */
+			fputs("| ", out);
+			md_text(out, cb_jstr(z, "asked", ""));
+			fprintf(out, " (mean %.0f) ", cb_jnum(z, "mean"));
+		} else {
+			if (nodata)
+				snprintf(bs, sizeof(bs), "-");
+			else
+				cb_format_size(cb_jcount(p, "block_size"), bs, sizeof(bs));
+			cell_raw(out, bs);
+		}
+		cell_raw(out, qd);
 		cellf(out, "%.0f", (double)cb_jcount(p, "ops"));
 		cellf(out, "%.1f", cb_jnum(p, "iops"));
 		if (nodata)
-			cell(out, "-");
+			cell_raw(out, "-");
 		else
 			cellf(out, "%.2f", cb_jnum(p, "bw_bytes_per_s") / 1048576.0);
 		static const char *const q[] = {"mean", "p50", "p99", "p99.9", "max"};
@@ -108,10 +145,10 @@ static void verdicts(FILE *out, const json_t *phases)
 				 t.why);
 			cell(out, t.phase);
 			cell(out, t.key);
-			cell(out, t.measured);
-			cell(out, t.bound);
-			cell(out, t.margin);
-			cell(out, verdict);
+			cell_raw(out, t.measured);
+			cell_raw(out, t.bound);
+			cell_raw(out, t.margin);
+			cell_raw(out, verdict);
 			row_end(out);
 		}
 	}
@@ -139,16 +176,25 @@ int cb_report_markdown(FILE *out, const json_t *rec)
 {
 	const json_t *cl = json_object_get(rec, "cluster"), *v = json_object_get(rec, "verdict");
 	const json_t *phases = json_object_get(rec, "phases");
-	fprintf(out, "## cephbench run '%s', profile '%s'\n\n", cb_jstr(rec, "run_name", ""),
-		cb_jstr(json_object_get(rec, "profile"), "name", ""));
-	if (cb_jstr(cl, "fsid", "")[0])
-		fprintf(out, "Cluster %s (ceph %s), ", cb_jstr(cl, "fsid", ""),
-			cb_jstr(cl, "ceph_version", "unknown"));
-	else
+	fputs("## cephbench run '", out);
+	md_text(out, cb_jstr(rec, "run_name", ""));
+	fputs("', profile '", out);
+	md_text(out, cb_jstr(json_object_get(rec, "profile"), "name", ""));
+	fputs("'\n\n", out);
+	if (cb_jstr(cl, "fsid", "")[0]) {
+		fputs("Cluster ", out);
+		md_text(out, cb_jstr(cl, "fsid", ""));
+		fputs(" (ceph ", out);
+		md_text(out, cb_jstr(cl, "ceph_version", "unknown"));
+		fputs("), ", out);
+	} else {
 		fputs("No cluster, ", out);
-	fprintf(out, "host %s, started %s%s.", cb_jstr(rec, "host", ""),
-		cb_jstr(rec, "started", ""),
-		cb_jtrue(rec, "interrupted") ? " (interrupted: partial)" : "");
+	}
+	fputs("host ", out);
+	md_text(out, cb_jstr(rec, "host", ""));
+	fputs(", started ", out);
+	md_text(out, cb_jstr(rec, "started", ""));
+	fprintf(out, "%s.", cb_jtrue(rec, "interrupted") ? " (interrupted: partial)" : "");
 	if (v)
 		fprintf(out, " Verdict: **%s**, %llu of %llu thresholds passed.",
 			strcmp(cb_jstr(v, "result", ""), "pass") == 0 ? "PASS" : "FAIL",

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "html.h"
 #include "run_priv.h"
+#include "term_esc.h"
 
 #include <jansson.h>
 #include <malloc.h>
@@ -36,13 +37,24 @@ static void print_report(struct run *rn, const json_t *rec, struct cb_err *e)
 {
 	const struct cb_run_opts *o = rn->o;
 	int wr = 0;
+	/* what the cluster and the host named (a health message's pool, a
+	 * disk, an interface) reaches the terminal as text, as `cephbench
+	 * report` shows it, not as its commands */
+	json_t *shown = json_deep_copy(rec);
+	if (!shown || cb_esc_json(shown) < 0) {
+		json_decref(shown);
+		if (!cb_err_isset(e))
+			cb_err_usage(e, "cannot print the report: out of memory");
+		return;
+	}
 	if (o->format == CB_FORMAT_JSON)
 		wr = cb_report_json_dump(stdout, rec);
 	else if (o->quiet) /* cron mails what it prints: only what failed */
-		cb_report_verdicts(stdout, rec, true);
+		cb_report_verdicts(stdout, shown, true);
 	else
-		cb_report_text(stdout, rec);
-	cb_health_print(rec, o->format == CB_FORMAT_JSON ? stderr : stdout, !o->quiet);
+		cb_report_text(stdout, shown);
+	cb_health_print(shown, o->format == CB_FORMAT_JSON ? stderr : stdout, !o->quiet);
+	json_decref(shown);
 	if ((fflush(stdout) != 0 || wr < 0 || ferror(stdout)) && !cb_err_isset(e))
 		cb_err_usage(e, "cannot write the report to standard output");
 }

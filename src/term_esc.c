@@ -109,9 +109,15 @@ const char *cb_esc_str(const char *s, char *buf, size_t n)
 void cb_esc_csv(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	bool quote = strpbrk((const char *)p, ",\"") != NULL;
+	/* OWASP's rule for CSV injection: a spreadsheet runs a cell that
+	 * starts so as a formula (=HYPERLINK(...), +cmd|...), and a quote
+	 * first makes it text; tab and CR come out escaped, guarded all the same */
+	bool formula = *p && strchr("=+-@\t\r", *p);
+	bool quote = formula || strpbrk((const char *)p, ",\"") != NULL;
 	if (quote)
 		fputc('"', out);
+	if (formula)
+		fputc('\'', out);
 	while (*p) {
 		char buf[8];
 		size_t used, len = one(p, buf, &used);

@@ -25,12 +25,14 @@ const char *cb_esc_str(const char *s, char *buf, size_t n);
 
 /* s as one RFC 4180 CSV field written to out: escaped as above (so no CR or
  * LF is left in it), then quoted, with '"' doubled, when it holds ',' or
- * '"'. */
+ * '"'. Text that starts with '=', '+', '-', '@', tab or CR (a formula to a
+ * spreadsheet) is quoted with a single quote first: "'=1+1". */
 void cb_esc_csv(FILE *out, const char *s);
 
 struct json_t;
 /* A JSON scalar as one CSV field: a string as cb_esc_csv writes it, a
- * number as JSON has it (reals to 15 digits), true/false as 1/0, null or
+ * number as JSON has it (reals to 15 digits, a negative one unguarded:
+ * it is a number to the spreadsheet too), true/false as 1/0, null or
  * anything else as an empty field. */
 void cb_esc_csv_json(FILE *out, const struct json_t *v);
 

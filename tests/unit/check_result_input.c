@@ -1,6 +1,7 @@
 /* Result records read back from files (compare, history --add): the one
  * check of their content (result_check.h), the one rule for "started", and
  * the escaping of their text for a terminal (term_esc.h). */
+#include "html.h"
 #include "result_check.h"
 #include "term_esc.h"
 
@@ -420,12 +421,75 @@ START_TEST(escaping)
 	    {"two\nlines", "two\\x0alines"},
 	    {"\x1b]0;T\a,\"x\"", "\"\\x1b]0;T\\x07,\"\"x\"\"\""},
 	    {"", ""},
+	    /* formulas to a spreadsheet: a quote first, and quoted (OWASP) */
+	    {"=HYPERLINK(\"http://x\")", "\"'=HYPERLINK(\"\"http://x\"\")\""},
+	    {"+cmd|' /C calc'!A0", "\"'+cmd|' /C calc'!A0\""},
+	    {"-2+3", "\"'-2+3\""},
+	    {"@SUM(1+1)", "\"'@SUM(1+1)\""},
+	    {"\tx", "\"'\\x09x\""},
+	    {"\rx", "\"'\\x0dx\""},
+	    /* only at the start */
+	    {"a=1+2", "a=1+2"},
+	    {"'quoted", "'quoted"},
 	};
 	for (size_t i = 0; i < sizeof(csv) / sizeof(csv[0]); i++) {
 		char *c = csv_out(csv[i].in);
 		ck_assert_str_eq(c, csv[i].out);
 		free(c);
 	}
+}
+END_TEST
+
+/* What cb_html_put_json writes for the JSON text of v. */
+static char *page_json(const json_t *v)
+{
+	char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY), *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(f);
+	cb_html_put_json(f, text);
+	fclose(f);
+	free(text);
+	return buf;
+}
+
+START_TEST(html_json)
+{
+	static const char *const hostile[] = {
+	    "<!--<script>",
+	    "</script><script>window.__pwn=1</script>",
+	    "a & b &amp; -->",
+	    "line\xe2\x80\xa8sep\xe2\x80\xa9para",
+	    "caf\xc3\xa9 \xe2\x80\xa7 \\< \"<\"",
+	};
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		json_t *v = json_pack("{s:s, s:[s]}", hostile[i], hostile[i], "k", hostile[i]);
+		char *out = page_json(v);
+		/* nothing a <script> element's parser acts on is left */
+		ck_assert_msg(!strpbrk(out, "<>&"), "%s", out);
+		ck_assert_ptr_null(strstr(out, "\xe2\x80\xa8"));
+		ck_assert_ptr_null(strstr(out, "\xe2\x80\xa9"));
+		/* and it reads back as the same value, keys too */
+		json_error_t err;
+		json_t *back = json_loads(out, 0, &err);
+		ck_assert_msg(back && json_equal(back, v), "%s: %s", out, err.text);
+		json_decref(back);
+		json_decref(v);
+		free(out);
+	}
+	/* other UTF-8 (U+2027 beside U+2028) is kept as it is */
+	json_t *s = json_string("\xe2\x80\xa7");
+	char *out = page_json(s);
+	ck_assert_str_eq(out, "\"\xe2\x80\xa7\"");
+	free(out);
+	json_decref(s);
+	/* the negative control: jansson's own escaping leaves "<!--<script>" */
+	s = json_string("<!--<script>");
+	char *raw = json_dumps(s, JSON_ENCODE_ANY | JSON_ESCAPE_SLASH);
+	ck_assert_ptr_nonnull(strstr(raw, "<!--<script>"));
+	free(raw);
+	json_decref(s);
 }
 END_TEST
 
@@ -439,6 +503,7 @@ int main(void)
 	tcase_add_test(tc, started);
 	tcase_add_test(tc, escaping);
 	tcase_add_test(tc, histograms);
+	tcase_add_test(tc, html_json);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_NOFORK);
