@@ -3,6 +3,7 @@
  * count of ops and bytes beside cephbench's, its mean latency beside the client's, and the
  * slow OSD (tm_slow.c). The MDS's counters are tm_mds.c's. */
 #include "units.h"
+#include "clock.h"
 #include "tm_osd.h"
 #include "jget.h"
 #include "conn.h"
@@ -25,10 +26,17 @@ struct osd_host {
 	int id;
 	char host[64];
 	/* the map epoch it came up at; away: it did not answer, and is asked
-	 * again only once the map says it came up anew (up_from past this) */
+	 * again once the map says it came up anew (up_from past this), or
+	 * once its backoff passes */
 	long long up_from;
 	bool away;
+	struct cb_tm_backoff retry;
 };
+
+/* An OSD that timed out is asked again after a minute, then after a wait
+ * that doubles: each ask of a hung OSD holds a phase's mark for the
+ * timeout, so it must be rare, yet one that comes back is read again. */
+#define OSD_FIRST_WAIT_S 60.0
 
 /* The run's OSDs: those up when it started, with their hosts. */
 struct cb_tm_osd_run {
@@ -56,12 +64,9 @@ struct cb_tm_osd {
 static int perf_dump(struct cb_tm *tm, int osd, struct cb_osd_perf *p, char *why, size_t n)
 {
 	json_t *j = NULL;
-	if (cb_tm_gone(tm)) {
-		snprintf(why, n, "the cluster did not answer in time");
-		return -ETIMEDOUT;
-	}
 	/* one OSD's silence is not the cluster's: the others, and the
-	 * monitors, are still asked (its own timeout marks it away) */
+	 * monitors, are still asked (its own timeout marks it away); the
+	 * monitors' is not the OSDs': the command goes to the OSD */
 	int r = cb_conn_osd_json(tm->conn, osd, CB_OSD_PERF_DUMP_CMD, &j, why, n);
 	if (r == 0 && (r = cb_osd_perf_parse(j, p)) < 0)
 		snprintf(why, n, "its osd section lacks a counter this part reads");
@@ -82,19 +87,23 @@ static void snapshot(struct cb_tm *tm, struct cb_osd_perf *p, bool *have)
 		int r = perf_dump(tm, id, &p[i], why, sizeof(why));
 		if (r == 0) {
 			have[i] = true;
+			if (cb_tm_backoff_ok(&run->osds[i].retry))
+				cb_tm_note(tm,
+					   "osd.%d answered again: its counters are read again "
+					   "from this phase on",
+					   id);
 			continue;
 		}
-		if (cb_tm_gone(tm))
-			return;
 		/* an OSD that does not answer costs the op timeout each time it
-		 * is asked (and a stop signal waits for it): asked again only
-		 * once the map says it came up anew (back()) */
+		 * is asked (and a stop signal waits for it): asked again once
+		 * the map says it came up anew, or its backoff passed (back()) */
 		if (r == -ETIMEDOUT) {
 			cb_tm_note(tm,
 				   "osd.%d did not answer for its perf counters (%s): left out "
-				   "until it comes up again",
+				   "until it comes up again or answers a later ask",
 				   id, why);
 			run->osds[i].away = true;
+			cb_tm_backoff_failed(&run->osds[i].retry, cb_now_s(), OSD_FIRST_WAIT_S);
 			continue;
 		}
 		/* an OSD gone down mid-run: tm_state says it; here it only
@@ -116,7 +125,7 @@ static int up_epochs(struct cb_tm *tm, const struct cb_tm_osd_run *run, long lon
 	size_t i;
 	int r = cb_conn_mon_json(tm->conn, "{\"prefix\": \"osd dump\", \"format\": \"json\"}", &d,
 				 why, n);
-	cb_tm_timed_out(tm, r);
+	cb_tm_mons_answered(tm, r);
 	for (size_t k = 0; k < run->n; k++)
 		up_from[k] = -1;
 	json_array_foreach(json_object_get(d, "osds"), i, o)
@@ -132,15 +141,21 @@ static int up_epochs(struct cb_tm *tm, const struct cb_tm_osd_run *run, long lon
 }
 
 /* At a phase's start: an OSD away since it stopped answering is asked
- * again once the map says it came up anew (restarted, or marked down and
- * up), which a hung OSD still up in the map never does. */
+ * again once its backoff passed (snapshot() then notes its return or
+ * lengthens the wait), or at once when the map says it came up anew
+ * (restarted, or marked down and up). */
 static void back(struct cb_tm *tm)
 {
 	struct cb_tm_osd_run *run = tm->osd;
 	size_t away = 0;
-	for (size_t i = 0; i < run->n; i++)
-		away += run->osds[i].away;
-	long long *up_from = away && !cb_tm_gone(tm) ? calloc(run->n, sizeof(*up_from)) : NULL;
+	double now = cb_now_s();
+	for (size_t i = 0; i < run->n; i++) {
+		struct osd_host *h = &run->osds[i];
+		if (h->away && cb_tm_backoff_ready(&h->retry, now))
+			h->away = false;
+		away += h->away;
+	}
+	long long *up_from = away && !cb_tm_mons_away(tm) ? calloc(run->n, sizeof(*up_from)) : NULL;
 	char why[256];
 	if (!up_from || up_epochs(tm, run, up_from, why, sizeof(why)) < 0) {
 		free(up_from);
@@ -156,6 +171,7 @@ static void back(struct cb_tm *tm)
 			   h->id, up_from[i]);
 		h->away = false;
 		h->up_from = up_from[i];
+		cb_tm_backoff_ok(&h->retry);
 	}
 	free(up_from);
 }
@@ -192,7 +208,9 @@ void cb_tm_osd_mark(struct cb_tm_osd **xp, enum cb_mark m, const struct cb_tm_ph
 	struct cb_tm_osd *x = *xp;
 	if (!tm->osd)
 		return;
-	bool mds = tp->eng && tp->eng->uses_mds;
+	const char *fs =
+	    tp->eng && tp->eng->mds_fs && tp->ph ? tp->eng->mds_fs(tp->ph->lopts) : NULL;
+	bool mds = fs != NULL;
 	bool osds = !tm->osd->off && tm->osd->n;
 	if (m == CB_MARK_START && !x && (osds || mds)) {
 		if (osds)
@@ -214,9 +232,9 @@ void cb_tm_osd_mark(struct cb_tm_osd **xp, enum cb_mark m, const struct cb_tm_ph
 		/* at START after the OSDs, at END before them: the MDS's
 		 * span is the inner one either way */
 		if (m == CB_MARK_END)
-			cb_tm_mds_mark(tm, tm->osd->mds, x ? &x->mds : NULL, m);
+			cb_tm_mds_mark(tm, tm->osd->mds, fs, x ? &x->mds : NULL, m);
 		else if (m == CB_MARK_START && x)
-			cb_tm_mds_mark(tm, tm->osd->mds, &x->mds, m);
+			cb_tm_mds_mark(tm, tm->osd->mds, fs, &x->mds, m);
 	}
 	if (m == CB_MARK_END && x) {
 		if (x->start)
@@ -550,6 +568,7 @@ static int list_osds(struct cb_tm *tm, struct cb_tm_osd_run *run)
 	char why[256];
 	int r = cb_conn_mon_json(tm->conn, "{\"prefix\": \"osd dump\", \"format\": \"json\"}", &d,
 				 why, sizeof(why));
+	cb_tm_mons_answered(tm, r);
 	if (r < 0) {
 		cb_tm_note(tm, "cannot list the OSDs (osd dump: %s): their counters are left out",
 			   why);
