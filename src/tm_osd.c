@@ -16,8 +16,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Within this much of each other cephbench's and the cluster's counts agree. */
 #define AGREE_FRACTION 0.01
@@ -46,18 +48,39 @@ struct cb_tm_osd_run {
 	struct cb_tm_mds_run *mds;
 };
 
+/* The kinds of op an OSD is judged on (find_slow). */
+enum slow_kind { K_READ, K_WRITE, K_REPLICA, K_N };
+
+/* An OSD's intervals (tm_slow.h): in how many it was judged, and slow,
+ * for each kind. */
+struct steady {
+	unsigned judged[K_N], slow[K_N];
+};
+
 struct osd_row {
 	int osd;
 	char host[64];
 	struct cb_osd_perf d; /* over the phase */
+	struct steady st;
 };
 
 struct cb_tm_osd {
 	struct osd_row *rows;
 	size_t n;
-	/* between START and END: each run OSD's first snapshot, if it had one */
-	struct cb_osd_perf *start;
-	bool *have;
+	/* the rows' intervals were measured (not a row made by
+	 * cb_tm_osd_from): the slow OSD must be slow throughout */
+	bool intervals;
+	/* between START and END: each run OSD's first snapshot, if it had
+	 * one; the last cut's (prev), and its intervals so far */
+	struct cb_osd_perf *start, *prev;
+	bool *have, *have_prev;
+	struct steady *st;
+	/* the sampler that cuts the intervals, START to END */
+	struct cb_tm *tm;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool started, stop;
 	struct cb_tm_mds *mds; /* NULL: not a CephFS phase, or not measured */
 };
 
@@ -176,13 +199,146 @@ static void back(struct cb_tm *tm)
 	free(up_from);
 }
 
+/* What lives from START to END only. */
+static void free_marks(struct cb_tm_osd *x)
+{
+	free(x->start);
+	free(x->have);
+	free(x->prev);
+	free(x->have_prev);
+	free(x->st);
+	x->start = x->prev = NULL;
+	x->have = x->have_prev = NULL;
+	x->st = NULL;
+}
+
+static struct cb_perf_lat kind_lat(const struct cb_osd_perf *d, enum slow_kind k)
+{
+	return k == K_READ    ? d->lat[CB_OSD_LAT_R]
+	       : k == K_WRITE ? cb_perf_lat_sum(&d->lat[CB_OSD_LAT_W], &d->lat[CB_OSD_LAT_RW])
+			      : d->lat[CB_OSD_LAT_SUBOP_W];
+}
+
+/* One interval, from x's last cut to now (cur, have): each kind judged
+ * among the OSDs read at both, into x->st; then now is the last cut. */
+static void cut(struct cb_tm_osd *x, size_t n, const struct cb_osd_perf *cur, const bool *have)
+{
+	struct cb_slow_in *in = calloc(n ? n : 1, sizeof(*in));
+	size_t *at = calloc(n ? n : 1, sizeof(*at));
+	unsigned *judged = calloc(n ? n : 1, sizeof(*judged));
+	unsigned *slow = calloc(n ? n : 1, sizeof(*slow));
+	for (int k = 0; in && at && judged && slow && k < K_N; k++) {
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct cb_osd_perf d;
+			if (!x->have_prev[i] || !have[i] ||
+			    cb_osd_perf_delta(&x->prev[i], &cur[i], &d) < 0)
+				continue;
+			struct cb_perf_lat l = kind_lat(&d, (enum slow_kind)k);
+			in[m] = (struct cb_slow_in){(int)i, l.count, cb_perf_lat_ms(&l)};
+			judged[m] = slow[m] = 0;
+			at[m++] = i;
+		}
+		if (cb_slow_tally(in, m, judged, slow) < 0)
+			continue;
+		for (size_t j = 0; j < m; j++) {
+			x->st[at[j]].judged[k] += judged[j];
+			x->st[at[j]].slow[k] += slow[j];
+		}
+	}
+	free(in);
+	free(at);
+	free(judged);
+	free(slow);
+	memcpy(x->prev, cur, n * sizeof(*cur));
+	memcpy(x->have_prev, have, n * sizeof(*have));
+}
+
+/* The sampler: a cut every CB_SLOW_INTERVAL_S (or as soon as the last
+ * round of perf dumps ended, with many OSDs) until END stops it. It alone
+ * asks the OSDs meanwhile: the marks ask before it starts and after it
+ * stopped. */
+static void *sampler(void *arg)
+{
+	struct cb_tm_osd *x = arg;
+	size_t n = x->tm->osd->n;
+	struct cb_osd_perf *cur = calloc(n, sizeof(*cur));
+	bool *have = calloc(n, sizeof(*have));
+	pthread_mutex_lock(&x->mu);
+	while (cur && have && !x->stop) {
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		long ns = (long)(CB_SLOW_INTERVAL_S * 1e9) + until.tv_nsec;
+		until.tv_sec += ns / 1000000000L;
+		until.tv_nsec = ns % 1000000000L;
+		while (!x->stop && pthread_cond_timedwait(&x->cv, &x->mu, &until) != ETIMEDOUT)
+			;
+		if (x->stop)
+			break;
+		pthread_mutex_unlock(&x->mu);
+		snapshot(x->tm, cur, have);
+		cut(x, n, cur, have);
+		pthread_mutex_lock(&x->mu);
+	}
+	pthread_mutex_unlock(&x->mu);
+	free(cur);
+	free(have);
+	return NULL;
+}
+
+/* After START's snapshot: the intervals' state, and the sampler. Without
+ * them (ENOMEM, no thread) the row's OSDs are judged on the whole phase
+ * alone, as a row of cb_tm_osd_from is. */
+static void sampler_start(struct cb_tm *tm, struct cb_tm_osd *x)
+{
+	size_t n = tm->osd->n;
+	x->tm = tm;
+	x->prev = malloc(n * sizeof(*x->prev));
+	x->have_prev = malloc(n * sizeof(*x->have_prev));
+	x->st = calloc(n, sizeof(*x->st));
+	if (!x->prev || !x->have_prev || !x->st)
+		return;
+	memcpy(x->prev, x->start, n * sizeof(*x->prev));
+	memcpy(x->have_prev, x->have, n * sizeof(*x->have_prev));
+	pthread_mutex_init(&x->mu, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&x->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	x->started = pthread_create(&x->thread, NULL, sampler, x) == 0;
+	if (!x->started) {
+		pthread_mutex_destroy(&x->mu);
+		pthread_cond_destroy(&x->cv);
+	}
+}
+
+static void sampler_stop(struct cb_tm_osd *x)
+{
+	if (!x->started)
+		return;
+	pthread_mutex_lock(&x->mu);
+	x->stop = true;
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
+	pthread_join(x->thread, NULL);
+	pthread_mutex_destroy(&x->mu);
+	pthread_cond_destroy(&x->cv);
+	x->started = false;
+}
+
 static void phase_end(struct cb_tm *tm, struct cb_tm_osd *x)
 {
 	const struct cb_tm_osd_run *run = tm->osd;
 	struct cb_osd_perf *end = calloc(run->n, sizeof(*end));
 	bool *have = calloc(run->n, sizeof(*have));
+	bool intervals = x->started;
+	sampler_stop(x);
 	if (end && have && (x->rows = calloc(run->n, sizeof(*x->rows)))) {
 		snapshot(tm, end, have);
+		if (intervals)
+			cut(x, run->n, end, have);
+		x->intervals = intervals;
 		for (size_t i = 0; i < run->n; i++) {
 			struct osd_row *w = &x->rows[x->n];
 			/* a counter that went back: the OSD restarted */
@@ -191,15 +347,14 @@ static void phase_end(struct cb_tm *tm, struct cb_tm_osd *x)
 				continue;
 			w->osd = run->osds[i].id;
 			snprintf(w->host, sizeof(w->host), "%s", run->osds[i].host);
+			if (intervals)
+				w->st = x->st[i];
 			x->n++;
 		}
 	}
 	free(end);
 	free(have);
-	free(x->start);
-	free(x->have);
-	x->start = NULL;
-	x->have = NULL;
+	free_marks(x);
 }
 
 void cb_tm_osd_mark(struct cb_tm_osd **xp, enum cb_mark m, const struct cb_tm_phase *tp)
@@ -225,6 +380,7 @@ void cb_tm_osd_mark(struct cb_tm_osd **xp, enum cb_mark m, const struct cb_tm_ph
 				return;
 			}
 			snapshot(tm, x->start, x->have);
+			sampler_start(tm, x);
 		}
 		*xp = x;
 	}
@@ -248,6 +404,8 @@ void cb_tm_osd_mark(struct cb_tm_osd **xp, enum cb_mark m, const struct cb_tm_ph
 
 int cb_tm_osd_merge(struct cb_tm_osd *dst, const struct cb_tm_osd *src)
 {
+	if (src->n)
+		dst->intervals = (dst->intervals || !dst->n) && src->intervals;
 	for (size_t i = 0; i < src->n; i++) {
 		size_t k = 0;
 		while (k < dst->n && dst->rows[k].osd != src->rows[i].osd)
@@ -262,6 +420,10 @@ int cb_tm_osd_merge(struct cb_tm_osd *dst, const struct cb_tm_osd *src)
 			dst->n++;
 		}
 		cb_osd_perf_add(&dst->rows[k].d, &src->rows[i].d);
+		for (int j = 0; j < K_N; j++) {
+			dst->rows[k].st.judged[j] += src->rows[i].st.judged[j];
+			dst->rows[k].st.slow[j] += src->rows[i].st.slow[j];
+		}
 	}
 	return cb_tm_mds_merge(&dst->mds, src->mds);
 }
@@ -326,6 +488,8 @@ struct slow_osd {
 	struct cb_slow s;
 	const char *op;
 	const char *host;
+	bool intervals; /* judged, slow: its intervals' figures */
+	unsigned judged, slow;
 };
 
 /* The row's slow OSDs into *out (the caller frees it); how many, or
@@ -337,7 +501,9 @@ struct slow_osd {
  * and on the sandbox a primary's few hundred writes drifted to 1.8x its
  * peers' with no fault; a replica's latency is its own alone, and every OSD
  * of a replicated pool is some PGs' replica. Without replicas (size 1) the
- * primaries' write latency (w and rw) is all there is. */
+ * primaries' write latency (w and rw) is all there is. With its intervals
+ * measured, one slow over the phase is named only when it was slow
+ * throughout (cb_slow_steady), not in one stall. */
 static int find_slow(const struct cb_tm_osd *x, struct slow_osd **out)
 {
 	size_t m = x->n ? x->n : 1;
@@ -345,7 +511,7 @@ static int find_slow(const struct cb_tm_osd *x, struct slow_osd **out)
 	struct cb_slow *got = calloc(m, sizeof(*got));
 	struct slow_osd *res = calloc(m, sizeof(*res));
 	uint64_t reads = 0, writes = 0, subops = 0;
-	int n = -ENOMEM;
+	int n = -ENOMEM, named = 0;
 	*out = NULL;
 	if (!in || !got || !res)
 		goto out;
@@ -356,25 +522,25 @@ static int find_slow(const struct cb_tm_osd *x, struct slow_osd **out)
 		if (d->lat[CB_OSD_LAT_SUBOP_W].count >= CB_SLOW_MIN_OPS)
 			subops += d->lat[CB_OSD_LAT_SUBOP_W].count;
 	}
-	enum { READ, WRITE, REPLICA } k = writes < reads ? READ : subops ? REPLICA : WRITE;
+	enum slow_kind k = writes < reads ? K_READ : subops ? K_REPLICA : K_WRITE;
 	static const char *const kinds[] = {"read", "write", "replica write"};
 	for (size_t i = 0; i < x->n; i++) {
-		const struct cb_osd_perf *d = &x->rows[i].d;
-		struct cb_perf_lat l =
-		    k == READ	 ? d->lat[CB_OSD_LAT_R]
-		    : k == WRITE ? cb_perf_lat_sum(&d->lat[CB_OSD_LAT_W], &d->lat[CB_OSD_LAT_RW])
-				 : d->lat[CB_OSD_LAT_SUBOP_W];
+		struct cb_perf_lat l = kind_lat(&x->rows[i].d, k);
 		in[i] = (struct cb_slow_in){x->rows[i].osd, l.count, cb_perf_lat_ms(&l)};
 	}
 	if ((n = cb_slow_find(in, x->n, got)) <= 0)
 		goto out;
 	for (int j = 0; j < n; j++) {
-		const char *host = "unknown";
+		const struct osd_row *w = NULL;
 		for (size_t i = 0; i < x->n; i++)
 			if (x->rows[i].osd == got[j].osd)
-				host = x->rows[i].host;
-		res[j] = (struct slow_osd){got[j], kinds[k], host};
+				w = &x->rows[i];
+		if (!w || (x->intervals && !cb_slow_steady(w->st.judged[k], w->st.slow[k])))
+			continue;
+		res[named++] = (struct slow_osd){got[j],       kinds[k],	w->host,
+						 x->intervals, w->st.judged[k], w->st.slow[k]};
 	}
+	n = named;
 	*out = res;
 	res = NULL;
 out:
@@ -466,12 +632,17 @@ void cb_tm_osd_json(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 	struct slow_osd *sl = NULL;
 	int ns = find_slow(x, &sl);
 	json_t *a = json_array();
-	for (int i = 0; i < ns; i++)
-		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:f, s:f, s:f, s:i}", "osd",
-						   sl[i].s.osd, "host", sl[i].host, "op", sl[i].op,
-						   "mean_ms", sl[i].s.mean_ms, "median_ms",
-						   sl[i].s.median_ms, "ratio", sl[i].s.ratio,
-						   "peers", (int)sl[i].s.peers));
+	for (int i = 0; i < ns; i++) {
+		json_t *o = json_pack("{s:i, s:s, s:s, s:f, s:f, s:f, s:i}", "osd", sl[i].s.osd,
+				      "host", sl[i].host, "op", sl[i].op, "mean_ms",
+				      sl[i].s.mean_ms, "median_ms", sl[i].s.median_ms, "ratio",
+				      sl[i].s.ratio, "peers", (int)sl[i].s.peers);
+		if (o && sl[i].intervals) {
+			json_object_set_new(o, "intervals", json_integer(sl[i].judged));
+			json_object_set_new(o, "slow_intervals", json_integer(sl[i].slow));
+		}
+		json_array_append_new(a, o);
+	}
 	json_object_set_new(c, "slow_osds", ns < 0 ? json_null() : a);
 	if (ns < 0)
 		json_decref(a);
@@ -525,10 +696,15 @@ void cb_tm_osd_text(const json_t *row, FILE *out)
 		uint64_t peers = cb_jcount(sl, "peers");
 		fprintf(out,
 			"%s: slow OSD: osd.%llu %s %.1f ms mean, %.1fx the median of %llu other "
-			"OSD%s, host %s\n",
+			"OSD%s, host %s",
 			name, (unsigned long long)cb_jcount(sl, "osd"), cb_jstr(sl, "op", ""),
 			cb_jnum(sl, "mean_ms"), cb_jnum(sl, "ratio"), (unsigned long long)peers,
 			peers == 1 ? "" : "s", cb_jstr(sl, "host", ""));
+		if (cb_jhas(sl, "intervals"))
+			fprintf(out, ", slow in %llu of %llu intervals",
+				(unsigned long long)cb_jcount(sl, "slow_intervals"),
+				(unsigned long long)cb_jcount(sl, "intervals"));
+		fputc('\n', out);
 	}
 	const json_t *mds = json_object_get(x, "mds");
 	if (mds)
@@ -550,13 +726,23 @@ struct cb_tm_osd *cb_tm_osd_from(const int *ids, const struct cb_osd_perf *d, si
 	return x;
 }
 
+void cb_tm_osd_set_intervals(struct cb_tm_osd *x, int osd, unsigned judged, unsigned slow)
+{
+	x->intervals = true;
+	for (size_t i = 0; i < x->n; i++)
+		for (int k = 0; x->rows[i].osd == osd && k < K_N; k++) {
+			x->rows[i].st.judged[k] = judged;
+			x->rows[i].st.slow[k] = slow;
+		}
+}
+
 void cb_tm_osd_free(struct cb_tm_osd *x)
 {
 	if (!x)
 		return;
+	sampler_stop(x);
 	free(x->rows);
-	free(x->start);
-	free(x->have);
+	free_marks(x);
 	cb_tm_mds_free(x->mds);
 	free(x);
 }

@@ -16,7 +16,7 @@ double cb_slow_median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int counts(const struct cb_slow_in *x)
+int cb_slow_counts(const struct cb_slow_in *x)
 {
 	return x->ops >= CB_SLOW_MIN_OPS && x->mean_ms >= 0;
 }
@@ -28,13 +28,13 @@ int cb_slow_find(const struct cb_slow_in *in, size_t n, struct cb_slow *out)
 	if (!peers)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		if (!counts(&in[i]) || in[i].mean_ms <= CB_SLOW_FLOOR_MS)
+		if (!cb_slow_counts(&in[i]) || in[i].mean_ms <= CB_SLOW_FLOOR_MS)
 			continue;
 		/* its peers' median, not one that holds itself: with three
 		 * OSDs a slow one would otherwise be half its own yardstick */
 		size_t np = 0;
 		for (size_t k = 0; k < n; k++)
-			if (k != i && counts(&in[k]))
+			if (k != i && cb_slow_counts(&in[k]))
 				peers[np++] = in[k].mean_ms;
 		if (np == 0)
 			continue;
@@ -51,4 +51,25 @@ int cb_slow_find(const struct cb_slow_in *in, size_t n, struct cb_slow *out)
 	}
 	free(peers);
 	return found;
+}
+
+int cb_slow_tally(const struct cb_slow_in *in, size_t n, unsigned *judged, unsigned *slow)
+{
+	struct cb_slow *got = malloc((n ? n : 1) * sizeof(*got));
+	size_t counted = 0;
+	if (!got)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		counted += cb_slow_counts(&in[i]) != 0;
+	int k = cb_slow_find(in, n, got);
+	for (size_t i = 0; i < n && counted > 1; i++)
+		judged[i] += cb_slow_counts(&in[i]) != 0;
+	/* in input order, as cb_slow_find gives them */
+	for (size_t i = 0, j = 0; i < n && j < (size_t)(k > 0 ? k : 0); i++)
+		if (got[j].osd == in[i].osd) {
+			slow[i]++;
+			j++;
+		}
+	free(got);
+	return k < 0 ? k : 0;
 }
