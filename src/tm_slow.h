@@ -25,6 +25,10 @@
  * past twice its peers'; it spans one interval or two, a slow OSD all. */
 #define CB_SLOW_INTERVAL_S    0.5
 #define CB_SLOW_MIN_INTERVALS 3
+/* An interval is judged on fewer ops than a phase (an OSD's replica
+ * writes at 8 in flight through a 10 ms delay were 3 a half second); its
+ * noise is what the majority of intervals is there for. */
+#define CB_SLOW_MIN_INTERVAL_OPS 3
 
 /* One OSD's figure of one kind of op (reads, writes) over a phase. */
 struct cb_slow_in {
@@ -55,8 +59,9 @@ static inline int cb_slow_steady(unsigned judged, unsigned slow)
 	return judged >= CB_SLOW_MIN_INTERVALS && 2 * slow > judged;
 }
 
-/* One interval of one kind of op judged as a phase is: judged[i] counts
- * each in[i] that counts and has a peer that does, slow[i] each named.
+/* One interval of one kind of op judged as a phase is, but with
+ * CB_SLOW_MIN_INTERVAL_OPS for an OSD to count: judged[i] counts each in[i]
+ * that counts and has a peer that does, slow[i] each named.
  * 0 or -ENOMEM. */
 int cb_slow_tally(const struct cb_slow_in *in, size_t n, unsigned *judged, unsigned *slow);
 
