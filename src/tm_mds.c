@@ -117,6 +117,7 @@ static void *ask_thread(void *arg)
 	const char *cmd[] = {"{\"prefix\": \"perf dump\", \"format\": \"json\"}"};
 	char *out = NULL, *outs = NULL;
 	size_t len = 0, outslen = 0;
+	pthread_setname_np(pthread_self(), "cb-mds");
 	int r = ceph_mds_command(a->cm, a->name, cmd, 1, "", 0, &out, &len, &outs, &outslen);
 	pthread_mutex_lock(&a->mu);
 	a->r = r;
