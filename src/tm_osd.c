@@ -39,8 +39,13 @@ struct cb_tm_osd_run {
 	struct osd_host *osds;
 	size_t n;
 	bool off; /* their counters cannot be read: said once, left out */
+	/* the monitors did not answer for the list: asked for it again at a
+	 * phase's start once their backoff has passed */
+	bool unlisted;
 	struct cb_tm_mds_run *mds;
 };
+
+static int list_osds(struct cb_tm *tm, struct cb_tm_osd_run *run);
 
 static int perf_dump(struct cb_tm *tm, int osd, struct cb_osd_perf *p, char *why, size_t n)
 {
@@ -318,6 +323,11 @@ void cb_tm_osd_mark(struct cb_tm_osd **xp, enum cb_mark m, const struct cb_tm_ph
 	const char *fs =
 	    tp->eng && tp->eng->mds_fs && tp->ph ? tp->eng->mds_fs(tp->ph->lopts) : NULL;
 	bool mds = fs != NULL;
+	if (m == CB_MARK_START && !x && tm->osd->unlisted && !cb_tm_mons_away(tm) &&
+	    list_osds(tm, tm->osd) == 0 && !tm->osd->unlisted)
+		cb_tm_note(tm,
+			   "the OSDs were listed once the monitors answered: their counters are "
+			   "read from then on");
 	bool osds = !tm->osd->off && tm->osd->n;
 	if (m == CB_MARK_START && !x && (osds || mds)) {
 		if (osds)
@@ -455,12 +465,21 @@ static int list_osds(struct cb_tm *tm, struct cb_tm_osd_run *run)
 	int r = cb_conn_mon_json(tm->conn, "{\"prefix\": \"osd dump\", \"format\": \"json\"}", &d,
 				 why, sizeof(why));
 	cb_tm_mons_answered(tm, r);
+	if (r == -ETIMEDOUT) {
+		cb_tm_note(tm,
+			   "cannot list the OSDs (osd dump: %s): their counters are left out until "
+			   "the monitors answer",
+			   why);
+		run->unlisted = true;
+		return 0;
+	}
 	if (r < 0) {
 		cb_tm_note(tm, "cannot list the OSDs (osd dump: %s): their counters are left out",
 			   why);
 		run->off = true;
 		return r == -ENOMEM ? r : 0;
 	}
+	run->unlisted = false;
 	json_t *osds = json_object_get(d, "osds");
 	run->osds = calloc(json_array_size(osds) + 1, sizeof(*run->osds));
 	if (!run->osds) {
