@@ -563,6 +563,11 @@ static void cfs_abort(void *session)
 		ceph_abort_conn(ss->cm);
 }
 
+static const char *cfs_mds_fs(const void *lopts)
+{
+	return ((const struct cfs_opts *)lopts)->fs;
+}
+
 const struct cb_engine cb_engine_cephfs = {
     .name = "cephfs",
     .ops = cfs_ops,
@@ -592,6 +597,6 @@ const struct cb_engine cb_engine_cephfs = {
     .osd_counts_bytes = true,
     .osd_mismatch_why = "a client cache's reads are not the OSDs', its writes reach them when it "
 			"flushes",
-    .uses_mds = true,
+    .mds_fs = cfs_mds_fs,
     .probe = cfs_probe,
 };

@@ -374,8 +374,10 @@ struct cb_engine {
 	 * be (NULL: none to give). */
 	bool osd_counts_bytes;
 	const char *osd_mismatch_why;
-	/* Its phases go through an MDS: telemetry reads the MDS's counters. */
-	bool uses_mds;
+	/* Its phases go through an MDS: the file system a phase with the
+	 * layer's options lopts uses, whose active ranks' counters telemetry
+	 * reads (borrowed from lopts). NULL: a layer that uses no MDS. */
+	const char *(*mds_fs)(const void *lopts);
 	/* Describe what a row ran on for the record's context (an image's
 	 * features and striping, a file system's ranks and pools), after the
 	 * phases and before the cleanup; never fails: a command refused is

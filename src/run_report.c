@@ -101,11 +101,12 @@ void cb_run_report(struct run *rn, struct cb_err *e)
 			 cb_conn_debug_kept(rn->conn));
 	}
 	/* after the phases, before the cleanup: the run's images are there.
-	 * Not when the monitors did not answer for the version, or telemetry
-	 * (each command would wait out the timeout again); no notes beside a
+	 * Not when the monitors did not answer for the version, or are in
+	 * telemetry's backoff (each command would wait out the timeout
+	 * again); no notes beside a
 	 * failed run's one error line. */
 	if (rn->conn && res->nphases && strcmp(res->ceph_version, "unknown") != 0 &&
-	    !cb_tm_gone(rn->tm) &&
+	    !cb_tm_mons_away(rn->tm) &&
 	    cb_context_record(rn->conn, res, rn->name, rn->o->quiet || cb_err_isset(e)) < 0 &&
 	    !rn->o->quiet)
 		fprintf(stderr, "context: not recorded: out of memory\n");

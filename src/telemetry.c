@@ -2,6 +2,7 @@
  * handed to each part in the order that keeps them out of each other's
  * figures, rows merged, rendered and freed part by part. */
 #include "telemetry.h"
+#include "clock.h"
 #include "result.h"
 #include "tm_client.h"
 #include "tm_host.h"
@@ -20,6 +21,7 @@ int cb_tm_open(const struct cb_tm_opts *o, struct cb_conn *conn, struct cb_tm **
 		return -ENOMEM;
 	tm->o = *o;
 	pthread_mutex_init(&tm->notes_mu, NULL);
+	pthread_mutex_init(&tm->mon_mu, NULL);
 	tm->o.cluster = o->cluster && conn;
 	tm->conn = tm->o.cluster ? conn : NULL;
 	int r = tm->o.cluster ? cb_tm_state_open(tm) : 0;
@@ -42,6 +44,7 @@ void cb_tm_close(struct cb_tm *tm)
 		cb_tm_state_close(tm);
 	}
 	pthread_mutex_destroy(&tm->notes_mu);
+	pthread_mutex_destroy(&tm->mon_mu);
 	free(tm);
 }
 
@@ -71,16 +74,54 @@ void cb_tm_print_notes(struct cb_tm *tm, FILE *out)
 	pthread_mutex_unlock(&tm->notes_mu);
 }
 
-bool cb_tm_gone(struct cb_tm *tm)
+bool cb_tm_backoff_ready(const struct cb_tm_backoff *b, double now)
 {
-	return tm && atomic_load(&tm->gone);
+	return now >= b->until;
 }
 
-void cb_tm_timed_out(struct cb_tm *tm, int r)
+void cb_tm_backoff_failed(struct cb_tm_backoff *b, double now, double first_s)
 {
-	if (r == -ETIMEDOUT && !atomic_exchange(&tm->gone, true))
-		cb_tm_note(tm, "the cluster did not answer in time: telemetry asks it nothing more "
-			       "this run");
+	double w = b->wait > 0 ? b->wait : first_s;
+	b->until = now + w;
+	b->wait = w * 2 < CB_TM_BACKOFF_MAX_S ? w * 2 : CB_TM_BACKOFF_MAX_S;
+}
+
+bool cb_tm_backoff_ok(struct cb_tm_backoff *b)
+{
+	bool was = b->wait > 0;
+	*b = (struct cb_tm_backoff){0};
+	return was;
+}
+
+/* The monitors' first wait: long enough that a monitor restarting (an
+ * election takes a few seconds) is not asked in the middle of it. */
+#define MON_FIRST_WAIT_S 5.0
+
+bool cb_tm_mons_away(struct cb_tm *tm)
+{
+	if (!tm)
+		return false;
+	pthread_mutex_lock(&tm->mon_mu);
+	bool away = !cb_tm_backoff_ready(&tm->mon, cb_now_s());
+	pthread_mutex_unlock(&tm->mon_mu);
+	return away;
+}
+
+void cb_tm_mons_answered(struct cb_tm *tm, int r)
+{
+	bool failed = r == -ETIMEDOUT, back = false;
+	pthread_mutex_lock(&tm->mon_mu);
+	if (failed)
+		cb_tm_backoff_failed(&tm->mon, cb_now_s(), MON_FIRST_WAIT_S);
+	else
+		back = cb_tm_backoff_ok(&tm->mon);
+	pthread_mutex_unlock(&tm->mon_mu);
+	if (failed)
+		cb_tm_note(tm,
+			   "the monitors did not answer in time: telemetry asks them again after "
+			   "a wait, doubling while they stay silent");
+	else if (back)
+		cb_tm_note(tm, "the monitors answered again: telemetry reads from them again");
 }
 
 json_t *cb_tm_notes_json(const struct cb_tm *tm)

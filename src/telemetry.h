@@ -25,6 +25,26 @@ struct cb_tm_state;
 struct cb_tm_osd_run;
 struct cb_tm_state_run;
 
+/* A target telemetry asks (the monitors, one OSD) that did not answer in
+ * time: not asked again before `until`, after a wait that doubles while it
+ * stays silent, up to CB_TM_BACKOFF_MAX_S; so a hung daemon costs a timeout
+ * now and then rather than at every mark, and one that comes back is read
+ * again. */
+struct cb_tm_backoff {
+	double until; /* cb_now_s(); 0: ask */
+	double wait;  /* the wait after the next failure; 0: the first */
+};
+
+#define CB_TM_BACKOFF_MAX_S 300.0
+
+/* Whether b lets the target be asked at now (cb_now_s()). */
+bool cb_tm_backoff_ready(const struct cb_tm_backoff *b, double now);
+/* It did not answer at now: wait first_s (the first time) or twice the
+ * last wait, capped, before asking again. */
+void cb_tm_backoff_failed(struct cb_tm_backoff *b, double now, double first_s);
+/* It answered: asked as usual again. Returns whether it had been away. */
+bool cb_tm_backoff_ok(struct cb_tm_backoff *b);
+
 struct cb_tm_opts {
 	bool host;    /* host_stats: the host's per-second series */
 	bool cluster; /* telemetry: the cluster's side (needs conn) */
@@ -43,9 +63,12 @@ struct cb_tm {
 	/* What could not be measured, a sentence each, said once; under
 	 * notes_mu (a part's sampler thread notes beside the marks) */
 	pthread_mutex_t notes_mu;
-	/* A command to the cluster timed out: none is sent again this run
-	 * (each would wait out the timeout at every mark, and the run with it) */
-	atomic_bool gone;
+	/* The monitors, once a command to them timed out: not asked again
+	 * until their backoff passes (each ask would wait out the timeout
+	 * at every mark, and the run with it); under mon_mu (the state
+	 * sampler's thread asks them too) */
+	pthread_mutex_t mon_mu;
+	struct cb_tm_backoff mon;
 	char notes[CB_TM_MAX_NOTES][256];
 	size_t nnotes;
 };
@@ -60,10 +83,12 @@ void cb_tm_close(struct cb_tm *tm);
  * JSON holds them. Any thread. */
 void cb_tm_note(struct cb_tm *tm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Whether the cluster stopped answering telemetry (tm->gone). */
-bool cb_tm_gone(struct cb_tm *tm);
-/* A command's result r: -ETIMEDOUT makes the cluster gone, said once. */
-void cb_tm_timed_out(struct cb_tm *tm, int r);
+/* Whether the monitors are in their backoff after a command to them timed
+ * out: commands to them are not sent now (tm NULL: false). */
+bool cb_tm_mons_away(struct cb_tm *tm);
+/* A monitor command's result r: -ETIMEDOUT starts or lengthens their
+ * backoff (a note), any other result ends it (they answered). */
+void cb_tm_mons_answered(struct cb_tm *tm, int r);
 
 /* What telemetry saw of a row (cb_phase_result.tm), a pointer per part,
  * NULL where the part was off or measured nothing. */

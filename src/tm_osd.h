@@ -25,6 +25,10 @@ int cb_tm_osd_slow_count(const struct cb_phase_result *pr);
  * host "unknown"), as the marks would make it: for tests. NULL on ENOMEM. */
 struct cb_osd_perf;
 struct cb_tm_osd *cb_tm_osd_from(const int *ids, const struct cb_osd_perf *d, size_t n);
+/* Row osd's intervals as the sampler would have cut them (judged in
+ * `judged`, slow in `slow`, for every kind of op): from then on x's slow
+ * OSDs must be slow throughout. For tests. */
+void cb_tm_osd_set_intervals(struct cb_tm_osd *x, int osd, unsigned judged, unsigned slow);
 
 /* What lives across the run's phases (tm->osd). 0 or -ENOMEM; a refused
  * command is a note. */

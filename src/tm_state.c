@@ -78,17 +78,19 @@ static void add_reason(void *arg, const char *key, const char *text)
 
 /* The state now, with the OSDs' ids when one of the phases saw others up
  * or in at its start (so a reason names the OSD). Called without the lock.
- * 0 or -errno, the part then off (one note). */
+ * 0 or -errno: -EAGAIN while the monitors are in their backoff, and
+ * -ETIMEDOUT, leave the part on (they are asked again once the backoff
+ * passes); any other failure turns it off (one note). */
 static int sample(struct cb_tm_state_run *s, const struct cb_cstate *ref, struct cb_cstate *now)
 {
 	char why[256];
-	if (cb_tm_gone(s->tm))
-		return -ETIMEDOUT;
+	if (cb_tm_mons_away(s->tm))
+		return -EAGAIN;
 	int r = cb_cstate_fetch(s->tm->conn, now, why, sizeof(why));
 	if (r == 0 && ref && (now->up != ref->up || now->in != ref->in))
 		r = cb_cstate_fetch_osds(s->tm->conn, now, why, sizeof(why));
-	cb_tm_timed_out(s->tm, r);
-	if (r < 0) {
+	cb_tm_mons_answered(s->tm, r);
+	if (r < 0 && r != -ETIMEDOUT) {
 		pthread_mutex_lock(&s->lock);
 		if (!s->off)
 			cb_tm_note(s->tm,
@@ -155,7 +157,8 @@ int cb_tm_state_open(struct cb_tm *tm)
 	pthread_cond_init(&s->cond, NULL);
 	/* asked once here, on the run's thread: it opens the monitor session
 	 * before any other thread would */
-	if (sample(s, NULL, first) == 0)
+	int r = sample(s, NULL, first);
+	if (r == 0 || r == -ETIMEDOUT)
 		s->started = pthread_create(&s->thread, NULL, sampler, s) == 0;
 	if (!s->started && !s->off) {
 		cb_tm_note(tm, "cluster state: no sampler thread: phases are not checked for "
@@ -219,7 +222,7 @@ static void phase_end(struct cb_tm_state_run *s, struct cb_tm_state *x)
 	size_t i = 0;
 	while (i < s->nact && s->act[i].x != x)
 		i++;
-	/* off: a command failed (timed out, maybe): not asked again */
+	/* off: a command was refused: not asked again */
 	struct cb_cstate *ref = i < s->nact && now && !s->off ? malloc(sizeof(*ref)) : NULL;
 	if (ref)
 		*ref = s->act[i].start;

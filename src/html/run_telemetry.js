@@ -103,11 +103,18 @@ CB.runTelemetry = function (sec, p, k) {
     for (const x of slow)
       sec.append(el("p", {class: "cb-note cb-slow"}, "Slow OSD: osd." + x.osd + " " + x.op + " " +
         ms(x.mean_ms) + " mean, " + fmt(x.ratio) + "x the median of " + x.peers + " other OSDs (" +
-        ms(x.median_ms) + "), host " + x.host));
+        ms(x.median_ms) + "), host " + x.host +
+        (x.intervals !== undefined ? ", slow in " + x.slow_intervals + " of " + x.intervals + " intervals" : "")));
+    /* the sum, then each rank when the file system has several */
+    const ranks = c.mds ? c.mds.ranks || [] : [];
     if (c.mds)
       sec.append(el("p", {class: "cb-note"}, "MDS counted " + fmt(c.mds.requests, 0) + " requests (" +
         fmt(c.mds.client_requests, 0) + " from clients), " + fmt(c.mds.replies, 0) + " replies, reply latency " +
-        ms(c.mds.reply_latency_ms)));
+        ms(c.mds.reply_latency_ms) + (ranks.length > 1 ? " over " + ranks.length + " ranks" : "")));
+    for (const k of ranks.length > 1 ? ranks : [])
+      sec.append(el("p", {class: "cb-note"}, "MDS rank " + k.rank + " (mds." + k.name + "): " +
+        fmt(k.requests, 0) + " requests (" + fmt(k.client_requests, 0) + " from clients), " +
+        fmt(k.replies, 0) + " replies, reply latency " + ms(k.reply_latency_ms)));
     const osds = c.osds || [];
     if (!osds.length) return;
     const kinds = [["op_latency_ms", "client ops", null, "#1f77b4"],

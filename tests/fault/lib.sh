@@ -302,3 +302,50 @@ sys.exit(1 if any("full" in p["flags_names"].split(",") for p in d["pools"]) els
 	done
 	fail "pools still full after 120 s: $(fceph health 2>&1)"
 }
+
+# Another MDS daemon NAME (b, c) beside the sandbox's mds.a: it joins as a
+# standby, so raising max_mds (mds_ranks) gives it a rank. Its pid file is
+# in the sandbox's run directory, so a sandbox stop stops it too; mds_del
+# stops it and removes its key and directory.
+mds_add() { # NAME
+	mkdir -p "$FAULT_DIR/mds.$1"
+	fceph auth get-or-create "mds.$1" mon 'allow profile mds' osd 'allow rwx' mds 'allow' \
+		mgr 'allow profile mds' -o "$FAULT_DIR/mds.$1/keyring" >/dev/null || fail "no key for mds.$1"
+	ceph-mds --conf "$CONF" -i "$1" >>"$FAULT_DIR/log/mds.$1.out" 2>&1 || fail "ceph-mds $1 did not start"
+}
+
+mds_del() { # NAME
+	local pid
+	if pid=$(daemon_pid "mds.$1"); then
+		kill -CONT "$pid" 2>/dev/null || true
+		kill -TERM "$pid"
+		for _ in $(seq 1 100); do [ -d "/proc/$pid" ] || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+	fceph auth rm "mds.$1" >/dev/null 2>&1 || true
+	rm -rf "${FAULT_DIR:?}/mds.$1"
+}
+
+# The daemons holding file system FS's ranks, "RANK NAME STATE" a line in
+# rank order.
+mds_rank_list() { # FS
+	fceph fs dump -f json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["filesystems"]:
+    m = f["mdsmap"]
+    if m["fs_name"] == sys.argv[1]:
+        for i in sorted(m["info"].values(), key=lambda i: i["rank"]):
+            print(i["rank"], i["name"], i["state"])' "$1"
+}
+
+# Set FS's max_mds to N and wait (at most 90 s) until exactly N ranks are
+# up:active and none is stopping.
+mds_ranks() { # FS N
+	fceph fs set "$1" max_mds "$2" >/dev/null || fail "cannot set max_mds of $1 to $2"
+	for _ in $(seq 1 180); do
+		[ "$(mds_rank_list "$1" | grep -c ' up:active$')" = "$2" ] &&
+			[ "$(mds_rank_list "$1" | grep -vc ' up:active$')" = 0 ] && return 0
+		sleep 0.5
+	done
+	fail "$1 did not reach $2 active ranks within 90 s: $(mds_rank_list "$1" | tr '\n' ';')"
+}

@@ -251,6 +251,59 @@ START_TEST(row_text_and_json)
 }
 END_TEST
 
+/* One interval judged: each OSD that counts and has a peer is judged,
+ * the slow one named; with a single OSD counting nobody is judged. */
+START_TEST(tally)
+{
+	struct cb_slow_in in[] = {{0, 100, 1.2}, {1, 100, 14.2}, {2, 2, 30}, {3, 100, 1.1}};
+	unsigned judged[4] = {0}, slow[4] = {0};
+	ck_assert_int_eq(cb_slow_tally(in, 4, judged, slow), 0);
+	ck_assert_uint_eq(judged[0], 1);
+	ck_assert_uint_eq(judged[1], 1);
+	ck_assert_uint_eq(judged[2], 0); /* 2 ops: not judged, nobody's peer */
+	ck_assert_uint_eq(slow[1], 1);
+	ck_assert_uint_eq(slow[0] + slow[2] + slow[3], 0);
+	unsigned j1[2] = {0}, s1[2] = {0};
+	ck_assert_int_eq(cb_slow_tally(in + 1, 2, j1, s1), 0);
+	ck_assert_uint_eq(j1[0] + j1[1] + s1[0] + s1[1], 0);
+	ck_assert(cb_slow_steady(4, 3));
+	ck_assert(!cb_slow_steady(4, 2)); /* half: one stall across a cut */
+	ck_assert(!cb_slow_steady(2, 2)); /* too few to tell */
+}
+END_TEST
+
+/* Issue 41, item 9: osd.1 slow over the phase by its mean (7.7x), as a
+ * stall of its process on a loaded host makes it, is named only when its
+ * intervals say it was slow throughout. */
+START_TEST(slow_throughout)
+{
+	struct cb_phase_result p;
+	row(&p, 1000, 0);
+	ck_assert_int_eq(cb_tm_osd_slow_count(&p), 1); /* no intervals: the mean alone */
+	cb_tm_osd_set_intervals(p.tm->osd, 1, 4, 1);
+	ck_assert_int_eq(cb_tm_osd_slow_count(&p), 0);
+	char *t = text_of(&p);
+	ck_assert_msg(!strstr(t, "slow OSD"), "%s", t);
+	free(t);
+	cb_tm_osd_set_intervals(p.tm->osd, 1, 4, 3);
+	ck_assert_int_eq(cb_tm_osd_slow_count(&p), 1);
+	t = text_of(&p);
+	ck_assert_msg(strstr(t, "w: slow OSD: osd.1 write 10.0 ms mean, 7.7x the median of 2 other "
+				"OSDs, host unknown, slow in 3 of 4 intervals\n"),
+		      "%s", t);
+	free(t);
+	/* merged with a later iteration where it was slow throughout too */
+	struct cb_tm_osd *again = cb_tm_osd_from((int[]){1}, &(struct cb_osd_perf){.op = 10}, 1);
+	cb_tm_osd_set_intervals(again, 1, 4, 4);
+	ck_assert_int_eq(cb_tm_osd_merge(p.tm->osd, again), 0);
+	cb_tm_osd_free(again);
+	t = text_of(&p);
+	ck_assert_msg(strstr(t, "slow in 7 of 8 intervals"), "%s", t);
+	free(t);
+	cb_phase_tm_free(p.tm);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tm_osd");
@@ -260,6 +313,8 @@ int main(void)
 	tcase_add_test(tc, median);
 	tcase_add_test(tc, finder);
 	tcase_add_test(tc, row_text_and_json);
+	tcase_add_test(tc, tally);
+	tcase_add_test(tc, slow_throughout);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
