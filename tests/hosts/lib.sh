@@ -20,10 +20,11 @@ HOSTS_UTS=()
 
 # hosts_up DIR: make the namespaces, their files under DIR (which must
 # exist): DIR/hostfile (Open MPI's, one slot a host), DIR/hosts (the rsh
-# agent's map). Exports CB_HOSTS_DIR for the agent.
+# agent's map). Exports CB_HOSTS_DIR for the agent. The namespaces' names
+# begin with $CB_HOSTS_NS_PREFIX (default cbh), then this shell's pid.
 hosts_up() {
 	HOSTS_DIR=$1
-	HOSTS_NS=cbh$$
+	HOSTS_NS=${CB_HOSTS_NS_PREFIX:-cbh}$$
 	HOSTS_MADE=()
 	export CB_HOSTS_DIR=$HOSTS_DIR
 	hosts_netns hub
@@ -35,27 +36,51 @@ hosts_up() {
 	ip -n "$HOSTS_NS-hub" link set brm up
 	: >"$HOSTS_DIR/hostfile"
 	: >"$HOSTS_DIR/hosts"
-	local i ns
+	local i
 	for i in 1 2 3; do
-		ns=$HOSTS_NS-h$i
-		hosts_netns "h$i"
-		ip -n "$ns" link set lo up
-		# the hub's ends are named after the host: h3s, h3m
-		ip link add st0 netns "$ns" type veth peer name "h${i}s" netns "$HOSTS_NS-hub"
-		ip link add mg0 netns "$ns" type veth peer name "h${i}m" netns "$HOSTS_NS-hub"
-		ip -n "$HOSTS_NS-hub" link set "h${i}s" master brs up
-		ip -n "$HOSTS_NS-hub" link set "h${i}m" master brm up
-		ip -n "$ns" addr add "10.77.1.1$i/24" dev st0
-		ip -n "$ns" addr add "10.77.2.1$i/24" dev mg0
-		ip -n "$ns" link set st0 up
-		ip -n "$ns" link set mg0 up
+		host_make "$i"
+		echo "10.77.2.1$i slots=1" >>"$HOSTS_DIR/hostfile"
+		echo "10.77.2.1$i $HOSTS_NS-h$i $HOSTS_DIR/h$i.uts" >>"$HOSTS_DIR/hosts"
+	done
+}
+
+# host_make I: host hI's namespaces and its two links to the hub.
+host_make() {
+	local i=$1 ns=$HOSTS_NS-h$1
+	hosts_netns "h$i"
+	ip -n "$ns" link set lo up
+	# the hub's ends are named after the host: h3s, h3m
+	ip link add st0 netns "$ns" type veth peer name "h${i}s" netns "$HOSTS_NS-hub"
+	ip link add mg0 netns "$ns" type veth peer name "h${i}m" netns "$HOSTS_NS-hub"
+	ip -n "$HOSTS_NS-hub" link set "h${i}s" master brs up
+	ip -n "$HOSTS_NS-hub" link set "h${i}m" master brm up
+	ip -n "$ns" addr add "10.77.1.1$i/24" dev st0
+	ip -n "$ns" addr add "10.77.2.1$i/24" dev mg0
+	ip -n "$ns" link set st0 up
+	ip -n "$ns" link set mg0 up
+	if [ ! -e "$HOSTS_DIR/h$i.uts" ]; then
 		# a persistent UTS namespace: a bind mount of it on this file
 		touch "$HOSTS_DIR/h$i.uts"
 		unshare --uts="$HOSTS_DIR/h$i.uts" hostname "cbtest-h$i"
 		HOSTS_UTS+=("$HOSTS_DIR/h$i.uts")
-		echo "10.77.2.1$i slots=1" >>"$HOSTS_DIR/hostfile"
-		echo "10.77.2.1$i $ns $HOSTS_DIR/h$i.uts" >>"$HOSTS_DIR/hosts"
+	fi
+}
+
+# host_renew I: host hI made anew after a cut: its processes killed, its
+# network namespace removed (and with it every socket it held, so nothing
+# it had in flight before the cut reaches the cluster later), then made
+# again with the same names and addresses.
+host_renew() {
+	local i=$1
+	host_pids "h$i" | xargs -r kill -KILL 2>/dev/null || true
+	ip netns del "$HOSTS_NS-h$i"
+	# the hub's ends go with the namespace, once its last user is gone
+	for _ in $(seq 1 100); do
+		ip -n "$HOSTS_NS-hub" link show "h${i}s" >/dev/null 2>&1 ||
+			ip -n "$HOSTS_NS-hub" link show "h${i}m" >/dev/null 2>&1 || break
+		sleep 0.1
 	done
+	host_make "$i"
 }
 
 # A network namespace NAME ($HOSTS_NS-NAME), remembered for hosts_down only
@@ -86,9 +111,11 @@ host_pids() {
 # host, in the hostfile's order: rank k on h(k+1)), Open MPI's traffic on the
 # launcher's network only; ended after HOSTS_MPIRUN_TIMEOUT seconds (default
 # 300: exit 124; KILL 10 s later, as an mpirun that lost a host may not end
-# on TERM). TCP keepalive on the launcher's connections (idle 2 s, then 3
-# probes a second apart; Open MPI's default is 300 s, 9 probes 20 s apart):
-# a host cut off altogether is noticed in about 5 s, not 8 minutes.
+# on TERM). TCP keepalive on the launcher's connections (idle
+# HOSTS_KEEPALIVE seconds, default 2, then 3 probes a second apart; Open
+# MPI's default is 300 s, 9 probes 20 s apart): a host cut off altogether
+# is noticed by the launcher in about 5 s, not 8 minutes. A test of
+# cephbench's own watch of the ranks sets it above that watch's bound.
 hosts_mpirun() {
 	local np=$1
 	shift
@@ -96,7 +123,7 @@ hosts_mpirun() {
 		--hostfile "$HOSTS_DIR/hostfile" -np "$np" --map-by node \
 		--mca plm_rsh_agent "$HOSTS_LIB/rsh-agent" \
 		--mca oob_tcp_if_include 10.77.2.0/24 --mca btl_tcp_if_include 10.77.2.0/24 \
-		--mca btl self,tcp --mca oob_tcp_keepalive_time 2 --mca oob_tcp_keepalive_intvl 1 \
+		--mca btl self,tcp --mca oob_tcp_keepalive_time "${HOSTS_KEEPALIVE:-2}" --mca oob_tcp_keepalive_intvl 1 \
 		--mca oob_tcp_keepalive_probes 3 "$@"
 }
 
