@@ -17,6 +17,10 @@
 HOSTS_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 HOSTS_MADE=()
 HOSTS_UTS=()
+# hI's network namespace and its hub's ends, by I (host_make)
+HOST_NS=()
+HOST_S=()
+HOST_M=()
 
 # hosts_up DIR: make the namespaces, their files under DIR (which must
 # exist): DIR/hostfile (Open MPI's, one slot a host), DIR/hosts (the rsh
@@ -35,25 +39,27 @@ hosts_up() {
 	ip -n "$HOSTS_NS-hub" link set brs up
 	ip -n "$HOSTS_NS-hub" link set brm up
 	: >"$HOSTS_DIR/hostfile"
-	: >"$HOSTS_DIR/hosts"
 	local i
 	for i in 1 2 3; do
-		host_make "$i"
+		host_make "$i" ""
 		echo "10.77.2.1$i slots=1" >>"$HOSTS_DIR/hostfile"
-		echo "10.77.2.1$i $HOSTS_NS-h$i $HOSTS_DIR/h$i.uts" >>"$HOSTS_DIR/hosts"
 	done
 }
 
-# host_make I: host hI's namespaces and its two links to the hub.
+# host_make I GEN: host hI's namespaces and its two links to the hub, the
+# network namespace and the hub's ends named with GEN (h3s, h3m; made
+# anew: h3s2, h3m2); the rsh agent's map (DIR/hosts) follows.
 host_make() {
-	local i=$1 ns=$HOSTS_NS-h$1
-	hosts_netns "h$i"
+	local i=$1 ns=$HOSTS_NS-h$1$2
+	hosts_netns "h$i$2"
+	HOST_NS[i]=$ns
+	HOST_S[i]=h${i}s$2
+	HOST_M[i]=h${i}m$2
 	ip -n "$ns" link set lo up
-	# the hub's ends are named after the host: h3s, h3m
-	ip link add st0 netns "$ns" type veth peer name "h${i}s" netns "$HOSTS_NS-hub"
-	ip link add mg0 netns "$ns" type veth peer name "h${i}m" netns "$HOSTS_NS-hub"
-	ip -n "$HOSTS_NS-hub" link set "h${i}s" master brs up
-	ip -n "$HOSTS_NS-hub" link set "h${i}m" master brm up
+	ip link add st0 netns "$ns" type veth peer name "${HOST_S[i]}" netns "$HOSTS_NS-hub"
+	ip link add mg0 netns "$ns" type veth peer name "${HOST_M[i]}" netns "$HOSTS_NS-hub"
+	ip -n "$HOSTS_NS-hub" link set "${HOST_S[i]}" master brs up
+	ip -n "$HOSTS_NS-hub" link set "${HOST_M[i]}" master brm up
 	ip -n "$ns" addr add "10.77.1.1$i/24" dev st0
 	ip -n "$ns" addr add "10.77.2.1$i/24" dev mg0
 	ip -n "$ns" link set st0 up
@@ -64,23 +70,27 @@ host_make() {
 		unshare --uts="$HOSTS_DIR/h$i.uts" hostname "cbtest-h$i"
 		HOSTS_UTS+=("$HOSTS_DIR/h$i.uts")
 	fi
+	local k
+	: >"$HOSTS_DIR/hosts"
+	for k in "${!HOST_NS[@]}"; do
+		echo "10.77.2.1$k ${HOST_NS[k]} $HOSTS_DIR/h$k.uts" >>"$HOSTS_DIR/hosts"
+	done
 }
 
-# host_renew I: host hI made anew after a cut: its processes killed, its
-# network namespace removed (and with it every socket it held, so nothing
-# it had in flight before the cut reaches the cluster later), then made
-# again with the same names and addresses.
+# host_cut I: host hI cut off altogether (both its links down at the hub).
+host_cut() {
+	ip -n "$HOSTS_NS-hub" link set "${HOST_S[$1]}" down
+	ip -n "$HOSTS_NS-hub" link set "${HOST_M[$1]}" down
+}
+
+# host_renew I GEN: host hI made anew after a cut, under new names (GEN),
+# its processes killed. The cut one stays, links down, until hosts_down:
+# the sockets its killed processes left still hold what they had to send,
+# and with it the namespace (the kernel retries for minutes); brought up,
+# they would send it to the cluster.
 host_renew() {
-	local i=$1
-	host_pids "h$i" | xargs -r kill -KILL 2>/dev/null || true
-	ip netns del "$HOSTS_NS-h$i"
-	# the hub's ends go with the namespace, once its last user is gone
-	for _ in $(seq 1 100); do
-		ip -n "$HOSTS_NS-hub" link show "h${i}s" >/dev/null 2>&1 ||
-			ip -n "$HOSTS_NS-hub" link show "h${i}m" >/dev/null 2>&1 || break
-		sleep 0.1
-	done
-	host_make "$i"
+	host_pids "h$1" | xargs -r kill -KILL 2>/dev/null || true
+	host_make "$1" "$2"
 }
 
 # A network namespace NAME ($HOSTS_NS-NAME), remembered for hosts_down only
@@ -98,13 +108,16 @@ on() {
 	if [ "$h" = hub ]; then
 		nsenter --net="/run/netns/$HOSTS_NS-hub" -- "$@"
 	else
-		nsenter --net="/run/netns/$HOSTS_NS-$h" --uts="$HOSTS_DIR/$h.uts" -- "$@"
+		nsenter --net="/run/netns/${HOST_NS[${h#h}]}" --uts="$HOSTS_DIR/$h.uts" -- "$@"
 	fi
 }
 
-# The pids of the processes in HOST's network namespace.
+# The pids of the processes in HOST's network namespace (hI, or a name
+# hosts_netns made).
 host_pids() {
-	ip netns pids "$HOSTS_NS-$1" 2>/dev/null || true
+	local ns=$HOSTS_NS-$1
+	[[ $1 != h[0-9] ]] || ns=${HOST_NS[${1#h}]}
+	ip netns pids "$ns" 2>/dev/null || true
 }
 
 # hosts_mpirun NP ARGS...: mpirun on h1 over the three hosts (one rank a
@@ -115,7 +128,7 @@ host_pids() {
 # HOSTS_KEEPALIVE seconds, default 2, then 3 probes a second apart; Open
 # MPI's default is 300 s, 9 probes 20 s apart): a host cut off altogether
 # is noticed by the launcher in about 5 s, not 8 minutes. A test of
-# cephbench's own watch of the ranks sets it above that watch's bound.
+# cephbench's own watch of the ranks sets it past that watch's bound.
 hosts_mpirun() {
 	local np=$1
 	shift
@@ -132,7 +145,7 @@ hosts_mpirun() {
 hosts_down() {
 	local ns f
 	for ns in "${HOSTS_MADE[@]}"; do
-		host_pids "$ns" | xargs -r kill -KILL 2>/dev/null || true
+		ip netns pids "$HOSTS_NS-$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null || true
 	done
 	for ns in "${HOSTS_MADE[@]}"; do
 		ip netns del "$HOSTS_NS-$ns" 2>/dev/null || true
@@ -143,4 +156,5 @@ hosts_down() {
 	done
 	HOSTS_MADE=()
 	HOSTS_UTS=()
+	HOST_NS=()
 }
