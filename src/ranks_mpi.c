@@ -63,6 +63,7 @@ struct cb_ranks {
 	 * is started again, and MPI_Finalize, which would wait for the lost
 	 * rank, is never called. */
 	bool broken;
+	bool said; /* the loss, on a run stopped by a signal */
 };
 
 static void mpi_lock(struct cb_ranks *rk)
@@ -335,15 +336,47 @@ bool cb_ranks_lost(struct cb_ranks *rk)
 	return rk && atomic_load(&rk->lost) >= 0;
 }
 
+/* An MCA parameter mpirun passed to its ranks, else def. */
+static long mca_long(const char *name, long def)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n = v ? strtol(v, &end, 10) : def;
+	return v && end != v && n >= 0 ? n : def;
+}
+
+/* With a host lost, under Open MPI's mpirun: a rank that ends begins the
+ * job's end, which mpirun 4.1 never finishes while a host is unreachable
+ * (measured: it waited until killed). A rank that waits instead is ended
+ * by mpirun once its TCP keepalive gives the host up, and mpirun ends. So
+ * the process waits that long, and 30 s more, before it ends on its own
+ * (a rank that was stopped rather than cut off: mpirun ends it then). */
+static void linger(void)
+{
+	if (!getenv("OMPI_MCA_orte_hnp_uri"))
+		return;
+	long s = mca_long("OMPI_MCA_oob_tcp_keepalive_time", 300) +
+		 mca_long("OMPI_MCA_oob_tcp_keepalive_intvl", 20) *
+		     mca_long("OMPI_MCA_oob_tcp_keepalive_probes", 9) +
+		 30;
+	struct timespec nap = {1, 0};
+	for (long k = 0; k < s; k++)
+		nanosleep(&nap, NULL);
+}
+
 void cb_ranks_finalize(struct cb_ranks *rk)
 {
 	if (!rk)
 		return;
 	watch_stop(rk);
 	/* MPI_Finalize would wait for the lost rank; what MPI may still
-	 * touch stays (the launcher ends the job once this process exits) */
-	if (rk->broken)
+	 * touch stays (the launcher ends the job) */
+	if (rk->broken || atomic_load(&rk->lost) >= 0) {
+		fflush(stdout);
+		fflush(stderr);
+		linger();
 		return;
+	}
 	if (rk->in_rq != MPI_REQUEST_NULL) {
 		MPI_Cancel(&rk->in_rq);
 		MPI_Wait(&rk->in_rq, MPI_STATUS_IGNORE);
@@ -401,10 +434,18 @@ static int pick(const struct standing *all, int size)
  * this rank's own failure, stands; else the loss, named. */
 static int lost_error(struct cb_ranks *rk, int r, struct cb_err *e)
 {
-	if (r == -EINTR || (r < 0 && r != -ECANCELED))
-		return r;
 	int k = atomic_load(&rk->lost);
 	unsigned long long s = (atomic_load(&rk->bound_ns) + 999999999ULL) / 1000000000ULL;
+	if (r == -EINTR && rk->rank == 0 && !rk->said) {
+		/* the signal's exit, but the lost rank named all the same */
+		rk->said = true;
+		fprintf(stderr,
+			"cephbench run: rank %d (host %s) did not answer for %llu s (--timeout): "
+			"lost\n",
+			k, rk->hosts[k], s);
+	}
+	if (r == -EINTR || (r < 0 && r != -ECANCELED))
+		return r;
 	if (k == 0 || rk->rank != 0)
 		return cb_err_cluster(e, -EHOSTUNREACH,
 				      "rank %d (host %s) did not answer for %llu s (--timeout): "
