@@ -264,7 +264,9 @@ static void watch_start(struct cb_ranks *rk, int provided)
 		rk->wc = MPI_COMM_NULL;
 		return;
 	}
-	if (provided < MPI_THREAD_SERIALIZED || !rk->heard || !rk->gone || !rk->ids)
+	/* all or none: a rank without a watch would be found lost */
+	int can = provided >= MPI_THREAD_SERIALIZED && rk->heard && rk->gone && rk->ids, all = 0;
+	if (allreduce_int(NULL, can, &all, MPI_MIN) < 0 || !all)
 		return;
 	for (int k = 0; k < rk->size; k++)
 		rk->ids[k] = k;

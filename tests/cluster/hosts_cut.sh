@@ -120,6 +120,7 @@ judge() { # WHAT T0 RUN
 	grep -q '^cleanup: removed [0-9]* rados objects of run' "$T/err" ||
 		fail "$1: rank 0 did not clean up: $(cat "$T/err")"
 	[ -z "$(objects | grep "^$3\.")" ] || fail "$1: objects left: $(objects | head -3)"
+	! grep -Eq 'AddressSanitizer|runtime error' "$T/err" || fail "$1: sanitizer: $(cat "$T/err")"
 }
 
 # 1. The cut while the others wait at the merge: h3's ops hang (its
