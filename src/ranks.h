@@ -45,6 +45,9 @@ void cb_ranks_finalize(struct cb_ranks *rk);
 void cb_ranks_set_bound(struct cb_ranks *rk, uint64_t bound_ns);
 /* True once this rank knows a rank is lost; any thread may ask. */
 bool cb_ranks_lost(struct cb_ranks *rk);
+/* True once this rank (not rank 0) found rank 0 lost: it then says the
+ * run's end itself, which rank 0 cannot. */
+bool cb_ranks_root_lost(struct cb_ranks *rk);
 
 unsigned cb_ranks_rank(const struct cb_ranks *rk); /* 0 without ranks */
 unsigned cb_ranks_size(const struct cb_ranks *rk); /* 1 without ranks */

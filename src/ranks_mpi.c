@@ -338,6 +338,11 @@ bool cb_ranks_lost(struct cb_ranks *rk)
 	return rk && atomic_load(&rk->lost) >= 0;
 }
 
+bool cb_ranks_root_lost(struct cb_ranks *rk)
+{
+	return rk && atomic_load(&rk->root_gone);
+}
+
 /* An MCA parameter mpirun passed to its ranks, else def. */
 static long mca_long(const char *name, long def)
 {
