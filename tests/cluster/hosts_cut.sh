@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A host cut off altogether (both its links) in a run over the three
 # namespace hosts of tests/hosts/lib.sh, with the launcher's TCP keepalive
-# (idle 20 s, 3 probes a second apart) past the run's --timeout (10 s), so
-# that what ends the run is cephbench's own watch of the ranks:
+# (idle 25 s, 3 probes a second apart) past the run's --timeout (10 s) and
+# rank 0's report and cleanup (it counts from the last traffic before the
+# cut), so that what ends the run is cephbench's own watch of the ranks:
 #  1. h3 cut while ranks 0 and 1 wait for it at the phase's merge (its
 #     cluster link cut first, so that its ops hang past their end);
 #  2. h3 cut mid-phase (a 60 s phase);
@@ -54,7 +55,7 @@ mpi_bg() {
 	rm -f "$T/rc"
 	(
 		set +e
-		HOSTS_KEEPALIVE=20 HOSTS_MPIRUN_TIMEOUT=90 hosts_mpirun 3 \
+		HOSTS_KEEPALIVE=25 HOSTS_MPIRUN_TIMEOUT=90 hosts_mpirun 3 \
 			-x ASAN_OPTIONS -x UBSAN_OPTIONS "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err"
 		echo $? >"$T/rc"
 	) &
