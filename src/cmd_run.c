@@ -192,8 +192,13 @@ int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 out:
 	cb_profile_free(p);
 	free(ov);
-	if (o.ranks && cb_ranks_rank(o.ranks) != 0)
+	if (o.ranks && cb_ranks_rank(o.ranks) != 0 && !cb_ranks_root_lost(o.ranks))
 		e->msg[0] = '\0'; /* rank 0 says it */
+	if (cb_ranks_lost(o.ranks) && e->msg[0]) {
+		/* now: with a rank lost, finalizing waits for the launcher */
+		fprintf(stderr, "cephbench run: %s\n", e->msg);
+		e->msg[0] = '\0';
+	}
 	cb_ranks_finalize(o.ranks);
 	return rc;
 }

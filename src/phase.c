@@ -971,43 +971,16 @@ static void start_ranks(struct cb_ranks *rk, struct sync *sy)
 		sync_first_done(sy, !first_ok);
 	bool failed = cb_ranks_any(rk, sync_all_arrived(sy));
 	cb_ranks_line(rk);
-	sync_open_gate(sy, failed);
-}
-
-/* The main thread, over ranks, while this rank's clients run: their
- * failure told to the other ranks, another's ending them. */
-static void watch_ranks(struct cb_ranks *rk, struct sync *sy)
-{
-	cb_ranks_watch_begin(rk);
-	for (;;) {
-		/* every 10 ms, or at once when the last client ends (sync_end
-		 * broadcasts): the merge is not held up by a nap */
-		struct timespec until;
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += 10000000;
-		if (until.tv_nsec >= 1000000000) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000;
-		}
-		pthread_mutex_lock(&sy->mu);
-		if (sy->ended < sy->n)
-			pthread_cond_timedwait(&sy->cv, &sy->mu, &until);
-		bool ended = sy->ended >= sy->n;
-		pthread_mutex_unlock(&sy->mu);
-		/* looked at once more after the end: clients that failed at
-		 * once may have ended within one wait */
-		if (cb_ranks_watch(rk, atomic_load(&sy->failed)))
-			atomic_store(&sy->done, true);
-		if (ended)
-			break;
-	}
-	cb_ranks_watch_end(rk);
+	/* a rank lost: the others would run without it, and not merge */
+	sync_open_gate(sy, failed || cb_ranks_lost(rk));
 }
 
 /* Why the main thread stopped waiting for a phase's clients to end. */
 enum stop_cause { STOP_NONE, STOP_SIGNAL, STOP_DEADLINE };
 
 #define WATCH_NS 50000000ULL
+/* over ranks: another rank's failure stops this rank's clients within it */
+#define WATCH_RANKS_NS 10000000ULL
 /* after engine->abort, and again after the start and end lines were
  * opened to the clients still stuck, before those are abandoned */
 #define ABORT_WAIT_NS 3000000000ULL
@@ -1053,9 +1026,11 @@ static void abort_stuck(const struct cb_engine *eng, struct client *c, unsigned 
 	}
 }
 
-/* The main thread while this process's clients run (one rank): it reads
- * the stop signals too, so that clients stuck inside the cluster cannot
- * leave them unread, and keeps the phase's deadline. Once told to stop (a
+/* The main thread while this process's clients run: it reads the stop
+ * signals too, so that clients stuck inside the cluster cannot leave them
+ * unread, and keeps the phase's deadline. Over ranks it also tells the
+ * other ranks once this rank's clients failed (cb_ranks_watch), and stops
+ * them once another rank failed or was lost. Once told to stop (a
  * signal; or the planned end, ramp + duration, reached) the clients get
  * ro->stuck_ns (--timeout) to end; then the engine aborts the sessions of
  * those still inside their loop; ABORT_WAIT_NS later the start and end
@@ -1067,11 +1042,12 @@ static unsigned watch_clients(const struct cb_phase *ph, const struct cb_engine 
 			      struct sync *sy, enum stop_cause *cause)
 {
 	const struct cb_workload *wl = ph->wl;
+	struct cb_ranks *rk = ro->ranks;
 	uint64_t stop = 0, aborted = 0, opened = 0;
 	for (;;) {
 		struct timespec until;
 		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += (long)WATCH_NS;
+		until.tv_nsec += (long)(rk ? WATCH_RANKS_NS : WATCH_NS);
 		if (until.tv_nsec >= 1000000000) {
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000;
@@ -1082,6 +1058,10 @@ static unsigned watch_clients(const struct cb_phase *ph, const struct cb_engine 
 		bool all = sy->exited >= n;
 		uint64_t start = sy->started ? sy->start_ns : 0;
 		pthread_mutex_unlock(&sy->mu);
+		/* looked at once more after the end: clients that failed at
+		 * once may have ended within one wait */
+		if (rk && (cb_ranks_watch(rk, atomic_load(&sy->failed)) || cb_ranks_lost(rk)))
+			atomic_store(&sy->done, true);
 		if (all)
 			return 0;
 		uint64_t now = cb_now_ns();
@@ -1284,12 +1264,11 @@ static int run_clients(struct cb_phase *ph, const struct cb_engine *eng,
 	}
 	unsigned left = 0;
 	enum stop_cause cause = STOP_NONE;
-	if (nranks > 1) {
+	if (nranks > 1)
 		start_ranks(ro->ranks, sy);
-		watch_ranks(ro->ranks, sy);
-	} else {
-		left = watch_clients(ph, eng, ro, c, n, sy, &cause);
-	}
+	cb_ranks_watch_begin(ro->ranks);
+	left = watch_clients(ph, eng, ro, c, n, sy, &cause);
+	cb_ranks_watch_end(ro->ranks);
 	for (unsigned k = 0; k < n; k++)
 		if (c[k].started && !c[k].abandoned)
 			pthread_join(c[k].tid, NULL);

@@ -17,6 +17,30 @@ void cb_ranks_finalize(struct cb_ranks *rk)
 	(void)rk;
 }
 
+void cb_ranks_set_bound(struct cb_ranks *rk, uint64_t bound_ns)
+{
+	(void)rk;
+	(void)bound_ns;
+}
+
+bool cb_ranks_lost(struct cb_ranks *rk)
+{
+	(void)rk;
+	return false;
+}
+
+bool cb_ranks_root_lost(struct cb_ranks *rk)
+{
+	(void)rk;
+	return false;
+}
+
+int cb_ranks_end(struct cb_ranks *rk, int rc)
+{
+	(void)rk;
+	return rc;
+}
+
 unsigned cb_ranks_rank(const struct cb_ranks *rk)
 {
 	(void)rk;

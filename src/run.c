@@ -60,6 +60,8 @@ static int run_init(struct run *rn, const struct cb_profile *p, const struct cb_
 	co->client = co->client ? co->client : p->client;
 	co->keyring = co->keyring ? co->keyring : p->keyring;
 	co->timeout_ns = co->timeout_ns ? co->timeout_ns : p->timeout_ns;
+	/* a rank silent for as long as the cluster may be is lost */
+	cb_ranks_set_bound(o->ranks, co->timeout_ns ? co->timeout_ns : 30000000000ULL);
 	/* both validated: --run-name by the CLI, the profile name at load */
 	rn->name = o->run_name ? o->run_name : p->name;
 	make_run_id(rn->id, sizeof(rn->id));
@@ -221,7 +223,7 @@ static int run_close(struct run *rn, struct cb_err *e)
 	int rc = cb_err_isset(e)   ? (int)e->exit
 		 : rn->interrupted ? CB_EXIT_INTERRUPTED
 				   : rn->verdict;
-	cb_ranks_bcast(rn->o->ranks, &rc, sizeof(rc));
+	rc = cb_ranks_end(rn->o->ranks, rc);
 	if (!rn->root)
 		e->msg[0] = '\0';
 	return rc;

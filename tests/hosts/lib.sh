@@ -17,13 +17,18 @@
 HOSTS_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 HOSTS_MADE=()
 HOSTS_UTS=()
+# hI's network namespace and its hub's ends, by I (host_make)
+HOST_NS=()
+HOST_S=()
+HOST_M=()
 
 # hosts_up DIR: make the namespaces, their files under DIR (which must
 # exist): DIR/hostfile (Open MPI's, one slot a host), DIR/hosts (the rsh
-# agent's map). Exports CB_HOSTS_DIR for the agent.
+# agent's map). Exports CB_HOSTS_DIR for the agent. The namespaces' names
+# begin with $CB_HOSTS_NS_PREFIX (default cbh), then this shell's pid.
 hosts_up() {
 	HOSTS_DIR=$1
-	HOSTS_NS=cbh$$
+	HOSTS_NS=${CB_HOSTS_NS_PREFIX:-cbh}$$
 	HOSTS_MADE=()
 	export CB_HOSTS_DIR=$HOSTS_DIR
 	hosts_netns hub
@@ -34,28 +39,58 @@ hosts_up() {
 	ip -n "$HOSTS_NS-hub" link set brs up
 	ip -n "$HOSTS_NS-hub" link set brm up
 	: >"$HOSTS_DIR/hostfile"
-	: >"$HOSTS_DIR/hosts"
-	local i ns
+	local i
 	for i in 1 2 3; do
-		ns=$HOSTS_NS-h$i
-		hosts_netns "h$i"
-		ip -n "$ns" link set lo up
-		# the hub's ends are named after the host: h3s, h3m
-		ip link add st0 netns "$ns" type veth peer name "h${i}s" netns "$HOSTS_NS-hub"
-		ip link add mg0 netns "$ns" type veth peer name "h${i}m" netns "$HOSTS_NS-hub"
-		ip -n "$HOSTS_NS-hub" link set "h${i}s" master brs up
-		ip -n "$HOSTS_NS-hub" link set "h${i}m" master brm up
-		ip -n "$ns" addr add "10.77.1.1$i/24" dev st0
-		ip -n "$ns" addr add "10.77.2.1$i/24" dev mg0
-		ip -n "$ns" link set st0 up
-		ip -n "$ns" link set mg0 up
+		host_make "$i" ""
+		echo "10.77.2.1$i slots=1" >>"$HOSTS_DIR/hostfile"
+	done
+}
+
+# host_make I GEN: host hI's namespaces and its two links to the hub, the
+# network namespace and the hub's ends named with GEN (h3s, h3m; made
+# anew: h3s2, h3m2); the rsh agent's map (DIR/hosts) follows.
+host_make() {
+	local i=$1 ns=$HOSTS_NS-h$1$2
+	hosts_netns "h$i$2"
+	HOST_NS[i]=$ns
+	HOST_S[i]=h${i}s$2
+	HOST_M[i]=h${i}m$2
+	ip -n "$ns" link set lo up
+	ip link add st0 netns "$ns" type veth peer name "${HOST_S[i]}" netns "$HOSTS_NS-hub"
+	ip link add mg0 netns "$ns" type veth peer name "${HOST_M[i]}" netns "$HOSTS_NS-hub"
+	ip -n "$HOSTS_NS-hub" link set "${HOST_S[i]}" master brs up
+	ip -n "$HOSTS_NS-hub" link set "${HOST_M[i]}" master brm up
+	ip -n "$ns" addr add "10.77.1.1$i/24" dev st0
+	ip -n "$ns" addr add "10.77.2.1$i/24" dev mg0
+	ip -n "$ns" link set st0 up
+	ip -n "$ns" link set mg0 up
+	if [ ! -e "$HOSTS_DIR/h$i.uts" ]; then
 		# a persistent UTS namespace: a bind mount of it on this file
 		touch "$HOSTS_DIR/h$i.uts"
 		unshare --uts="$HOSTS_DIR/h$i.uts" hostname "cbtest-h$i"
 		HOSTS_UTS+=("$HOSTS_DIR/h$i.uts")
-		echo "10.77.2.1$i slots=1" >>"$HOSTS_DIR/hostfile"
-		echo "10.77.2.1$i $ns $HOSTS_DIR/h$i.uts" >>"$HOSTS_DIR/hosts"
+	fi
+	local k
+	: >"$HOSTS_DIR/hosts"
+	for k in "${!HOST_NS[@]}"; do
+		echo "10.77.2.1$k ${HOST_NS[k]} $HOSTS_DIR/h$k.uts" >>"$HOSTS_DIR/hosts"
 	done
+}
+
+# host_cut I: host hI cut off altogether (both its links down at the hub).
+host_cut() {
+	ip -n "$HOSTS_NS-hub" link set "${HOST_S[$1]}" down
+	ip -n "$HOSTS_NS-hub" link set "${HOST_M[$1]}" down
+}
+
+# host_renew I GEN: host hI made anew after a cut, under new names (GEN),
+# its processes killed. The cut one stays, links down, until hosts_down:
+# the sockets its killed processes left still hold what they had to send,
+# and with it the namespace (the kernel retries for minutes); brought up,
+# they would send it to the cluster.
+host_renew() {
+	host_pids "h$1" | xargs -r kill -KILL 2>/dev/null || true
+	host_make "$1" "$2"
 }
 
 # A network namespace NAME ($HOSTS_NS-NAME), remembered for hosts_down only
@@ -73,22 +108,27 @@ on() {
 	if [ "$h" = hub ]; then
 		nsenter --net="/run/netns/$HOSTS_NS-hub" -- "$@"
 	else
-		nsenter --net="/run/netns/$HOSTS_NS-$h" --uts="$HOSTS_DIR/$h.uts" -- "$@"
+		nsenter --net="/run/netns/${HOST_NS[${h#h}]}" --uts="$HOSTS_DIR/$h.uts" -- "$@"
 	fi
 }
 
-# The pids of the processes in HOST's network namespace.
+# The pids of the processes in HOST's network namespace (hI, or a name
+# hosts_netns made).
 host_pids() {
-	ip netns pids "$HOSTS_NS-$1" 2>/dev/null || true
+	local ns=$HOSTS_NS-$1
+	[[ $1 != h[0-9] ]] || ns=${HOST_NS[${1#h}]}
+	ip netns pids "$ns" 2>/dev/null || true
 }
 
 # hosts_mpirun NP ARGS...: mpirun on h1 over the three hosts (one rank a
 # host, in the hostfile's order: rank k on h(k+1)), Open MPI's traffic on the
 # launcher's network only; ended after HOSTS_MPIRUN_TIMEOUT seconds (default
 # 300: exit 124; KILL 10 s later, as an mpirun that lost a host may not end
-# on TERM). TCP keepalive on the launcher's connections (idle 2 s, then 3
-# probes a second apart; Open MPI's default is 300 s, 9 probes 20 s apart):
-# a host cut off altogether is noticed in about 5 s, not 8 minutes.
+# on TERM). TCP keepalive on the launcher's connections (idle
+# HOSTS_KEEPALIVE seconds, default 2, then 3 probes a second apart; Open
+# MPI's default is 300 s, 9 probes 20 s apart): a host cut off altogether
+# is noticed by the launcher in about 5 s, not 8 minutes. A test of
+# cephbench's own watch of the ranks sets it past that watch's bound.
 hosts_mpirun() {
 	local np=$1
 	shift
@@ -96,7 +136,7 @@ hosts_mpirun() {
 		--hostfile "$HOSTS_DIR/hostfile" -np "$np" --map-by node \
 		--mca plm_rsh_agent "$HOSTS_LIB/rsh-agent" \
 		--mca oob_tcp_if_include 10.77.2.0/24 --mca btl_tcp_if_include 10.77.2.0/24 \
-		--mca btl self,tcp --mca oob_tcp_keepalive_time 2 --mca oob_tcp_keepalive_intvl 1 \
+		--mca btl self,tcp --mca oob_tcp_keepalive_time "${HOSTS_KEEPALIVE:-2}" --mca oob_tcp_keepalive_intvl 1 \
 		--mca oob_tcp_keepalive_probes 3 "$@"
 }
 
@@ -105,7 +145,7 @@ hosts_mpirun() {
 hosts_down() {
 	local ns f
 	for ns in "${HOSTS_MADE[@]}"; do
-		host_pids "$ns" | xargs -r kill -KILL 2>/dev/null || true
+		ip netns pids "$HOSTS_NS-$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null || true
 	done
 	for ns in "${HOSTS_MADE[@]}"; do
 		ip netns del "$HOSTS_NS-$ns" 2>/dev/null || true
@@ -116,4 +156,5 @@ hosts_down() {
 	done
 	HOSTS_MADE=()
 	HOSTS_UTS=()
+	HOST_NS=()
 }
