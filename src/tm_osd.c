@@ -210,10 +210,16 @@ static void cut(struct cb_tm_osd *x, size_t n, const struct cb_osd_perf *cur, co
 	memcpy(x->have_prev, have, n * sizeof(*have));
 }
 
-/* The sampler: a cut every CB_SLOW_INTERVAL_S (or as soon as the last
- * round of perf dumps ended, with many OSDs) until END stops it. It alone
+/* the sampler's rest after a round, in rounds (below) */
+#define SAMPLER_REST 9
+
+/* The sampler: a cut every CB_SLOW_INTERVAL_S until END stops it. It alone
  * asks the OSDs meanwhile: the marks ask before it starts and after it
- * stopped. */
+ * stopped. A round of perf dumps grows with the OSDs (hundreds on a real
+ * cluster), and the client host is what is measured: it rests at least
+ * SAMPLER_REST times as long as its last round took, so it takes at most
+ * a tenth of a core; the intervals lengthen instead, and a phase too short
+ * for CB_SLOW_MIN_INTERVALS of them names no OSD. */
 static void *sampler(void *arg)
 {
 	struct cb_tm_osd *x = arg;
@@ -221,20 +227,26 @@ static void *sampler(void *arg)
 	pthread_setname_np(pthread_self(), "cb-osd"); /* its CPU told from the client's */
 	struct cb_osd_perf *cur = calloc(n, sizeof(*cur));
 	bool *have = calloc(n, sizeof(*have));
+	uint64_t round_ns = 0;
 	pthread_mutex_lock(&x->mu);
 	while (cur && have && !x->stop) {
 		struct timespec until;
 		clock_gettime(CLOCK_MONOTONIC, &until);
-		long ns = (long)(CB_SLOW_INTERVAL_S * 1e9) + until.tv_nsec;
-		until.tv_sec += ns / 1000000000L;
-		until.tv_nsec = ns % 1000000000L;
+		uint64_t wait = (uint64_t)(CB_SLOW_INTERVAL_S * 1e9);
+		if (round_ns * SAMPLER_REST > wait)
+			wait = round_ns * SAMPLER_REST;
+		uint64_t ns = wait + (uint64_t)until.tv_nsec;
+		until.tv_sec += (time_t)(ns / 1000000000ULL);
+		until.tv_nsec = (long)(ns % 1000000000ULL);
 		while (!x->stop && pthread_cond_timedwait(&x->cv, &x->mu, &until) != ETIMEDOUT)
 			;
 		if (x->stop)
 			break;
 		pthread_mutex_unlock(&x->mu);
+		uint64_t t0 = cb_now_ns();
 		snapshot(x->tm, cur, have);
 		cut(x, n, cur, have);
+		round_ns = cb_now_ns() - t0;
 		pthread_mutex_lock(&x->mu);
 	}
 	pthread_mutex_unlock(&x->mu);
