@@ -18,36 +18,9 @@
 # nothing it had in flight reaches the cluster later.
 set -euo pipefail
 
-: "${CEPHBENCH:?CEPHBENCH must name the cephbench binary}"
-if [ "${CB_WITH_MPI:-OFF}" != ON ]; then
-	echo "cephbench was built without MPI (WITH_MPI=OFF)" >&2
-	exit 77
-fi
-if [ "$(id -u)" -ne 0 ]; then
-	echo "network namespaces need root" >&2
-	exit 77
-fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../hosts/lib.sh"
-# Leak checking is off under mpirun (see mpi.sh).
-export ASAN_OPTIONS=detect_leaks=0
-
-T=$(mktemp -d /tmp/cephbench-hostcut.XXXXXX)
-at_exit() {
-	"$HERE/../sandbox" stop "$T/sb" >/dev/null 2>&1 || true
-	hosts_down
-	rm -rf "$T"
-}
-trap at_exit EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-hosts_up "$T"
-SANDBOX_MEMSTORE_BYTES=1073741824 on hub "$HERE/../sandbox" start "$T/sb" --addr 10.77.1.1 >/dev/null
-CONF=$T/sb/ceph.conf
+hosts_test_begin hostcut
 
 # mpirun over the three hosts in the background (its exit code to
 # $T/rc), Open MPI's keepalive past the watch's bound.

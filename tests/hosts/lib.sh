@@ -158,3 +158,40 @@ hosts_down() {
 	HOSTS_UTS=()
 	HOST_NS=()
 }
+
+# The start every test over these hosts shares: skipped (77) without MPI
+# or root; T a scratch directory (/tmp/cephbench-NAME.*), the hosts up, and
+# a sandbox cluster of their own bound to the hub (CONF); on exit the
+# sandbox stopped, Slurm too when tests/hosts/slurm_lib.sh was sourced, the
+# hosts removed. Leak checking is off under mpirun (see mpi.sh).
+hosts_test_begin() {
+	: "${CEPHBENCH:?CEPHBENCH must name the cephbench binary}"
+	if [ "${CB_WITH_MPI:-OFF}" != ON ]; then
+		echo "cephbench was built without MPI (WITH_MPI=OFF)" >&2
+		exit 77
+	fi
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "network namespaces need root" >&2
+		exit 77
+	fi
+	export ASAN_OPTIONS=detect_leaks=0
+	T=$(mktemp -d "/tmp/cephbench-$1.XXXXXX")
+	trap hosts_test_end EXIT
+	hosts_up "$T"
+	SANDBOX_MEMSTORE_BYTES=1073741824 on hub "$HOSTS_LIB/../sandbox" start "$T/sb" --addr 10.77.1.1 >/dev/null
+	CONF=$T/sb/ceph.conf
+}
+
+hosts_test_end() {
+	"$HOSTS_LIB/../sandbox" stop "$T/sb" >/dev/null 2>&1 || true
+	if declare -F slurm_down >/dev/null; then
+		slurm_down
+	fi
+	hosts_down
+	rm -rf "$T"
+}
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
