@@ -291,6 +291,20 @@ set_full_ratio() {
 		fceph osd set-full-ratio "$1" >/dev/null 2>&1 || fail "cannot set the full ratio to $1"
 }
 
+# The full ratio for a test that fills the OSDs: BASE, meant for a fresh
+# fault sandbox (the ballast holds 12.5 % of each OSD), or as far above the
+# fullest OSD's use as BASE is above the ballast, when the tests before left
+# more there (a CephFS test's MDS journal took 214 MiB of these 1 GiB
+# OSDs once, and a ratio below the use made the cluster full before the
+# run): the run's own writes fill them.
+full_ratio_for() { # BASE
+	fceph osd df -f json | /usr/bin/python3 -c '
+import json, sys
+base = float(sys.argv[1])
+use = max(n["utilization"] for n in json.load(sys.stdin)["nodes"]) / 100
+print(f"{max(base, use + base - 0.125):.3f}")' "$1" || echo "$1"
+}
+
 # Wait (at most 120 s) until no pool is flagged full.
 wait_not_full() {
 	for _ in $(seq 1 240); do

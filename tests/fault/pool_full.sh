@@ -14,7 +14,7 @@
 trap 'set_full_ratio .99; rbd_at_exit' EXIT
 wait_clean
 for layer in rados rbd; do
-	set_full_ratio .20
+	set_full_ratio "$(full_ratio_for .20)"
 	case $layer in
 	rados) cb rados write -p "$POOL" --conf "$CONF" -b 4M -t 2 --duration 120 --ops 256 \
 		--max-errors 16 \

@@ -11,7 +11,7 @@
 
 trap 'set_full_ratio .99; cephfs_at_exit' EXIT
 wait_clean
-set_full_ratio .30
+set_full_ratio "$(full_ratio_for .30)"
 p=$(profile full <<YAML
 name: full
 workloads:
