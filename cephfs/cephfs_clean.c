@@ -313,7 +313,7 @@ int cfs_cleanup(struct cb_cleanup_req *req)
 	free(names);
 	if (r == 0)
 		ceph_rmdir(cm, CFS_ROOT); /* only when empty; other runs may be using it */
-	cfs_unmount(cm);
+	cfs_unmount(cm, cfs_unmount_bound(req->conn));
 	if (r == -ENOENT)
 		r = 0; /* no /cephbench: no run ever made anything here */
 	if (l.n)

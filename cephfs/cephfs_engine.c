@@ -468,6 +468,7 @@ static int cfs_setup(struct cb_phase *ph, void **state)
 			free(ss);
 			return r;
 		}
+		ss->unmount_ns = cfs_unmount_bound(ph->conn);
 		*slot = ss;
 	}
 	s->ss = *slot;
@@ -549,7 +550,7 @@ static int cfs_teardown(struct cb_phase *ph, void *state)
 static void cfs_release(void *session)
 {
 	struct cfs_session *ss = session;
-	cfs_unmount(ss->cm);
+	cfs_unmount(ss->cm, ss->unmount_ns);
 	free(ss);
 }
 

@@ -8,10 +8,13 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Whether the monitors say a rank of file system fs is up:active. */
 static bool mds_active(struct cb_conn *conn, const char *fs)
@@ -97,10 +100,107 @@ int cfs_mount(struct cb_conn *conn, const char *fs, uint64_t cache_inodes,
 	return cb_err_cluster(e, r, "cannot mount file system '%s': %s", fs, strerror(-r));
 }
 
-void cfs_unmount(struct ceph_mount_info *cm)
+uint64_t cfs_unmount_bound(struct cb_conn *conn)
+{
+	uint64_t ns = cb_conn_options(conn)->timeout_ns;
+	return ns ? ns : 30000000000ULL;
+}
+
+/* An unmount on a thread of its own; refs: that thread's and the caller's. */
+struct unmounting {
+	struct ceph_mount_info *cm;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool done;
+	int refs;
+};
+
+static void unmounting_put(struct unmounting *u)
+{
+	pthread_mutex_lock(&u->mu);
+	bool last = --u->refs == 0;
+	pthread_mutex_unlock(&u->mu);
+	if (!last)
+		return;
+	pthread_mutex_destroy(&u->mu);
+	pthread_cond_destroy(&u->cv);
+	free(u);
+}
+
+static void *unmount_main(void *arg)
+{
+	struct unmounting *u = arg;
+	pthread_setname_np(pthread_self(), "cb-unmount");
+	ceph_unmount(u->cm);
+	pthread_mutex_lock(&u->mu);
+	u->done = true;
+	pthread_cond_broadcast(&u->cv);
+	pthread_mutex_unlock(&u->mu);
+	unmounting_put(u);
+	return NULL;
+}
+
+static bool unmounted_within(struct unmounting *u, uint64_t ns)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	ns += (uint64_t)until.tv_nsec;
+	until.tv_sec += (time_t)(ns / 1000000000ULL);
+	until.tv_nsec = (long)(ns % 1000000000ULL);
+	pthread_mutex_lock(&u->mu);
+	while (!u->done && pthread_cond_timedwait(&u->cv, &u->mu, &until) != ETIMEDOUT)
+		;
+	bool done = u->done;
+	pthread_mutex_unlock(&u->mu);
+	return done;
+}
+
+/* ceph_unmount waits for the MDS without a bound: to acknowledge the flush
+ * of dirty caps and to close the session. An MDS that has not reached its
+ * monitors for mds_beacon_grace calls itself laggy and defers every
+ * client message until they are back, so a run whose monitors went away
+ * waited for ever in its unmount (found by fault_mon_stop_cephfs). Past
+ * bound_ns the mount is aborted (ceph_abort_conn: its waits fail, its
+ * session dropped; the MDS times it out, the cleanup evicts it); an
+ * unmount that still has not returned 3 s later is abandoned to the
+ * process's exit, as the runner abandons a stuck client. */
+void cfs_unmount(struct ceph_mount_info *cm, uint64_t bound_ns)
 {
 	if (!cm)
 		return;
-	ceph_unmount(cm);
-	ceph_release(cm);
+	struct unmounting *u = calloc(1, sizeof(*u));
+	pthread_attr_t at;
+	pthread_t t;
+	if (u) {
+		u->cm = cm;
+		u->refs = 2;
+		pthread_mutex_init(&u->mu, NULL);
+		pthread_condattr_t ca;
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&u->cv, &ca);
+		pthread_condattr_destroy(&ca);
+		pthread_attr_init(&at);
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		bool started = pthread_create(&t, &at, unmount_main, u) == 0;
+		pthread_attr_destroy(&at);
+		if (!started) {
+			u->refs = 1;
+			unmounting_put(u);
+			u = NULL;
+		}
+	}
+	if (!u) { /* no thread to bound it with: as before */
+		ceph_unmount(cm);
+		ceph_release(cm);
+		return;
+	}
+	bool done = unmounted_within(u, bound_ns);
+	if (!done) {
+		ceph_abort_conn(cm);
+		done = unmounted_within(u, 3000000000ULL);
+	}
+	if (done)
+		ceph_release(cm);
+	unmounting_put(u);
 }

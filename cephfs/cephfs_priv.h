@@ -212,6 +212,7 @@ int cfs_tree_plan(const struct cfs_opts *o, struct cfs_tree *t, char *why, size_
 /* One client's mount and what its earlier steps did, kept across steps. */
 struct cfs_session {
 	struct ceph_mount_info *cm;
+	uint64_t unmount_ns;	   /* cfs_unmount's bound */
 	bool prepared;		   /* the run's directories exist */
 	char base[PATH_MAX];	   /* where this client's tree or files go */
 	uint64_t made[CFS_NSTEPS]; /* ops done by each step of this iteration */
@@ -286,7 +287,11 @@ void cfs_replay_teardown(struct cfs_state *s);
 /* Mounts fs with the client's inode cache bounded to cache_inodes. */
 int cfs_mount(struct cb_conn *conn, const char *fs, uint64_t cache_inodes,
 	      struct ceph_mount_info **cm, struct cb_err *e);
-void cfs_unmount(struct ceph_mount_info *cm);
+/* Unmounts and releases cm within bound_ns, else aborts it (and abandons
+ * it when even that does not end the unmount): cephfs_mount.c. */
+void cfs_unmount(struct ceph_mount_info *cm, uint64_t bound_ns);
+/* The bound: the run's --timeout, 30 s unless given. */
+uint64_t cfs_unmount_bound(struct cb_conn *conn);
 /* cephfs_mark.c: what an entry of /cephbench is to the layer. */
 enum cfs_kind {
 	CFS_ABSENT,

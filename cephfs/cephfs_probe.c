@@ -95,5 +95,5 @@ void cfs_probe(struct cb_probe_req *req)
 			 CFS_ROOT);
 		cb_probe_line(req, CB_CHECK_OK, check, detail, NULL);
 	}
-	cfs_unmount(cm);
+	cfs_unmount(cm, cfs_unmount_bound(req->conn));
 }
