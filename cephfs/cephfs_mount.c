@@ -4,6 +4,7 @@
  * of the MDS like a separate host's would be. */
 #include "cephfs_priv.h"
 #include "client_lib.h"
+#include "clock.h"
 #include "conn.h"
 
 #include <errno.h>
@@ -142,11 +143,7 @@ static void *unmount_main(void *arg)
 
 static bool unmounted_within(struct unmounting *u, uint64_t ns)
 {
-	struct timespec until;
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	ns += (uint64_t)until.tv_nsec;
-	until.tv_sec += (time_t)(ns / 1000000000ULL);
-	until.tv_nsec = (long)(ns % 1000000000ULL);
+	struct timespec until = cb_monotonic_after(ns);
 	pthread_mutex_lock(&u->mu);
 	while (!u->done && pthread_cond_timedwait(&u->cv, &u->mu, &until) != ETIMEDOUT)
 		;

@@ -7,6 +7,7 @@
  * not answer by then is left out until that ask ends, which it does when
  * the daemon answers at last, its return. */
 #include "tm_mds.h"
+#include "clock.h"
 #include "json_wide.h"
 #include "jget.h"
 #include "conn.h"
@@ -161,14 +162,7 @@ static int ask(struct ceph_mount_info *cm, const char *name, double timeout_s, s
 		ask_put(a);
 		return r;
 	}
-	struct timespec until;
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += (time_t)timeout_s;
-	until.tv_nsec += (long)((timeout_s - (double)(time_t)timeout_s) * 1e9);
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	struct timespec until = cb_monotonic_after((uint64_t)(timeout_s * 1e9));
 	pthread_mutex_lock(&a->mu);
 	while (!a->done && pthread_cond_timedwait(&a->cv, &a->mu, &until) != ETIMEDOUT)
 		;

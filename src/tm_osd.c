@@ -230,14 +230,10 @@ static void *sampler(void *arg)
 	uint64_t round_ns = 0;
 	pthread_mutex_lock(&x->mu);
 	while (cur && have && !x->stop) {
-		struct timespec until;
-		clock_gettime(CLOCK_MONOTONIC, &until);
 		uint64_t wait = (uint64_t)(CB_SLOW_INTERVAL_S * 1e9);
 		if (round_ns * SAMPLER_REST > wait)
 			wait = round_ns * SAMPLER_REST;
-		uint64_t ns = wait + (uint64_t)until.tv_nsec;
-		until.tv_sec += (time_t)(ns / 1000000000ULL);
-		until.tv_nsec = (long)(ns % 1000000000ULL);
+		struct timespec until = cb_monotonic_after(wait);
 		while (!x->stop && pthread_cond_timedwait(&x->cv, &x->mu, &until) != ETIMEDOUT)
 			;
 		if (x->stop)
