@@ -35,13 +35,32 @@ thaw_when_abandoned() {
 	wait_bg "$pid"
 }
 
+# Wait until the progress stream (--progress jsonl) shows the mix's ops
+# going, at least SECS before its planned end: a freeze timed by sleeps
+# after the tree appeared once landed after the end on CI's loaded host.
+wait_for_mix() { # SECS
+	for _ in $(seq 1 300); do
+		/usr/bin/python3 - "$T/err" "$1" <<'PY' && return 0
+import json, sys
+for line in open(sys.argv[1]):
+    if line.startswith('{"event":"tick"'):
+        t = json.loads(line)
+        if t["phase"] == "m" and t["ops"] > 0 and t["remaining_s"] >= float(sys.argv[2]):
+            sys.exit(0)
+sys.exit(1)
+PY
+		kill -0 "$pid" 2>/dev/null || fail "the run ended before its mix was seen: $(cat "$T/err")"
+		sleep 0.2
+	done
+	fail "no tick of the mix with ${1} s left: $(cat "$T/err")"
+}
+
 set +e
 timeout -s KILL 200 "$CEPHBENCH" run "$p" --conf "$CONF" --timeout 5s --json "$T/m.json" \
-	>"$T/out" 2>"$T/err" &
+	--progress jsonl >"$T/out" 2>"$T/err" &
 pid=$!
 set -e
-wait_for_path /cephbench/mdsstop/m
-sleep 3 # into the mix
+wait_for_mix 60
 kill -STOP "$MDS"
 sleep 2 # the clients are now inside libcephfs
 kill -TERM "$pid"
@@ -71,11 +90,11 @@ workloads:
 YAML
 )
 set +e
-timeout -s KILL 200 "$CEPHBENCH" run "$p" --conf "$CONF" --timeout 5s >"$T/out" 2>"$T/err" &
+timeout -s KILL 200 "$CEPHBENCH" run "$p" --conf "$CONF" --timeout 5s --progress jsonl \
+	>"$T/out" 2>"$T/err" &
 pid=$!
 set -e
-wait_for_path /cephbench/mdsdead/m
-sleep 3
+wait_for_mix 6
 kill -STOP "$MDS"
 thaw_when_abandoned
 assert_rc 3 "the MDS frozen past the planned end"

@@ -60,7 +60,9 @@ cleanup() {
 	pin -1 >/dev/null 2>&1 || true
 	"$CEPHBENCH" cleanup --conf "$CONF" --fs "$FS" --all --quiet >/dev/null 2>&1 || true
 	fceph fs set "$FS" max_mds 1 >/dev/null 2>&1 || true
-	for _ in $(seq 1 120); do
+	# rank 1 exports what it holds before it stops; mds.b killed while
+	# stopping would leave rank 1 failed for the tests after this one
+	for _ in $(seq 1 360); do
 		[ "$(mds_rank_list "$FS" | wc -l)" = 1 ] && break
 		sleep 0.5
 	done
@@ -71,6 +73,57 @@ trap cleanup EXIT
 
 mds_add b
 mds_ranks "$FS" 2
+# (2) first: mds.b frozen while a CephFS write workload runs its repeats:
+# its data goes to the OSDs, and /cephbench is pinned to rank 0, where a
+# new directory is made, so only telemetry asks mds.b anything. (The other
+# order, pinned to rank 1 for (1) and then back, waited on an export back
+# that CI's loaded host once did not finish in 30 s.) A repeat's mark asks
+# mds.b and waits out --timeout 3s; it is left out (a note) while rank 0 is
+# still read; thawed, its stuck ask ends and a later repeat reads it again.
+# (A CephFS mount waits for every rank: a tree test cannot start with mds.b
+# frozen.)
+for i in $(seq 0 59); do
+	[ $((i % 10)) = 0 ] && pin 0
+	subtree_rank /cephbench = 0 && break
+	sleep 0.5
+done
+subtree_rank /cephbench = 0 || fail "/cephbench not held by rank 0"
+p=$(profile back <<YAML
+name: back
+cluster: { timeout: 3s }
+workloads:
+  - { name: w, layer: cephfs, fs: $FS, op: write, block_size: 4K, file_size: 4M, files: 2,
+      duration: 4s, repeat: 4 }
+YAML
+)
+set +e
+timeout 300 "$CEPHBENCH" run "$p" --conf "$CONF" --run-name tmdsback --json "$T/back.json" \
+	>"$T/out" 2>"$T/err" &
+pid=$!
+set -e
+# frozen once the first repeat runs, thawed before the monitors' beacon
+# grace (15 s) would mark it laggy, and well before the last repeat
+sleep 5
+kill -STOP "$(daemon_pid mds.b)" || fail "cannot freeze mds.b"
+sleep 8
+thaw
+wait_bg "$pid"
+assert_rc 0 "a run with mds.b frozen in its second repeat"
+/usr/bin/python3 - "$T/back.json" <<'PY' || fail "telemetry: $(cat "$T/err")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+notes = r.get("telemetry_notes") or []
+print("notes:", notes)
+silent = [i for i, n in enumerate(notes) if "mds.b did not answer" in n]
+back = [i for i, n in enumerate(notes) if "mds.b answered again" in n]
+assert silent, "no note of mds.b's silence"
+assert back and back[0] > silent[0], "no note of mds.b's return after its silence"
+[ph] = r["phases"]
+ranks = [k["name"] for k in ph["telemetry"]["cluster"]["mds"]["ranks"]]
+print("ranks read:", ranks)
+assert ranks == ["a", "b"], ranks
+PY
+
 # rank 1 holds /cephbench once the pin is acted on, at a balancer's tick
 # (mds_bal_interval, 10 s); a pin set as rank 1 had just come up was
 # seen to be passed over, so it is set again now and then
@@ -118,51 +171,4 @@ PY
 grep -qE "^t\.[a-z-]+: MDS rank 1 \(mds\.b\): [0-9]+ requests" "$T/out" || fail "no rank 1 line: $(cat "$T/out")"
 grep -qE "^t\.[a-z-]+: MDS counted [0-9]+ requests .* over 2 ranks" "$T/out" || fail "no sum line: $(cat "$T/out")"
 
-# (2) mds.b frozen while a CephFS write workload runs its repeats: its
-# data goes to the OSDs, and /cephbench is pinned to rank 0, so only
-# telemetry asks mds.b anything. A repeat's mark asks it and waits out
-# --timeout 3s; it is left out (a note) while rank 0 is still read; thawed,
-# its stuck ask ends and a later repeat reads it again. (A CephFS mount
-# waits for every rank: a tree test cannot start with mds.b frozen.)
-for i in $(seq 0 59); do
-	[ $((i % 10)) = 0 ] && pin 0
-	subtree_rank /cephbench = 0 && break
-	sleep 0.5
-done
-subtree_rank /cephbench = 0 || fail "/cephbench not back on rank 0"
-p=$(profile back <<YAML
-name: back
-cluster: { timeout: 3s }
-workloads:
-  - { name: w, layer: cephfs, fs: $FS, op: write, block_size: 4K, file_size: 4M, files: 2,
-      duration: 4s, repeat: 4 }
-YAML
-)
-set +e
-timeout 300 "$CEPHBENCH" run "$p" --conf "$CONF" --run-name tmdsback --json "$T/back.json" \
-	>"$T/out" 2>"$T/err" &
-pid=$!
-set -e
-# frozen once the first repeat runs, thawed before the monitors' beacon
-# grace (15 s) would mark it laggy, and well before the last repeat
-sleep 5
-kill -STOP "$(daemon_pid mds.b)" || fail "cannot freeze mds.b"
-sleep 8
-thaw
-wait_bg "$pid"
-assert_rc 0 "a run with mds.b frozen in its second repeat"
-/usr/bin/python3 - "$T/back.json" <<'PY' || fail "telemetry: $(cat "$T/err")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-notes = r.get("telemetry_notes") or []
-print("notes:", notes)
-silent = [i for i, n in enumerate(notes) if "mds.b did not answer" in n]
-back = [i for i, n in enumerate(notes) if "mds.b answered again" in n]
-assert silent, "no note of mds.b's silence"
-assert back and back[0] > silent[0], "no note of mds.b's return after its silence"
-[ph] = r["phases"]
-ranks = [k["name"] for k in ph["telemetry"]["cluster"]["mds"]["ranks"]]
-print("ranks read:", ranks)
-assert ranks == ["a", "b"], ranks
-PY
 echo ok
