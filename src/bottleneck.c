@@ -2,6 +2,7 @@
  * cost of each layer over the one beneath it. */
 #include "bottleneck.h"
 #include "blk_ops.h"
+#include "served.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -39,12 +40,20 @@ static unsigned ops_of(int layer, const char *op)
 	return 1u << b;
 }
 
-static struct cb_layer_group *group_for(struct cb_bottleneck *l, const char *op, uint64_t bs)
+static struct cb_layer_group *group_of(struct cb_bottleneck *l, const char *op, uint64_t bs)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (l->groups[i].op == op && l->groups[i].block_size == bs)
 			return &l->groups[i];
-	struct cb_layer_group *g = realloc(l->groups, (l->n + 1) * sizeof(*g));
+	return NULL;
+}
+
+static struct cb_layer_group *group_for(struct cb_bottleneck *l, const char *op, uint64_t bs)
+{
+	struct cb_layer_group *g = group_of(l, op, bs);
+	if (g)
+		return g;
+	g = realloc(l->groups, (l->n + 1) * sizeof(*g));
 	if (!g)
 		return NULL;
 	l->groups = g;
@@ -57,6 +66,23 @@ static struct cb_layer_group *group_for(struct cb_bottleneck *l, const char *op,
 	return g;
 }
 
+static int append(size_t **v, size_t *n, size_t x)
+{
+	size_t *s = realloc(*v, (*n + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	*v = s;
+	s[(*n)++] = x;
+	return 0;
+}
+
+static bool cached(const struct cb_phase_result *p)
+{
+	struct cb_served s;
+	cb_served_of(p, &s);
+	return s.by == CB_SERVED_CACHE;
+}
+
 static int add_row(struct cb_layer_group *g, int layer, size_t phase)
 {
 	if (g->row[layer].phase == SIZE_MAX) {
@@ -64,12 +90,7 @@ static int add_row(struct cb_layer_group *g, int layer, size_t phase)
 		g->nlayers++;
 		return 0;
 	}
-	size_t *s = realloc(g->shadowed, (g->nshadowed + 1) * sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	g->shadowed = s;
-	s[g->nshadowed++] = phase;
-	return 0;
+	return append(&g->shadowed, &g->nshadowed, phase);
 }
 
 /* The nearest layer present beneath l in its chain, or -1. */
@@ -148,6 +169,8 @@ int cb_bottleneck_find(const struct cb_result *r, struct cb_bottleneck *out)
 			out->why[i] = CB_LAYERS_OTHER_OP;
 		else if (p->failed)
 			out->why[i] = CB_LAYERS_FAILED;
+		else if (p->ops && cached(p))
+			out->why[i] = CB_LAYERS_CACHED;
 		else if (p->ops == 0)
 			out->why[i] = CB_LAYERS_NO_OPS;
 		else
@@ -183,13 +206,29 @@ int cb_bottleneck_find(const struct cb_result *r, struct cb_bottleneck *out)
 		for (size_t k = 0; k < out->groups[i].nshadowed; k++)
 			if (out->why[out->groups[i].shadowed[k]] != CB_LAYERS_USED)
 				out->why[out->groups[i].shadowed[k]] = CB_LAYERS_DUPLICATE;
+	/* a cached row of a group's op and size is named under it: the
+	 * reader sees why its layer is missing or stands on another row */
+	for (size_t i = 0; i < r->nphases; i++) {
+		if (out->why[i] != CB_LAYERS_CACHED)
+			continue;
+		const struct cb_phase_result *p = &r->phases[i];
+		unsigned ops = ops_of(layer_of(p->layer), p->op);
+		for (int o = CB_BLK_READ; o <= CB_BLK_RANDRW; o++) {
+			struct cb_layer_group *g =
+			    ops & 1u << o ? group_of(out, cb_blk_ops[o - 1], p->block_size) : NULL;
+			if (g && append(&g->cached, &g->ncached, i) < 0)
+				return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
 void cb_bottleneck_free(struct cb_bottleneck *l)
 {
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < l->n; i++) {
 		free(l->groups[i].shadowed);
+		free(l->groups[i].cached);
+	}
 	free(l->groups);
 	free(l->why);
 	memset(l, 0, sizeof(*l));

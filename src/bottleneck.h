@@ -24,6 +24,7 @@ enum cb_bottleneck_why {
 	CB_LAYERS_LOAD,	     /* a group's load (role: load), beside what is measured */
 	CB_LAYERS_OTHER_OP,  /* no counterpart on another layer (tree phases, unknown layers) */
 	CB_LAYERS_FAILED,    /* stopped by errors: its figures are not the layer's */
+	CB_LAYERS_CACHED,    /* mostly served by the client's cache (served.h) */
 	CB_LAYERS_NO_OPS,    /* measured nothing */
 	CB_LAYERS_DUPLICATE, /* an earlier row of its layer stands for it in the group */
 	CB_LAYERS_ALONE,     /* no other layer ran its op and block size */
@@ -51,6 +52,8 @@ struct cb_layer_group {
 	bool pools_differ;  /* the rados, rbd and krbd rows ran on different pools */
 	size_t *shadowed;   /* phases left out as CB_LAYERS_DUPLICATE of this group */
 	size_t nshadowed;
+	size_t *cached; /* phases of its op and size left out as CB_LAYERS_CACHED */
+	size_t ncached;
 };
 
 struct cb_bottleneck {

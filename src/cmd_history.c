@@ -259,11 +259,13 @@ static void print_text(const json_t *rows)
 		figure(json_number_value(json_object_get(r, "bw_bytes_per_s")) / (1 << 20), 9, 2);
 		figure(json_number_value(json_object_get(l, "mean")) / 1000, 9, 3);
 		figure(json_number_value(json_object_get(l, "p99")) / 1000, 9, 3);
-		printf(" %7lld%s%s%s%s\n",
+		const char *by = json_string_value(json_object_get(r, "served_by"));
+		printf(" %7lld%s%s%s%s%s\n",
 		       (long long)json_integer_value(json_object_get(r, "errors")),
 		       json_is_true(json_object_get(r, "interrupted")) ? " interrupted" : "",
 		       json_is_true(json_object_get(r, "failed")) ? " failed" : "",
 		       json_is_true(json_object_get(r, "disturbed")) ? " disturbed" : "",
+		       by && strcmp(by, "client cache") == 0 ? " cached" : "",
 		       strcmp(v, "regression") == 0 ? " REGRESSION" : "");
 	}
 }
@@ -292,7 +294,7 @@ static void print_csv(const json_t *rows)
 	/* schema 2's figures after the older columns, so a reader of those
 	 * finds them where it did */
 	static const char *const tm[] = {"client_cpu_us_per_op", "cluster_lat_mean_us", "slow_osds",
-					 "disturbed"};
+					 "disturbed", "served_by"};
 	const size_t nt = sizeof(tm) / sizeof(tm[0]);
 	printf("regression");
 	for (size_t k = 0; k < nt; k++)

@@ -71,6 +71,9 @@ struct cb_workload {
 	/* An op stuck this long fails with an error; 0: the cluster timeout. */
 	uint64_t op_timeout_ns;
 	struct cb_expect expect;
+	/* cached: ok (1): its expect: judges it also when the client's cache
+	 * served it (served.h); no (0): such a row fails its expectations. */
+	int cached;
 	/* How the load is applied (load_opts.h): closed loop unless rate.ops;
 	 * the arrival process of a rate; the group it runs together with
 	 * (NULL: alone), its role there, and the workload run alone it is set

@@ -27,6 +27,9 @@ struct cb_verdict {
 	double expected;
 	double margin; /* measured/expected - 1; +inf when expected is 0 */
 	bool pass;
+	/* not judged: the client's cache served the row (served.h) and its
+	 * workload did not say cached: ok; measured is then -1 */
+	bool cached;
 };
 
 /* Judge row p against x: one verdict per metric set, into out (room for

@@ -1,6 +1,7 @@
 /* The health flags and what happens to a run's record after it ran:
  * regression verdicts, history, textfile. */
 #include "health.h"
+#include "served.h"
 #include "history_db.h"
 #include "prom.h"
 #include "options.h"
@@ -112,6 +113,9 @@ static const char *skip_reason(const json_t *rec, const json_t *ph)
 	 * say what the cluster did then, not how fast it is */
 	if (json_array_size(json_object_get(ph, "disturbed")) > 0)
 		return "the phase was disturbed";
+	/* not the cluster's figures (served.h): neither judged nor a baseline */
+	if (cb_row_cached(ph))
+		return "served by the client's cache";
 	return NULL;
 }
 

@@ -29,7 +29,7 @@ struct cb_hdb {
 	 * transaction makes it, so a run that fails before storing leaves no
 	 * file behind */
 	bool fresh;
-	int version;	 /* PRAGMA user_version as opened (1 or 2; 0: fresh) */
+	int version;	 /* PRAGMA user_version as opened (1 to 3; 0: fresh) */
 	char what[1100]; /* "--history FILE" or "FILE", for messages */
 };
 
@@ -82,6 +82,10 @@ static const char migrate_v2[] =
     "ALTER TABLE phases ADD COLUMN disturbed INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE phases ADD COLUMN disturbed_reasons TEXT;";
 
+/* Version 3 adds whether the cluster served a row's reads and stats
+ * (served.h): a row the client's cache served is no baseline. */
+static const char migrate_v3[] = "ALTER TABLE phases ADD COLUMN served_by TEXT;";
+
 static int db_err(struct cb_hdb *h, const char *doing, struct cb_err *e)
 {
 	return cb_err_usage(e, "%s: %s: %s", h->what, doing, sqlite3_errmsg(h->db));
@@ -131,7 +135,8 @@ static int check_schema(struct cb_hdb *h, long long version, struct cb_err *e)
 	char *want = NULL, *got = schema_text(h->db);
 	if (sqlite3_open(":memory:", &ref) == SQLITE_OK &&
 	    sqlite3_exec(ref, schema_v1, NULL, NULL, NULL) == SQLITE_OK &&
-	    (version < 2 || sqlite3_exec(ref, migrate_v2, NULL, NULL, NULL) == SQLITE_OK))
+	    (version < 2 || sqlite3_exec(ref, migrate_v2, NULL, NULL, NULL) == SQLITE_OK) &&
+	    (version < 3 || sqlite3_exec(ref, migrate_v3, NULL, NULL, NULL) == SQLITE_OK))
 		want = schema_text(ref);
 	sqlite3_close(ref);
 	int r = 0;
@@ -193,6 +198,7 @@ static int create_schema(struct cb_hdb *h, struct cb_err *e)
 		 CB_HDB_APP_ID, CB_HDB_VERSION);
 	if (sqlite3_exec(h->db, schema_v1, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(h->db, migrate_v2, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(h->db, migrate_v3, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return db_err(h, "cannot create the history", e);
 	h->version = CB_HDB_VERSION;
@@ -205,9 +211,11 @@ static int migrate(struct cb_hdb *h, struct cb_err *e)
 {
 	char sql[64];
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d;", CB_HDB_VERSION);
-	if (h->version == 1 && (sqlite3_exec(h->db, migrate_v2, NULL, NULL, NULL) != SQLITE_OK ||
-				sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK))
-		return db_err(h, "cannot bring the history to schema 2", e);
+	if (h->version < CB_HDB_VERSION &&
+	    ((h->version < 2 && sqlite3_exec(h->db, migrate_v2, NULL, NULL, NULL) != SQLITE_OK) ||
+	     sqlite3_exec(h->db, migrate_v3, NULL, NULL, NULL) != SQLITE_OK ||
+	     sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK))
+		return db_err(h, "cannot bring the history to this cephbench's schema", e);
 	h->version = CB_HDB_VERSION;
 	return 0;
 }
@@ -313,7 +321,7 @@ int cb_hdb_begin(struct cb_hdb *h, struct cb_err *e)
 		return db_err(h, "cannot write", e);
 	if (!h->fresh) {
 		/* looked at again under the write lock: another cephbench may
-		 * have brought it to version 2 since open */
+		 * have brought it to this version since open */
 		int r = check_kind(h, e);
 		if (r == 0 && h->version < CB_HDB_VERSION)
 			r = migrate(h, e);
@@ -374,7 +382,7 @@ int cb_hdb_baseline(struct cb_hdb *h, const json_t *rec, const char *phase, unsi
 	    "SELECT p.iops, p.bw_bytes_per_s, p.lat_p99_us FROM phases p JOIN runs r"
 	    " ON r.id = p.run_id WHERE r.profile = ?1 AND r.fsid = ?2 AND p.name = ?3"
 	    " AND r.started <= ?5 AND r.interrupted = 0 AND p.interrupted = 0 AND p.failed = 0"
-	    " AND r.skipped = 0 AND p.disturbed = 0"
+	    " AND r.skipped = 0 AND p.disturbed = 0 AND p.served_by IS NOT 'client cache'"
 	    " ORDER BY r.started DESC, r.id DESC LIMIT ?4";
 	sqlite3_stmt *st;
 	*rows = NULL;
@@ -485,6 +493,11 @@ static int store_phase(sqlite3_stmt *st, sqlite3_int64 run, int seq, const json_
 	sqlite3_bind_int(st, i++, json_array_size(dist) > 0);
 	if (bind_json(st, i++, json_array_size(dist) ? dist : NULL) < 0)
 		return -ENOMEM;
+	/* schema 3: NULL on a row that read and stat'ed nothing */
+	const char *served = json_string_value(json_object_get(json_object_get(p, "served"), "by"));
+	if (served)
+		sqlite3_bind_text(st, i, served, -1, SQLITE_TRANSIENT);
+	i++;
 	return sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 }
 
@@ -623,7 +636,7 @@ int cb_hdb_store(struct cb_hdb *h, const json_t *rec, struct cb_err *e)
 	    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
 	static const char phase_sql[] = "INSERT INTO phases VALUES (?,?,?,?,?,?,?,"
 					"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-					"?,?,?,?,?)";
+					"?,?,?,?,?,?)";
 	const json_t *prof = json_object_get(rec, "profile"), *cl = json_object_get(rec, "cluster");
 	sqlite3_stmt *rs = NULL, *ps = NULL;
 	int r = -EIO, dup = stored_already(h, rec);
@@ -753,6 +766,8 @@ static json_t *trend_row(sqlite3_stmt *st)
 	const char *dist = (const char *)sqlite3_column_text(st, n + 7);
 	json_object_set_new(row, "disturbed_reasons",
 			    dist ? json_loads(dist, 0, NULL) : json_array());
+	/* schema 3's: null on a row that read nothing, or stored before */
+	json_object_set_new(row, "served_by", column_json(st, n + 8));
 	return row;
 }
 
@@ -821,11 +836,14 @@ int cb_hdb_trend(struct cb_hdb *h, const struct cb_hdb_filter *f, json_t **out, 
 			   " ORDER BY r2.started DESC, r2.id DESC LIMIT ?3))"                      \
 			   " ORDER BY r.started, r.id, p.seq"
 	/* a history of schema 1, read only, has none of version 2's columns */
+	static const char sql_v3[] =
+	    TREND_SQL("p.client_cpu_us_per_op, p.cluster_lat_mean_us, p.slow_osds, p.disturbed,"
+		      " p.disturbed_reasons, p.served_by");
 	static const char sql_v2[] =
 	    TREND_SQL("p.client_cpu_us_per_op, p.cluster_lat_mean_us, p.slow_osds, p.disturbed,"
-		      " p.disturbed_reasons");
-	static const char sql_v1[] = TREND_SQL("NULL, NULL, NULL, 0, NULL");
-	const char *sql = h->version >= 2 || h->fresh ? sql_v2 : sql_v1;
+		      " p.disturbed_reasons, NULL");
+	static const char sql_v1[] = TREND_SQL("NULL, NULL, NULL, 0, NULL, NULL");
+	const char *sql = h->version >= 3 || h->fresh ? sql_v3 : h->version == 2 ? sql_v2 : sql_v1;
 #undef TREND_SQL
 #undef WL
 #undef REST

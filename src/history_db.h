@@ -12,7 +12,7 @@
 
 /* PRAGMA user_version of the schema this code writes; application_id
  * marks the file as a cephbench history ("cbhs"). */
-#define CB_HDB_VERSION 2
+#define CB_HDB_VERSION 3
 #define CB_HDB_APP_ID  0x63626873
 
 struct cb_hdb;

@@ -21,6 +21,7 @@
 
 static const char *const arrivals[] = {"uniform", "poisson", NULL};
 static const char *const roles[] = {"measure", "load", NULL};
+static const char *const cached_words[] = {"no", "ok", NULL};
 
 const struct cb_option cb_workload_options[] = {
     {"name", CB_OPT_NAME, offsetof(struct cb_workload, name), NULL, 0, 0, NULL,
@@ -75,6 +76,9 @@ const struct cb_option cb_workload_options[] = {
      "per op; false: once per op slot"},
     {"optional", CB_OPT_BOOL, offsetof(struct cb_workload, optional), "false", 0, 0, NULL,
      "skip the workload, with a note, when its layer is unavailable on this host"},
+    {"cached", CB_OPT_ENUM, offsetof(struct cb_workload, cached), "no", 0, 0, cached_words,
+     "ok: its expect: judges the row also when the client's cache served most of its reads or "
+     "stats; no: such a row fails its expectations, its figures not being the cluster's"},
     {"rate", CB_OPT_RATE, offsetof(struct cb_workload, rate), NULL, 1, 100000000, NULL,
      "open loop: ops per second (10000) or a bandwidth (200MiB/s) for the workload, split "
      "across its clients; latency counts from each op's scheduled start (default: closed "

@@ -55,7 +55,8 @@ enum what {
 	CPU_PER_OP,
 	CLUSTER_LAT,
 	SLOW_OSDS,
-	DISTURBED
+	DISTURBED,
+	CACHED
 };
 
 static const json_t *tm_part(const json_t *ph, const char *part)
@@ -107,6 +108,12 @@ static double figure(const json_t *ph, enum what w, const char *lat_key)
 		return json_is_array(json_object_get(ph, "disturbed"))
 			   ? json_array_size(json_object_get(ph, "disturbed")) > 0
 			   : NAN;
+	case CACHED: {
+		/* no sample where nothing was judged (writes) or known */
+		const char *by =
+		    json_string_value(json_object_get(json_object_get(ph, "served"), "by"));
+		return !by || strcmp(by, "unknown") == 0 ? NAN : strcmp(by, "client cache") == 0;
+	}
 	}
 	return 0;
 }
@@ -167,6 +174,10 @@ int cb_prom_render(FILE *out, const json_t *rec)
 	family(out, rec, "cephbench_disturbed", "gauge",
 	       "1 when the cluster's state changed during the phase (no regression verdict).",
 	       DISTURBED);
+	family(out, rec, "cephbench_cache_served", "gauge",
+	       "1 when the client's cache served most of the phase's reads or stats: its figures "
+	       "are not the cluster's (no regression verdict), 0 when the cluster served them.",
+	       CACHED);
 	char why[8];
 	fputs("# HELP cephbench_skipped 1 when the pre-flight gate refused the run (no phases).\n"
 	      "# TYPE cephbench_skipped gauge\n"

@@ -34,7 +34,7 @@ void cb_report_notes(FILE *out, const json_t *rec);
 struct cb_verdict_text {
 	const char *phase, *key; /* borrowed from the record */
 	char measured[48], bound[64], margin[32];
-	char why[48]; /* " (the phase failed)", " (client-bound)" or "" */
+	char why[128]; /* " (the phase failed)", " (client-bound)", the cache or "" */
 	bool pass;
 };
 void cb_report_verdict_row(const json_t *row, const json_t *v, struct cb_verdict_text *t);

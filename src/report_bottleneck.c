@@ -76,6 +76,12 @@ static void group_text(FILE *out, const json_t *rec, const json_t *g)
 		fprintf(out, "  note: %s not compared: an earlier %s row stands for its layer\n",
 			ph, layer_of(rec, ph));
 	}
+	json_array_foreach(json_object_get(g, "cached"), i, x)
+	{
+		const char *ph = json_string_value(x) ? json_string_value(x) : "";
+		fprintf(out, "  note: %s left out: the client's cache served it, not the cluster\n",
+			ph);
+	}
 }
 
 void cb_report_bottleneck_text(FILE *out, const json_t *rec)
@@ -140,10 +146,13 @@ static json_t *group_json(const struct cb_result *r, const struct cb_layer_group
 		json_decref(worst);
 		return NULL;
 	}
-	return json_pack("{s:s, s:I, s:o, s:o, s:b, s:b, s:o}", "op", g->op, "block_size",
+	json_t *cached = json_array();
+	for (size_t k = 0; cached && k < g->ncached; k++)
+		json_array_append_new(cached, json_string(r->phases[g->cached[k]].name));
+	return json_pack("{s:s, s:I, s:o, s:o, s:b, s:b, s:o, s:o}", "op", g->op, "block_size",
 			 (json_int_t)g->block_size, "rows", rows, "most_lost", worst,
 			 "same_in_flight", !g->depth_differs, "same_pool", !g->pools_differ,
-			 "not_compared", skipped);
+			 "not_compared", skipped, "cached", cached);
 }
 
 json_t *cb_bottleneck_json(const struct cb_result *r)

@@ -9,6 +9,7 @@
 #include "group.h"
 #include "rate.h"
 #include "search.h"
+#include "served.h"
 #include "steady.h"
 #include "result_load.h"
 #include "telemetry.h"
@@ -113,11 +114,14 @@ static json_t *verdict_json(const struct cb_verdict *v)
 							      "us",    "errors",  "osds", "ops/s"};
 	double k = !strcmp(units[v->metric], "us") ? 1e-3 : 1;
 	bool none = v->measured < 0; /* not measured */
-	return json_pack(
+	json_t *o = json_pack(
 	    "{s:s, s:s, s:o, s:f, s:o, s:b}", "threshold", v->key, "unit", units[v->metric],
 	    "measured", none ? json_null() : json_real(v->measured * k), "expected",
 	    v->expected * k, "margin_pct",
 	    isinf(v->margin) || none ? json_null() : json_real(v->margin * 100), "pass", v->pass);
+	if (o && v->cached) /* not judged: the client's cache served the row */
+		json_object_set_new(o, "cached", json_true());
+	return o;
 }
 
 /* Over ranks: each rank's own figures under the aggregate, and when the
@@ -245,6 +249,13 @@ static json_t *phase_json(const struct cb_phase_result *p)
 					      st.stddev, "iops", rates));
 	}
 	cb_tm_json(p, o);
+	/* whether the cluster served its reads and stats, from the row's
+	 * own counters (served.h) */
+	struct cb_served sv;
+	cb_served_judge(o, &sv);
+	json_t *served = cb_served_json(&sv);
+	if (served)
+		json_object_set_new(o, "served", served);
 	/* how the load was applied, and what the row is in a group */
 	cb_steady_json(p, o);
 	cb_search_json(p, o);

@@ -4,6 +4,7 @@
  * as the text report prints them, in a code block so their columns hold. */
 #include "jget.h"
 #include "report.h"
+#include "served.h"
 #include "units.h"
 
 #include <errno.h>
@@ -95,6 +96,7 @@ static void table(FILE *out, const json_t *phases)
 		fprintf(out, "%s ",
 			cb_jtrue(p, "failed")	     ? " (failed)"
 			: cb_jtrue(p, "interrupted") ? " (partial)"
+			: cb_row_cached(p)	     ? " (cached)"
 						     : "");
 		cell(out, cb_jstr(p, "layer", ""));
 		cell(out, cb_jstr(p, "op", ""));
@@ -124,6 +126,12 @@ static void table(FILE *out, const json_t *phases)
 		cellf(out, "%.0f", (double)cb_jcount(p, "errors"));
 		row_end(out);
 	}
+	bool legend = false;
+	json_array_foreach(phases, i, p) legend = legend || cb_row_cached(p);
+	if (legend)
+		fputs("\n(cached): the client's cache served most of the row's reads or stats: "
+		      "not the cluster's speed.\n",
+		      out);
 }
 
 static void verdicts(FILE *out, const json_t *phases)
@@ -140,7 +148,7 @@ static void verdicts(FILE *out, const json_t *phases)
 				fputs("\n| phase | threshold | measured | expected | vs expected | "
 				      "verdict |\n|---|---|--:|--:|--:|---|\n",
 				      out);
-			char verdict[80];
+			char verdict[160];
 			snprintf(verdict, sizeof(verdict), "**%s**%s", t.pass ? "PASS" : "FAIL",
 				 t.why);
 			cell(out, t.phase);

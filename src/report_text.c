@@ -2,6 +2,7 @@
  * it. Latencies in milliseconds. */
 #include "expect.h"
 #include "report.h"
+#include "served.h"
 #include "group.h"
 #include "rate.h"
 #include "search.h"
@@ -94,8 +95,24 @@ static void table_text(const json_t *phases, FILE *out)
 			ms_of(lat, "mean"), ms_of(lat, "p50"), ms_of(lat, "p99"),
 			ms_of(lat, "p99.9"), ms_of(lat, "max"),
 			(unsigned long long)cb_jcount(p, "errors"),
-			cb_jtrue(p, "failed") ? " failed"
-					      : (cb_jtrue(p, "interrupted") ? " partial" : ""));
+			cb_jtrue(p, "failed")	     ? " failed"
+			: cb_jtrue(p, "interrupted") ? " partial"
+			: cb_row_cached(p)	     ? " cached"
+						     : "");
+	}
+	/* the marker's legend, with each cached row's evidence: a figure the
+	 * client's cache served is not the cluster's speed */
+	json_array_foreach(phases, i, p)
+	{
+		if (!cb_row_cached(p))
+			continue;
+		char why[160];
+		cb_served_why(p, why, sizeof(why));
+		fprintf(out,
+			"%s: cached: the client's cache served most of its %s (%s): not the "
+			"cluster's speed\n",
+			cb_jstr(p, "name", ""),
+			cb_jstr(json_object_get(p, "served"), "judged", "reads"), why);
 	}
 }
 
@@ -234,7 +251,9 @@ static double figure(const json_t *v, const char *key)
 
 static void figure_text(int m, double v, char *buf, size_t n)
 {
-	if (m < 0)
+	if (v < 0 && m != CB_EXPECT_MIN_CAPACITY) /* capacity says why itself */
+		snprintf(buf, n, "not measured");
+	else if (m < 0)
 		snprintf(buf, n, "%g", v);
 	else
 		cb_expect_format((enum cb_expect_metric)m, v, buf, n);
@@ -254,8 +273,11 @@ void cb_report_verdict_row(const json_t *row, const json_t *v, struct cb_verdict
 	figure_text(metric, figure(v, "expected"), x, sizeof(x));
 	snprintf(t->bound, sizeof(t->bound), "%s %s", min ? ">=" : "<=", x);
 	margin_text(v, t->margin, sizeof(t->margin));
-	snprintf(t->why, sizeof(t->why), "%s%s",
+	snprintf(t->why, sizeof(t->why), "%s%s%s",
 		 cb_jtrue(row, "failed") ? " (the phase failed)" : "",
+		 cb_jtrue(v, "cached") ? " (served by the client's cache: not the cluster's; "
+					 "cached: ok judges it)"
+				       : "",
 		 !t->pass && cb_jtrue(client, "bound") ? " (client-bound)" : "");
 }
 

@@ -6,6 +6,10 @@
 #include "unit_run.h"
 #include "unit_result.h"
 #include "report.h"
+#include "served.h"
+#include "telemetry.h"
+#include "tm_osd.h"
+#include "tm_osd_perf.h"
 
 #include <check.h>
 #include <jansson.h>
@@ -199,6 +203,54 @@ START_TEST(rows_left_out)
 }
 END_TEST
 
+/* The OSDs' side of a read row: one OSD that sent out_bytes. */
+static void osd_reads(struct cb_phase_result *p, uint64_t out_bytes)
+{
+	int id = 0;
+	struct cb_osd_perf d = {0};
+	d.op = d.op_r = out_bytes / p->block_size;
+	d.out_bytes = out_bytes;
+	p->all_ops = p->ops;
+	p->all_bytes = p->bytes;
+	ck_assert_ptr_nonnull(p->tm = calloc(1, sizeof(*p->tm)));
+	ck_assert_ptr_nonnull(p->tm->osd = cb_tm_osd_from(&id, &d, 1));
+}
+
+/* A read row the OSDs served under half of (the client's cache did) is
+ * left out, named under its group; the same row served by the OSDs (the
+ * negative control) is compared. */
+START_TEST(cached_left_out)
+{
+	for (int served = 0; served < 2; served++) {
+		struct cb_result r;
+		struct cb_bottleneck l;
+		result(&r);
+		osd_reads(add(&r, "obj-rand-4k", "rados", "rand", 4096, 9000, 500), 9000ULL * 4096);
+		osd_reads(add(&r, "krbd-randread-4k", "krbd", "randread", 4096, 9500, 450),
+			  9500ULL * 4096);
+		struct cb_phase_result *img =
+		    add(&r, "img-randread-4k", "rbd", "randread", 4096, 8000, 600);
+		osd_reads(img, served ? 8000ULL * 4096 : 8000ULL * 4096 / 10);
+		struct cb_served sv;
+		cb_served_of(img, &sv);
+		ck_assert_int_eq(sv.by, served ? CB_SERVED_CLUSTER : CB_SERVED_CACHE);
+		ck_assert_str_eq(sv.counter, "OSD read bytes");
+		ck_assert_int_eq(cb_bottleneck_find(&r, &l), 0);
+		ck_assert_int_eq(l.why[2], served ? CB_LAYERS_USED : CB_LAYERS_CACHED);
+		ck_assert_uint_eq(l.n, 1);
+		ck_assert_uint_eq(l.groups[0].ncached, served ? 0 : 1);
+		ck_assert_uint_eq(l.groups[0].row[CB_L_RBD].phase, served ? 2 : SIZE_MAX);
+		if (!served) {
+			ck_assert_uint_eq(l.groups[0].cached[0], 2);
+			/* krbd stands on rados when the rbd row is out */
+			ck_assert(l.groups[0].row[CB_L_KRBD].base == CB_L_RADOS);
+		}
+		cb_bottleneck_free(&l);
+		cb_result_release(&r);
+	}
+}
+END_TEST
+
 START_TEST(nothing_to_compare)
 {
 	struct cb_result r;
@@ -317,6 +369,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, groups_and_costs);
 	tcase_add_test(tc, pools_differ);
 	tcase_add_test(tc, rows_left_out);
+	tcase_add_test(tc, cached_left_out);
 	tcase_add_test(tc, nothing_to_compare);
 	tcase_add_test(tc, rendered);
 	suite_add_tcase(s, tc);

@@ -56,8 +56,8 @@ static void fill_phase(struct cb_phase_result *p, const char *name, const struct
 	p->concurrency = 1;
 	p->clients = 1;
 	p->wl = wl;
-	p->ops = OPS;
-	p->bytes = (uint64_t)OPS * BS;
+	p->ops = p->write_ops = OPS;
+	p->bytes = p->write_bytes = (uint64_t)OPS * BS;
 	p->elapsed_ns = SECOND;
 	p->errors = ERRORS;
 	for (int i = 0; i < OPS; i++)
@@ -276,6 +276,33 @@ START_TEST(slow_osds_not_measured)
 	set(&x, CB_EXPECT_MAX_SLOW_OSDS, 5);
 	ck_assert(!judge1(&x, &p).pass);
 	cb_phase_release(&p);
+}
+END_TEST
+
+/* A row the client's cache served (the OSDs sent a tenth of what it
+ * read): not judged, so not a pass, with cached set; cached: ok judges it;
+ * the same row served by the OSDs (the negative control) passes. */
+START_TEST(cached_not_judged)
+{
+	struct cb_workload wl = {.cached = 0};
+	for (int k = 0; k < 3; k++) {
+		struct cb_phase_result p;
+		phase_new(&p, &wl);
+		p.write_ops = p.write_bytes = 0; /* reads */
+		int id = 0;
+		struct cb_osd_perf d = {.op = OPS, .op_r = OPS};
+		d.out_bytes = k == 2 ? p.all_bytes : p.all_bytes / 10;
+		cb_tm_osd_free(p.tm->osd);
+		ck_assert_ptr_nonnull(p.tm->osd = cb_tm_osd_from(&id, &d, 1));
+		wl.cached = k == 1;
+		struct cb_expect x = {.set = 0};
+		set(&x, CB_EXPECT_MIN_IOPS, 1);
+		struct cb_verdict v = judge1(&x, &p);
+		ck_assert(v.cached == (k == 0));
+		ck_assert(v.pass == (k != 0));
+		ck_assert_double_eq(v.measured, k == 0 ? -1 : IOPS);
+		cb_phase_release(&p);
+	}
 }
 END_TEST
 
@@ -674,6 +701,7 @@ int main(int argc, char **argv)
 	Suite *s = suite_create("expect");
 	TCase *tc = tcase_create("expect");
 	tcase_add_test(tc, the_figures_are_exact);
+	tcase_add_test(tc, cached_not_judged);
 	tcase_add_loop_test(tc, boundary, 0, (int)(sizeof(limits) / sizeof(limits[0])));
 	tcase_add_test(tc, boundary_ms);
 	tcase_add_test(tc, all_thresholds_in_order);

@@ -635,7 +635,7 @@ START_TEST(history_schema_2)
 					    -1, &st, NULL),
 			 SQLITE_OK);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
-	ck_assert_int_eq(sqlite3_column_int(st, 0), 2);
+	ck_assert_int_eq(sqlite3_column_int(st, 0), CB_HDB_VERSION);
 	ck_assert_int_eq(sqlite3_column_int(st, 1), 1);
 	ck_assert_str_eq((const char *)sqlite3_column_text(st, 2),
 			 "12 pgs backfilling, 1 osd down");
@@ -668,6 +668,64 @@ START_TEST(history_schema_2)
 	ck_assert(json_is_null(json_object_get(json_array_get(t, 2), "slow_osds")));
 	json_decref(t);
 	cb_hdb_close(db);
+	ck_assert(!cb_err_isset(&e));
+}
+END_TEST
+
+/* A row the client's cache served (served.h) is stored as such, listed
+ * marked, never a baseline, and gets no verdict; the same rows served by
+ * the cluster (the negative control) are the baseline. */
+START_TEST(cached_not_judged)
+{
+	char p[256];
+	struct cb_err e = {0};
+	struct cb_health *h;
+	struct cb_hdb *db;
+	path_in_dir(p, sizeof(p), "cached.db");
+	for (int i = 1; i <= 4; i++) {
+		char ts[32];
+		snprintf(ts, sizeof(ts), "2026-01-0%dT00:00:00Z", i);
+		json_t *ph = phase("w", "bench", i == 4 ? 99000 : 1000, 4e6, 900);
+		json_object_set_new(ph, "served",
+				    json_pack("{s:s, s:s}", "by",
+					      i == 4 ? "client cache" : "cluster", "judged",
+					      "reads"));
+		store_rec(p, record(ts, false, ph));
+	}
+	json_t *later = record("2026-02-01T00:00:00Z", false, phase("w", "bench", 1, 1, 1));
+	double *rows;
+	size_t n;
+	ck_assert_int_eq(cb_hdb_open(p, true, "--history", &db, &e), 0);
+	ck_assert_int_eq(cb_hdb_baseline(db, later, "w", 7, &rows, &n, &e), 0);
+	ck_assert_uint_eq(n, 3); /* not the cached run */
+	for (size_t i = 0; i < n; i++)
+		ck_assert_double_eq(rows[i * CB_REG_NMETRICS + CB_REG_IOPS], 1000);
+	free(rows);
+	json_decref(later);
+	json_t *t;
+	struct cb_hdb_filter f = {0};
+	ck_assert_int_eq(cb_hdb_trend(db, &f, &t, &e), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(t, 3), "served_by")),
+			 "client cache");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(t, 0), "served_by")),
+			 "cluster");
+	json_decref(t);
+	cb_hdb_close(db);
+
+	struct cb_health_opts o = {.history = p, .regression_pct = 10};
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	json_t *ph = phase("w", "bench", 10, 40960, 90000); /* 99 % lower */
+	json_object_set_new(ph, "served",
+			    json_pack("{s:s, s:s}", "by", "client cache", "judged", "stats"));
+	json_t *rec = record("2026-01-05T00:00:00Z", false, ph);
+	ck_assert_int_eq(cb_health_record(h, rec, &e), 0);
+	const json_t *a =
+	    json_object_get(json_array_get(json_object_get(rec, "phases"), 0), "regression");
+	ck_assert_str_eq(json_string_value(json_object_get(a, "verdict")), "none");
+	ck_assert_str_eq(json_string_value(json_object_get(a, "reason")),
+			 "served by the client's cache");
+	json_decref(rec);
+	cb_health_close(h);
 	ck_assert(!cb_err_isset(&e));
 }
 END_TEST
@@ -811,6 +869,7 @@ int main(void)
 	tcase_add_test(tc, history_refuses_other_files);
 	tcase_add_test(tc, history_schema_2);
 	tcase_add_test(tc, disturbed_not_judged);
+	tcase_add_test(tc, cached_not_judged);
 	tcase_add_test(tc, history_migrates_v1);
 	tcase_add_test(tc, flags);
 	suite_add_tcase(s, tc);
