@@ -185,7 +185,7 @@ CB.kinds.run = function (data, root) {
       {title: "kind", get: (n) => n, show: (n) => n + (n === "sync" ? " (not in the row's ops)" : "")},
       {title: "ops", get: (n) => p.by_op[n].ops, digits: 0},
       {title: "IOPS", get: (n) => p.by_op[n].iops, digits: 1},
-      {title: "MiB/s", get: (n) => p.by_op[n].bw_bytes_per_s / 1048576, digits: 2},
+      {title: "MiB/s", get: (n) => (noData(p.by_op[n]) ? null : p.by_op[n].bw_bytes_per_s / 1048576), digits: 2},
       ...["mean", "p50", "p99", "p99.9", "max"].map((q) =>
         ({title: q + " ms", get: (n) => p.by_op[n].latency_us[q] / 1e3, digits: 3}))],
       names.map((n) => ({row: n})));

@@ -9,8 +9,10 @@ usage: check_page.py PAGE.html SCREENSHOT.png [RESULT.json]
        check_page.py PAGE.html SCREENSHOT.png --compare DOC.json
        check_page.py PAGE.html SCREENSHOT.png --history HISTORY.json [--skipped N]
 (prints one line per chart; with RESULT.json the page must hold exactly the
-charts that file calls for, each with as many points as it has samples,
-threads, OSDs or search steps, counted here; the slow OSDs marked, the
+charts that file calls for, each with as many points as it has whole
+seconds (the last, partial one left out), threads, OSDs or search steps,
+counted here, the overview a bar per phase (MiB/s: per phase that moves
+bytes) with the record's figures; the slow OSDs marked, the
 expectations coloured as they passed, the disturbed phases shaded; with
 --compare (what `compare --format json` printed) the page's document must
 be that one, its table hold a row per pair and figure, and every pair's
@@ -19,7 +21,7 @@ histogram, the files read here; with --history (what `history --format
 json` printed) each phase has an IOPS and a p99 chart with a point per row,
 its regressions and N skipped runs marked, and the table a row each).
 Charts are drawn lazily (near the window, or before printing): the check
-draws them all first, as a print does."""
+opens every phase's section and draws them all first, as a print does."""
 import base64, json, os, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
