@@ -291,7 +291,8 @@ if "compare" in opts:
         for (cv, got) in zip(c["curves"], c["sets"]):
             drawn.setdefault((kind, cv["file"], cv["phase"]), []).append(c["id"])
             p = phase_of(cv["file"], cv["phase"])
-            want = len(p["samples"]) if kind == "iops" else buckets_below_last(p["histogram"])
+            # the IOPS curve leaves out the last, partial second, as the test does
+            want = max(0, len(p["samples"]) - 1) if kind == "iops" else buckets_below_last(p["histogram"])
             if got != want:
                 bad.append("%s: the curve of %s in %s has %d points, the file %d"
                            % (c["id"], cv["phase"], cv["file"], got, want))
