@@ -19,7 +19,9 @@ headless Chromium at 1280x800, from records made here and rendered by
 - a row served by the client's cache ("served": {"by": "client cache"})
   is marked: its table row and badge, its bars striped, the legend.
 Then tests/html/check_page.py (every chart, its point count) on that
-record and on the writer's sample records (layers, repeats). Negative
+record and on the writer's sample records (layers, repeats); and the
+compare page of compare_gen.py's files: the real differences (worse
+first) above the table, within the first screen. Negative
 controls first: pages broken by hand (the partial second drawn, the
 overview pushed below the fold, the sections open, rows without bytes
 given a bandwidth, the cache not marked) must each be refused.
@@ -395,6 +397,7 @@ def main(d):
             fails.extend("%s page: %s" % (name, b) for b in bad)
     finally:
         br.close()
+    compare_page(d)
     # every chart of the page, its point count, by check_page.py; and the
     # writer's own records: a layer breakdown, repeats, telemetry
     check = os.path.join(src, "tests", "html", "check_page.py")
@@ -411,6 +414,58 @@ def main(d):
             fails.append("check_page.py %s: %s" % (os.path.basename(f), p.stderr[-1500:]))
         else:
             print("check_page.py %s: %d charts" % (os.path.basename(f), len(p.stdout.splitlines())))
+
+
+def compare_page(d):
+    """The compare page leads with what is real: compare_gen's +10 % and
+    -10 % files against their base, the worse first, above the table and
+    within the first screen; then check_page.py --compare (its curves,
+    without the partial last second, as the test leaves it out)."""
+    g = os.path.join(d, "cmp")
+    os.mkdir(g)
+    compare_gen.rng.seed(20261130)  # compare-cli.sh's draws, whatever ran before
+    compare_gen.main(g)
+    files = [os.path.join(g, f) for f in ("base.json", "up10.json", "down10.json")]
+    doc = run("compare", "--format", "json", *files).stdout
+    with open(os.path.join(g, "doc.json"), "w") as f:
+        f.write(doc)
+    page = os.path.join(g, "compare.html")
+    run("compare", "--html", page, *files)
+    if fails:
+        return
+    want = [(x["verdict"], x["text"]) for c in json.loads(doc)["comparisons"] for p in c["phases"]
+            for x in (p["iops"], p["bw_bytes_per_s"], p["lat_mean_us"], p["lat_p99_us"])
+            if x.get("verdict") in ("better", "worse")]
+    br = Chromium(W, H)
+    try:
+        br.call("Emulation.setDeviceMetricsOverride", width=W, height=H, deviceScaleFactor=1, mobile=False)
+        br.call("Page.navigate", url="file://" + page)
+        deadline = time.time() + 30
+        while time.time() < deadline and br.value("document.body && document.body.dataset.ready") != "1":
+            time.sleep(0.1)
+        facts = br.value("""(() => { const r = document.getElementById('cb-real');
+          const t = document.getElementById('cb-compare-table');
+          return {real: r ? [...r.querySelectorAll('li')].map(li => [li.className, li.textContent]) : null,
+            bottom: r ? r.getBoundingClientRect().bottom : null,
+            before: !!(r && t && (r.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING))}; })()""")
+    finally:
+        br.close()
+    real = facts["real"] or []
+    worse = [t for v, t in want if v == "worse"]
+    if not want or not worse or len(real) != len(want) or \
+            [c for c, _ in real] != sorted((c for c, _ in real), key=lambda c: c != "cb-FAIL") or \
+            not all(any(t in x for _, x in real) for _, t in want):
+        fails.append("compare page: real differences %s, the document's %s (worse first)" % (real, want))
+    if not facts["before"] or facts["bottom"] is None or facts["bottom"] > H:
+        fails.append("compare page: the real differences end at %s px, before the table: %s"
+                     % (facts["bottom"], facts["before"]))
+    p = subprocess.run([sys.executable, os.path.join(src, "tests", "html", "check_page.py"), page,
+                        page[:-5] + ".png", "--compare", os.path.join(g, "doc.json")],
+                       capture_output=True, text=True, cwd=g)
+    if p.returncode != 0:
+        fails.append("check_page.py --compare: %s" % p.stderr[-1500:])
+    print("compare page: %d real differences first (%d worse), ending at %d px; check_page.py %s"
+          % (len(real), len(worse), facts["bottom"] or -1, "passed" if p.returncode == 0 else "failed"))
 
 
 if __name__ == "__main__":
