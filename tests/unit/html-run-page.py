@@ -21,7 +21,9 @@ headless Chromium at 1280x800, from records made here and rendered by
 Then tests/html/check_page.py (every chart, its point count) on that
 record and on the writer's sample records (layers, repeats); and the
 compare page of compare_gen.py's files: the real differences (worse
-first) above the table, within the first screen. Negative
+first) above the table, within the first screen; the history page of
+runs with one regression: the regression listed above the charts, within
+the first screen. Negative
 controls first: pages broken by hand (the partial second drawn, the
 overview pushed below the fold, the sections open, rows without bytes
 given a bandwidth, the cache not marked) must each be refused.
@@ -398,6 +400,7 @@ def main(d):
     finally:
         br.close()
     compare_page(d)
+    history_page(d)
     # every chart of the page, its point count, by check_page.py; and the
     # writer's own records: a layer breakdown, repeats, telemetry
     check = os.path.join(src, "tests", "html", "check_page.py")
@@ -466,6 +469,71 @@ def compare_page(d):
         fails.append("check_page.py --compare: %s" % p.stderr[-1500:])
     print("compare page: %d real differences first (%d worse), ending at %d px; check_page.py %s"
           % (len(real), len(worse), facts["bottom"] or -1, "passed" if p.returncode == 0 else "failed"))
+
+
+def first_screen(page, expr):
+    """expr's value in page, opened at WxH once it has drawn."""
+    br = Chromium(W, H)
+    try:
+        br.call("Emulation.setDeviceMetricsOverride", width=W, height=H, deviceScaleFactor=1, mobile=False)
+        br.call("Page.navigate", url="file://" + page)
+        deadline = time.time() + 30
+        while time.time() < deadline and br.value("document.body && document.body.dataset.ready") != "1":
+            time.sleep(0.1)
+        return br.value(expr)
+    finally:
+        br.close()
+
+
+def history_page(d):
+    """The history page leads with its stored regressions: compare_gen's
+    base run stored three times, then a run at 30 % of its IOPS (a
+    regression at --regression 20); the page's list names that run and
+    phase, above the first chart, within the first screen."""
+    g = os.path.join(d, "hist")
+    os.mkdir(g)
+    with open(os.path.join(d, "cmp", "base.json")) as f:
+        base = json.load(f)
+    db = os.path.join(g, "h.db")
+    for i, scale in enumerate([1.0, 1.01, 0.99, 0.3]):
+        r = json.loads(json.dumps(base))
+        r["started"] = "2026-11-30T1%d:00:00Z" % (i + 2)
+        for p in r["phases"]:
+            p["iops"] *= scale
+            p["bw_bytes_per_s"] *= scale
+        f = os.path.join(g, "r%d.json" % i)
+        with open(f, "w") as out:
+            json.dump(r, out)
+        subprocess.run([cb, "history", db, "--add", f, "--regression", "20", "--quiet"],
+                       capture_output=True)
+    rows = json.loads(run("history", db, "--format", "json").stdout)
+    want = [(r["phase"], r["started"]) for r in rows
+            if (r.get("regression") or {}).get("verdict") == "regression"]
+    page = os.path.join(g, "h.html")
+    run("history", db, "--html", page)
+    if fails:
+        return
+    facts = first_screen(page, """(() => { const r = document.getElementById('cb-regressions');
+      const c = document.querySelector('canvas');
+      return {items: r ? [...r.querySelectorAll('li')].map(li => li.textContent) : null,
+        bottom: r ? r.getBoundingClientRect().bottom : null,
+        before: !!(r && c && (r.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING))}; })()""")
+    items = facts["items"] or []
+    if not want or len(items) != len(want) or not all(
+            any(ph in t and st in t and "IOPS" in t for t in items) for ph, st in want):
+        fails.append("history page: regressions listed %s, the history's %s" % (items, want))
+    if not facts["before"] or facts["bottom"] is None or facts["bottom"] > H:
+        fails.append("history page: the regressions end at %s px, before the charts: %s"
+                     % (facts["bottom"], facts["before"]))
+    with open(os.path.join(g, "h.json"), "w") as f:
+        json.dump(rows, f)
+    p = subprocess.run([sys.executable, os.path.join(src, "tests", "html", "check_page.py"), page,
+                        page[:-5] + ".png", "--history", os.path.join(g, "h.json")],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        fails.append("check_page.py --history: %s" % p.stderr[-1500:])
+    print("history page: %d regressions first, ending at %s px; check_page.py %s"
+          % (len(items), facts["bottom"], "passed" if p.returncode == 0 else "failed"))
 
 
 if __name__ == "__main__":
