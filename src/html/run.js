@@ -66,7 +66,7 @@ CB.kinds.run = function (data, root) {
       fmt(c.raw, digits) + " " + unit + (cached(rows[c.dataIndex]) ? " (cached: " + CB.CACHED_TEXT + ")" : "")}});
     const one = (title, rows, label, unit, get, color, digits) => ({type: "bar", data: {labels: names(rows),
       datasets: [{label: label, data: rows.map(get), backgroundColor: CB.barColors(color, rows),
-        borderColor: color, borderWidth: 1}]},
+        borderColor: color, borderWidth: 1, maxBarThickness: 80}]},
       options: {plugins: {legend: {display: false}, title: {display: true, text: title},
         tooltip: tip(rows, unit, digits)},
         scales: {x: {type: "category"}, y: axis(unit)}}});
@@ -77,12 +77,17 @@ CB.kinds.run = function (data, root) {
         (p) => p.bw_bytes_per_s / 1048576, "#2ca02c", 2));
     const qs = [["p50", "#1f77b4"], ["p99", "#ff7f0e"], ["p99.9", "#d62728"]];
     const lat = (p, q) => (p.latency_us && p.latency_us[q] ? p.latency_us[q] / 1e3 : null);
+    /* a log axis starts at its least value, where that bar would be
+     * nothing: from the power of ten below half of it */
+    const lows = ph.map((p) => lat(p, "p50")).filter((v) => v > 0);
+    const yl = Object.assign(axis("latency (ms, log)", "logarithmic"), lows.length ?
+      {min: Math.pow(10, Math.floor(Math.log10(Math.min(...lows) / 2)))} : {});
     bars("ov-lat", ph, {type: "bar", data: {labels: names(ph), datasets: qs.map(([q, col]) => ({
       label: q, data: ph.map((p) => lat(p, q)), backgroundColor: CB.barColors(col, ph),
-      borderColor: col, borderWidth: 1}))},
+      borderColor: col, borderWidth: 1, maxBarThickness: 40}))},
       options: {plugins: {title: {display: true, text: "Latency percentiles by phase"},
         tooltip: tip(ph, "ms", 3)},
-        scales: {x: {type: "category"}, y: axis("latency (ms, log)", "logarithmic")}}});
+        scales: {x: {type: "category"}, y: yl}}});
     layersOverview(r, box);
   }
 
@@ -103,7 +108,7 @@ CB.kinds.run = function (data, root) {
       fmt(x.p99_added_us / 1e3, 3) + " ms p99 over " + x.base);
     const ch = chart(box, "ov-layers", {type: "bar", data: {labels: rows.map(label),
       datasets: [{label: "IOPS, % of the group's first layer", data: rows.map(share),
-        borderColor: "#9467bd", borderWidth: 1,
+        borderColor: "#9467bd", borderWidth: 1, maxBarThickness: 80,
         backgroundColor: CB.barColors("#9467bd", rows.map((w) => byName.get(w.x.phase) || {}))}]},
       options: {plugins: {legend: {display: false},
         title: {display: true, text: "Layer breakdown: IOPS, % of the group's first layer"},
