@@ -2,9 +2,11 @@
  * document `cephbench compare --format json` prints (docs/compare.md), the
  * one computation both renderings show; data.inputs holds, per input
  * file, its phases' per-second samples and histograms, for the curves
- * overlaid. */
+ * overlaid. It leads with the differences the test calls real (better or
+ * worse) and each pair's IOPS change, then what differed besides the
+ * figures, then the detail: the whole table and the curves. */
 CB.kinds.compare = function (data, root) {
-  const {el, fmt, table, chart, axis, percentileCurve} = CB;
+  const {el, fmt, table, chart, lazyChart, axis, percentileCurve} = CB;
   const doc = data.compare;
   const metrics = [
     {key: "iops", name: "IOPS", scale: 1, digits: 1},
@@ -26,14 +28,47 @@ CB.kinds.compare = function (data, root) {
         doc.worse ? "crossed" : "not crossed") : ""));
   }
 
+  const pairName = (p) => (p.a_name === p.b_name ? p.a_name : p.a_name + " / " + p.b_name);
+
+  /* The verdicts better or worse, worse first, each as the text says it;
+   * then a bar per pair (a row's kinds left out): its IOPS change, green
+   * better, red worse, grey when the test found no real difference. */
+  function real() {
+    root.append(el("h2", {}, "Real differences (" + doc.confidence_pct + " % confidence)"));
+    const items = [];
+    doc.comparisons.forEach((s) => s.phases.forEach((p) => metrics.forEach((m) => {
+      const x = p[m.key];
+      if (x.verdict === "better" || x.verdict === "worse")
+        items.push({worse: x.verdict === "worse", text: setName(s) + ": " + pairName(p) + ": " + x.text +
+          (p.judged ? "" : " (partial: not judged)")});
+    })));
+    items.sort((a, b) => b.worse - a.worse);
+    root.append(items.length ? el("ul", {id: "cb-real"}, ...items.map((x) =>
+      el("li", {class: x.worse ? "cb-FAIL" : "cb-PASS"}, x.text))) :
+      el("p", {id: "cb-real"}, "none: no tested figure differs beyond the noise"));
+    const pairs = [];
+    doc.comparisons.forEach((s) => s.phases.filter((p) => p.data !== "kind").forEach((p) =>
+      pairs.push({label: (doc.comparisons.length > 1 || s.group !== null ? setName(s) + ": " : "") + pairName(p),
+        x: p.iops})));
+    if (!pairs.length) return;
+    const col = (x) => (x.verdict === "worse" ? CB.SLOW : x.verdict === "better" ? "#2ca02c" : "#999");
+    lazyChart(root, "cmp-iops-change", () => ({type: "bar", data: {labels: pairs.map((q) => q.label),
+      datasets: [{label: "IOPS change (%)", data: pairs.map((q) => q.x.change_pct),
+        backgroundColor: pairs.map((q) => col(q.x)), borderColor: pairs.map((q) => col(q.x))}]},
+      options: {indexAxis: "y", plugins: {legend: {display: false},
+        title: {display: true, text: "IOPS change by phase: green better, red worse, grey no real difference"},
+        tooltip: {callbacks: {label: (c) => pairs[c.dataIndex].x.text}}},
+        scales: {x: axis("IOPS change (%)"), y: {type: "category", ticks: {autoSkip: false}}}}}),
+      pairs.length, [Math.max(140, 60 + 22 * pairs.length), Math.max(110, 50 + 17 * pairs.length)]);
+  }
+
   /* every row of every block: a phase pair's metric, as the text shows it */
   function compareTable() {
     root.append(el("h2", {}, "Comparison"));
     const rows = [];
     doc.comparisons.forEach((s) => s.phases.forEach((p) => metrics.forEach((m) => {
       const x = p[m.key];
-      rows.push({row: {set: setName(s), phase: p.a_name === p.b_name ? p.a_name :
-        p.a_name + " / " + p.b_name, data: p.data === "kind" ? "one kind of the row's ops: not tested" :
+      rows.push({row: {set: setName(s), phase: pairName(p), data: p.data === "kind" ? "one kind of the row's ops: not tested" :
         (p.data === "repeats" ? "per-repeat rates " : "per-second samples ") + p.n_a + " vs " + p.n_b, m: m, x: x,
         judged: p.judged}, cls: x.verdict === "worse" ? "cb-FAIL" : x.verdict === "better" ?
         "cb-better" : ""});
@@ -125,8 +160,10 @@ CB.kinds.compare = function (data, root) {
     const cs = g.curves.map((c) => ({c: c, p: phaseOf(c) || {}}));
     const tag = (ch, list) => (ch.canvas.dataset.curves = JSON.stringify(
       list.map((x) => ({file: x.c.file, phase: x.c.phase}))));
+    /* the last sample left out, as the test leaves it (compare_load.c):
+     * it covers part of a second, and would end the curve in a fall */
     const rate = cs.map((x) => ({label: curveLabel(x.c, g) + " IOPS",
-      data: (x.p.samples || []).map((s) => ({x: s.t, y: s.ops}))}));
+      data: (x.p.samples || []).slice(0, -1).map((s) => ({x: s.t, y: s.ops}))}));
     tag(chart(sec, "c" + k + "-iops", {type: "line", data: {datasets: rate},
       options: {scales: {x: axis("second of the phase"), y: axis("ops/s")},
         plugins: {tooltip: {callbacks: {title: (items) => "second " + items[0].raw.x}}}}},
@@ -147,8 +184,9 @@ CB.kinds.compare = function (data, root) {
   }
 
   header();
-  compareTable();
+  real();
   differences();
+  compareTable();
   root.append(el("h2", {}, "Curves, overlaid"));
   curveGroups().forEach(curves);
 };

@@ -2,7 +2,8 @@
  * json` prints (a row per run and phase, oldest first, docs/health.md),
  * data.skipped the runs the pre-flight gate refused. Per phase, IOPS and
  * p99 over the runs; the x axis numbers the runs shown, oldest first, the
- * run's time in the tooltip and the table. */
+ * run's time in the tooltip and the table. It leads with the stored
+ * regressions, the newest first. */
 CB.kinds.history = function (data, root) {
   const {el, fmt, table, chart, axis} = CB;
   const rows = data.rows, skipped = data.skipped || [];
@@ -76,6 +77,21 @@ CB.kinds.history = function (data, root) {
     ch.canvas.dataset.figure = fig.key;
   }
 
+  /* The stored regressions first, the newest first: the answer a reader
+   * of a history comes for, above the charts of every phase. */
+  function regressions() {
+    const reg = rows.filter((r) => r.regression && r.regression.verdict === "regression");
+    root.append(el("h2", {}, "Regressions"));
+    if (!reg.length) {
+      root.append(el("p", {id: "cb-regressions"}, "none stored in the runs shown"));
+      return;
+    }
+    root.append(el("ul", {id: "cb-regressions"}, ...reg.slice().reverse().map((r) =>
+      el("li", {class: "cb-FAIL"}, "run " + r.cbRun.index + " (" + r.started + ", " + r.run_name + "): " +
+        r.phase + ": " + figures.filter((f) => regressed(r, f.reg)).map((f) =>
+          f.title + " " + fmt(f.get(r), f.digits)).join(", ")))));
+  }
+
   const figures = [
     {key: "iops", title: "IOPS", axis: "ops/s", digits: 1, reg: "iops", get: (r) => r.iops},
     {key: "p99", title: "p99 latency (ms)", axis: "p99 latency (ms)", digits: 3, reg: "p99_us",
@@ -126,6 +142,7 @@ CB.kinds.history = function (data, root) {
   }
 
   header();
+  regressions();
   phases();
   listing();
 };

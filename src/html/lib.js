@@ -142,10 +142,11 @@ const CB = {kinds: {}};
    * printed width (Chart.js 3 does not resize for print by itself). */
   const printed = [];
   addEventListener("beforeprint", () => {
-    drawAll();
+    /* opened first: a chart drawn inside a closed <details> has no size */
     document.querySelectorAll("details:not([data-long])").forEach((d) => {
       if (!d.open) { d.open = true; printed.push(d); }
     });
+    drawAll();
     document.querySelectorAll("canvas").forEach((c) => {
       const ch = Chart.getChart(c);
       const hp = parseInt(getComputedStyle(c.parentNode).getPropertyValue("--hp"), 10);
@@ -157,11 +158,71 @@ const CB = {kinds: {}};
     document.querySelectorAll("canvas").forEach((c) => { const ch = Chart.getChart(c); if (ch) ch.resize(); });
   });
   const SLOW = "#d62728";
+
+  /* A row whose ops moved no data (a tree test's, a stat's): neither a
+   * block size nor a bandwidth applies (report_text.c cb_report_no_data:
+   * ops but no bytes); the tables show '-', no chart draws its MiB/s. */
+  const noData = (p) => p.ops > 0 && !p.bytes;
+  /* A row served mostly by the client's cache (its "served" object, when
+   * the record has one): its figures are not the cluster's speed. */
+  const cached = (p) => !!(p.served && p.served.by === "client cache");
+  const CACHED_TEXT = "served mostly by the client's cache, not the cluster's speed";
+  /* A cached row's bar: the colour in stripes over light grey, as the
+   * legend's swatch (page.css .cb-swatch) draws it. */
+  const hatches = new Map();
+  function hatch(color) {
+    if (!hatches.has(color)) {
+      const c = document.createElement("canvas");
+      c.width = c.height = 8;
+      const g = c.getContext("2d");
+      g.fillStyle = "#ddd";
+      g.fillRect(0, 0, 8, 8);
+      g.strokeStyle = color;
+      g.lineWidth = 2;
+      g.beginPath();
+      for (const o of [-8, 0, 8]) { g.moveTo(o, 8); g.lineTo(o + 8, 0); }
+      g.stroke();
+      hatches.set(color, g.createPattern(c, "repeat"));
+    }
+    return hatches.get(color);
+  }
+  const barColors = (color, rows) => rows.map((p) => (cached(p) ? hatch(color) : color));
+
+  /* The samples a per-second chart draws. Sample t holds the ops that
+   * completed in second [t, t+1) from the ramp's end (src/phase.c), and
+   * the phase ends at its last completion, duration_s: the first sample
+   * covers a whole second and is kept, the last covers only duration_s - t
+   * of one. Drawn as a rate it would fall (to about 0 when the phase ended
+   * just past a whole second: 7,400 IOPS, then 0 at second 5). It is left
+   * out rather than scaled: scaled up from a few milliseconds it would be
+   * noise, a rise that did not happen. A phase of one partial second keeps
+   * it, its counts scaled to a second by the part it covers, so the chart
+   * is not empty. Where duration_s cannot place it (repeats' samples
+   * follow each other, so the last t passes duration_s), a last sample
+   * that does not end within duration_s is left out too. The tables keep
+   * every sample as recorded. Returns {s: the samples to draw, cut: the
+   * sample left out, or null, scaled: the part of a second the one kept
+   * sample covered, or null}. */
+  function fullSeconds(p) {
+    const s = p.samples || [];
+    const d = Number(p.duration_s);
+    const last = s[s.length - 1];
+    if (!last || !(d >= 0) || last.t + 1 <= d + 1e-6) return {s: s, cut: null, scaled: null};
+    const part = d - last.t;
+    if (s.length === 1 && part > 0) {
+      const k = 1 / part;
+      const x = Object.assign({}, last, {ops: last.ops * k, bytes: last.bytes * k});
+      for (const f of ["due", "late"]) if (x[f] !== undefined) x[f] *= k;
+      return {s: [x], cut: null, scaled: part};
+    }
+    return {s: s.slice(0, -1), cut: last, scaled: null};
+  }
   /* A time series as {x, y} points on a linear axis, with parsing off:
    * a category axis of 600 labels costs Chart.js twice the time. */
   const xy = (xs, ys) => xs.map((x, i) => ({x: x, y: ys[i]}));
   const seriesOptions = (scales, more) => Object.assign({parsing: false, scales: scales}, more || {});
 
   Object.assign(CB, {el, fmt, table, chart, axis, bucketLow, percentileCurve,
-    lazyChart, details, drawAll, SLOW, xy, seriesOptions, PRINT_ROWS});
+    lazyChart, details, drawAll, SLOW, xy, seriesOptions, PRINT_ROWS, noData, cached,
+    CACHED_TEXT, hatch, barColors, fullSeconds});
 })();

@@ -1,6 +1,7 @@
 /* A phase run at a rate (its open_loop object, the samples' due, late and
- * backlog) and a capacity search's steps, for the run page. */
-CB.runOpenLoop = function (sec, p, k) {
+ * backlog) and a capacity search's steps, for the run page. s: the
+ * samples to draw (CB.fullSeconds: the last partial second left out). */
+CB.runOpenLoop = function (sec, p, k, s) {
   const {el, fmt, table, lazyChart, details, axis, xy, seriesOptions} = CB;
   const o = p.open_loop;
   if (!o) return;
@@ -14,7 +15,6 @@ CB.runOpenLoop = function (sec, p, k) {
     (o.unissued_ops ? ", " + fmt(o.unissued_ops, 0) + " due ops not issued by the end" : "") +
     "; latency is from each op's " + o.latency_from +
     (sv.mean !== undefined ? ", service time mean " + ms(sv.mean) + ", p99 " + ms(sv.p99) : "")));
-  const s = p.samples || [];
   const t = s.map((x) => x.t);
   const r = s.length > 60 ? 0 : 2;
   const sx = axis("second of the phase (s)");

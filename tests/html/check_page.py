@@ -9,8 +9,10 @@ usage: check_page.py PAGE.html SCREENSHOT.png [RESULT.json]
        check_page.py PAGE.html SCREENSHOT.png --compare DOC.json
        check_page.py PAGE.html SCREENSHOT.png --history HISTORY.json [--skipped N]
 (prints one line per chart; with RESULT.json the page must hold exactly the
-charts that file calls for, each with as many points as it has samples,
-threads, OSDs or search steps, counted here; the slow OSDs marked, the
+charts that file calls for, each with as many points as it has whole
+seconds (the last, partial one left out), threads, OSDs or search steps,
+counted here, the overview a bar per phase (MiB/s: per phase that moves
+bytes) with the record's figures; the slow OSDs marked, the
 expectations coloured as they passed, the disturbed phases shaded; with
 --compare (what `compare --format json` printed) the page's document must
 be that one, its table hold a row per pair and figure, and every pair's
@@ -19,7 +21,7 @@ histogram, the files read here; with --history (what `history --format
 json` printed) each phase has an IOPS and a p99 chart with a point per row,
 its regressions and N skipped runs marked, and the table a row each).
 Charts are drawn lazily (near the window, or before printing): the check
-draws them all first, as a print does."""
+opens every phase's section and draws them all first, as a print does."""
 import base64, json, os, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -47,6 +49,9 @@ try:
         time.sleep(0.2)
     else:
         sys.exit("check_page: the page never finished drawing (no data-ready)")
+    # a run page's phases are closed <details> at first: opened, as a
+    # print opens them, so every chart is drawn at its size
+    cr.value("document.querySelectorAll('details.cb-phase-box').forEach(d => { d.open = true; })")
     cr.value("CB.drawAll()")
     charts = cr.value("""
       [...document.querySelectorAll('canvas')].map(c => {
@@ -64,13 +69,18 @@ try:
         const a = ch && ch.chartArea;
         const inside = (e) => Number.isFinite(e.x) && Number.isFinite(e.y) &&
           e.x >= a.left - 1 && e.x <= a.right + 1;
+        // a bar of no value (a latency of a row that did nothing) is not placed
+        const some = (j) => y(d[0].data[j]) !== null && y(d[0].data[j]) !== undefined;
         return {id: c.id, want: Number(c.dataset.points),
                 got: ch ? d[0].data.length : -1, ink: ink,
-                placed: ch ? ch.getDatasetMeta(0).data.filter(inside).length : -1,
+                valued: ch ? d[0].data.filter((_, j) => some(j)).length : -1,
+                placed: ch ? ch.getDatasetMeta(0).data.filter((e, j) => some(j) && inside(e)).length : -1,
                 sum: ch ? d[0].data.reduce((a, v) => a + (Number(y(v)) || 0), 0) : null,
                 slow: slow.map(l => l.split(' ')[0]),
                 sets: d.map(s => s.data.length),
                 curves: c.dataset.curves ? JSON.parse(c.dataset.curves) : null,
+                phases: c.dataset.phases ? JSON.parse(c.dataset.phases) : null,
+                last: ch && d[0].data.length ? y(d[0].data[d[0].data.length - 1]) : null,
                 phase: c.dataset.phase, figure: c.dataset.figure};
       })""")
     tables = cr.value("""
@@ -95,6 +105,30 @@ finally:
     cr.close()
 
 
+def no_data(p):
+    """A row whose ops moved no data: no block size, no bandwidth
+    (report_text.c cb_report_no_data)."""
+    return p["ops"] > 0 and not p["bytes"]
+
+
+def full_seconds(p):
+    """The samples a per-second chart draws (lib.js fullSeconds): a last
+    sample that ends past duration_s covers part of a second and is left
+    out; alone, it is kept, its counts per second of the part it covers."""
+    s = p.get("samples") or []
+    d = p["duration_s"]
+    if not s or s[-1]["t"] + 1 <= d + 1e-6:
+        return s
+    part = d - s[-1]["t"]
+    if len(s) == 1 and part > 0:
+        x = dict(s[0])
+        for f in ("ops", "bytes", "due", "late"):
+            if f in x:
+                x[f] = x[f] / part
+        return [x]
+    return s[:-1]
+
+
 def judge(rec, by_id, facts):
     """The charts, expectations and shading the record calls for, counted
     here from the JSON, against what the page drew."""
@@ -108,8 +142,23 @@ def judge(rec, by_id, facts):
         elif total is not None and abs(c["sum"] - total) > 1e-6 * max(1, abs(total)):
             bad.append("chart %s: its points add to %r, the JSON's to %r" % (cid, c["sum"], total))
 
+    # the overview: a bar per phase (MiB/s: per phase that moves bytes),
+    # each canvas naming its bars' phases in order
+    ph = rec["phases"]
+    moving = [p for p in ph if not no_data(p)]
+    need("ov-iops", len(ph), sum(p["iops"] for p in ph))
+    if moving:
+        need("ov-bw", len(moving), sum(p["bw_bytes_per_s"] / 1048576 for p in moving))
+    need("ov-lat", len(ph), sum(p["latency_us"]["p50"] / 1e3 for p in ph if p["latency_us"]["p50"]))
+    lrows = [x for g in rec.get("layers") or [] for x in g.get("rows") or []]
+    if lrows:
+        need("ov-layers", len(lrows))
+    for cid, rows in (("ov-iops", ph), ("ov-bw", moving), ("ov-lat", ph)):
+        c = by_id.get(cid)
+        if c and c["phases"] != [p["name"] for p in rows]:
+            bad.append("chart %s: bars of %s, the JSON's phases %s" % (cid, c["phases"], [p["name"] for p in rows]))
     for k, p in enumerate(rec["phases"]):
-        s = p.get("samples") or []
+        s = full_seconds(p)
         want["p%d-rate" % k] = want["p%d-lat" % k] = True
         if p.get("histogram", {}).get("count"):
             want["p%d-pct" % k] = True
@@ -190,11 +239,16 @@ if len(sys.argv) > 3:
     by_id = {c["id"]: c for c in charts}
     bad += judge(rec, by_id, page_facts)
     for k, p in enumerate(rec["phases"]):
+        full = full_seconds(p)
         for kind in ("rate", "lat"):
             c = by_id.get("p%d-%s" % (k, kind))
-            if not c or c["got"] != len(p["samples"]):
-                bad.append("phase %s: chart %s has %s points, the JSON %d samples"
-                           % (p["name"], kind, c and c["got"], len(p["samples"])))
+            if not c or c["got"] != len(full):
+                bad.append("phase %s: chart %s has %s points, the JSON %d whole seconds"
+                           % (p["name"], kind, c and c["got"], len(full)))
+        c = by_id.get("p%d-rate" % k)
+        if c and full and abs(c["last"] - full[-1]["ops"]) > 1e-6 * max(1, full[-1]["ops"]):
+            bad.append("phase %s: the rate ends at %r, the last whole second has %r ops"
+                       % (p["name"], c["last"], full[-1]["ops"]))
         # the percentile curve: a point per bucket below the last, counted here
         h = p.get("histogram") or {}
         if h.get("count"):
@@ -237,7 +291,8 @@ if "compare" in opts:
         for (cv, got) in zip(c["curves"], c["sets"]):
             drawn.setdefault((kind, cv["file"], cv["phase"]), []).append(c["id"])
             p = phase_of(cv["file"], cv["phase"])
-            want = len(p["samples"]) if kind == "iops" else buckets_below_last(p["histogram"])
+            # the IOPS curve leaves out the last, partial second, as the test does
+            want = max(0, len(p["samples"]) - 1) if kind == "iops" else buckets_below_last(p["histogram"])
             if got != want:
                 bad.append("%s: the curve of %s in %s has %d points, the file %d"
                            % (c["id"], cv["phase"], cv["file"], got, want))
@@ -289,8 +344,8 @@ for c in charts:
         bad.append("%s: %d points, the JSON has %d" % (c["id"], c["got"], c["want"]))
     if c["ink"] == 0:
         bad.append("%s: nothing drawn" % c["id"])
-    if c["placed"] != c["got"]:
-        bad.append("%s: %d of %d points inside the plot" % (c["id"], c["placed"], c["got"]))
+    if c["placed"] != c["valued"]:
+        bad.append("%s: %d of %d points inside the plot" % (c["id"], c["placed"], c["valued"]))
 if os.path.getsize(shot) < 10000:
     bad.append("screenshot %s is %d bytes: blank?" % (shot, os.path.getsize(shot)))
 for b in bad:

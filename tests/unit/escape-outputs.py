@@ -83,8 +83,9 @@ def strings(v, path=""):
 def fill(rec, pick):
     """Every free-text field of rec set to pick(i, nocontrol), i its
     number; the extra free text a record may hold (skipped reasons, a
-    phase's disturbances) added first."""
+    phase's disturbances, findings) added first."""
     rec["skipped"] = [{"workload": "sk", "reason": "x"}]
+    rec["findings"] = ["x", "y"]  # the run page's findings box
     rec["phases"][0]["disturbed"] = ["x"]
     n = 0
     for path, parent, key in list(strings(rec)):
@@ -449,7 +450,7 @@ def go(d):
             f, rec = files[b * len(PAYLOADS)], recs[b * len(PAYLOADS)]
             page = f[:-5] + ".html"
             run("report", "--html", page, f)
-            pages.check(page, {"kind": "run", "record": rec}, [rec["host"]],
+            pages.check(page, {"kind": "run", "record": rec}, [rec["host"], *rec["findings"]],
                         "run page of %s" % bases[b])
 
         lap("run pages of every payload")
