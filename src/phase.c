@@ -1132,13 +1132,17 @@ static int abandoned(struct cb_phase *ph, const struct client *c, unsigned n, en
 	}
 	res->interrupted = true;
 	unsigned long long s = (stuck_ns + 999999999ULL) / 1000000000ULL;
-	if (!ph->out->note[0])
+	/* after a signal the note says it (exit 130, no error line); after
+	 * the deadline the error does, once */
+	if (cause == STOP_SIGNAL && !ph->out->note[0]) {
+		char back[64] = "every one came back once aborted";
+		if (left)
+			snprintf(back, sizeof(back), "%u never came back, their figures lost", left);
 		snprintf(ph->out->note, sizeof(ph->out->note),
 			 "%u of %u clients (the first client %u) still inside a cluster call %llu "
-			 "s (--timeout) after the %s: aborted and abandoned (%u never came back, "
-			 "their figures lost)",
-			 stuck, n, c[first].ph.client, s,
-			 cause == STOP_SIGNAL ? "stop signal" : "planned end", left);
+			 "s (--timeout) after the stop signal: aborted and abandoned (%s)",
+			 stuck, n, c[first].ph.client, s, back);
+	}
 	if (cause == STOP_SIGNAL)
 		return -EINTR;
 	return cb_err_cluster(ph->err, -ETIMEDOUT,

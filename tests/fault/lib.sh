@@ -186,49 +186,37 @@ assert_outage_outcome() { # WHAT
 	echo "$1: exit $rc after $(cat "$T/took") s"
 }
 
-# The writes the fault sandbox's OSDs have served (op_w summed), read from
-# their admin sockets: at once, with no monitor or network round trip.
-osd_writes() {
-	local sum=0 n sock
-	for sock in "$FAULT_DIR"/run/ceph-osd.*.asok; do
-		n=$(timeout 10 ceph --admin-daemon "$sock" perf dump osd 2>/dev/null |
-			/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["osd"]["op_w"])' 2>/dev/null) || n=0
-		sum=$((sum + n))
-	done
-	echo "$sum"
-}
-
-# Wait (at most 60 s) until the OSDs have served N writes more than BEFORE.
-wait_osd_writes() { # BEFORE N
-	for _ in $(seq 1 300); do
-		[ "$(osd_writes)" -ge $(($1 + $2)) ] && return 0
-		sleep 0.2
-	done
-	fail "the run wrote nothing for 60 s"
-}
-
 # Run cephbench (arguments as for cb) under a bound of BOUND seconds; once
-# its writes reach the OSDs (200 of them, then a second more), hold every
-# OSD op for CB_PAUSE_S seconds, eight unless set (ceph osd pause: clients
-# keep their ops queued, as with a stuck OSD). Exit code in $rc (124: the
-# bound was hit), output in $T/out and $T/err.
+# its measured phase runs (a progress tick with ops, --progress jsonl, then
+# a second more), hold every OSD op for CB_PAUSE_S seconds, eight unless
+# set (ceph osd pause: clients keep their ops queued, as with a stuck OSD).
+# Exit code in $rc (124: the bound was hit), output in $T/out and $T/err
+# (the progress lines apart, in $T/progress).
 cb_paused() { # BOUND ARGS...
 	local bound=$1 pid hold=${CB_PAUSE_S:-8}
 	shift
 	set +e
-	local before
-	before=$(osd_writes)
-	timeout "$bound" "$CEPHBENCH" "$@" >"$T/out" 2>"$T/err" &
+	timeout "$bound" "$CEPHBENCH" "$@" --progress jsonl >"$T/out" 2>"$T/err.all" &
 	pid=$!
 	set -e
 	# the pause must fall in the measured phase, not in a setup slowed by
-	# a loaded host (a metadata write timing out is another failure)
-	wait_osd_writes "$before" 200
+	# a loaded host (a metadata read timing out is another failure); the
+	# OSDs' write counts once told, until writes of something else (a
+	# test before, its MDS flushing) came first and the pause hit setup
+	local i
+	for i in $(seq 1 300); do
+		grep -qE '^\{"event":"tick".*"ramping":false,"ops":[1-9]' "$T/err.all" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	[ "$i" -lt 300 ] || fail "the run's phase was not running after 60 s: $(tail -3 "$T/err.all")"
 	sleep 1
 	fceph osd pause >/dev/null 2>&1 || fail "ceph osd pause failed"
 	sleep "$hold"
 	fceph osd unpause >/dev/null 2>&1 || fail "ceph osd unpause failed"
 	wait_bg "$pid"
+	grep '^{"event":' "$T/err.all" >"$T/progress" || true
+	grep -v '^{"event":' "$T/err.all" >"$T/err" || true
 	[ "$rc" -ne 124 ] || fail "the run was still going after ${bound} s: $(tail -3 "$T/err")"
 }
 
