@@ -51,6 +51,20 @@ held = any(s["dir"]["path"] == sys.argv[1] and s["auth_first"] == int(sys.argv[3
 sys.exit(0 if held == (sys.argv[2] == "=") else 1)' "$@"
 }
 
+# Pin /cephbench to rank R and wait (30 s at most) until rank 0 sees it
+# held there: a pin is acted on at a balancer's tick (mds_bal_interval,
+# 10 s), and one set as rank 1 had just come up was seen to be passed
+# over, so it is set again now and then.
+pin_held() { # R
+	local i
+	for i in $(seq 0 59); do
+		[ $((i % 10)) = 0 ] && pin "$1"
+		subtree_rank /cephbench = "$1" && return 0
+		sleep 0.5
+	done
+	fail "/cephbench not held by rank $1"
+}
+
 thaw() {
 	local pid
 	pid=$(daemon_pid mds.b) && kill -CONT "$pid" 2>/dev/null || true
@@ -82,12 +96,7 @@ mds_ranks "$FS" 2
 # still read; thawed, its stuck ask ends and a later repeat reads it again.
 # (A CephFS mount waits for every rank: a tree test cannot start with mds.b
 # frozen.)
-for i in $(seq 0 59); do
-	[ $((i % 10)) = 0 ] && pin 0
-	subtree_rank /cephbench = 0 && break
-	sleep 0.5
-done
-subtree_rank /cephbench = 0 || fail "/cephbench not held by rank 0"
+pin_held 0
 p=$(profile back <<YAML
 name: back
 cluster: { timeout: 3s }
@@ -124,15 +133,7 @@ print("ranks read:", ranks)
 assert ranks == ["a", "b"], ranks
 PY
 
-# rank 1 holds /cephbench once the pin is acted on, at a balancer's tick
-# (mds_bal_interval, 10 s); a pin set as rank 1 had just come up was
-# seen to be passed over, so it is set again now and then
-for i in $(seq 0 59); do
-	[ $((i % 10)) = 0 ] && pin 1
-	subtree_rank /cephbench = 1 && break
-	sleep 0.5
-done
-subtree_rank /cephbench = 1 || fail "/cephbench not exported to rank 1"
+pin_held 1
 [ "$(mds_rank_list "$FS" | awk '$1 == 1 { print $2 }')" = b ] ||
 	fail "rank 1 is not mds.b: $(mds_rank_list "$FS" | tr '\n' ';')"
 
