@@ -123,18 +123,20 @@ static int client_bound(json_t *a, const json_t *p, const char *name)
 
 static int cache_served(json_t *a, const json_t *p, const char *name)
 {
-	if (strcmp(cb_jstr(json_object_get(p, "served"), "by", ""), "client cache") != 0)
+	const json_t *s = json_object_get(p, "served");
+	if (strcmp(cb_jstr(s, "by", ""), "client cache") != 0)
 		return 0;
 	return add(a,
-		   "%s: served by the client cache: its figures are the client's memory, "
-		   "not the cluster's",
-		   name);
+		   "%s: served by the client cache: most of its %s never reached the cluster, "
+		   "its figures are not the cluster's speed",
+		   name, cb_jstr(s, "judged", "reads"));
 }
 
-/* The kinds, most important first. */
+/* The kinds, most important first: a row's figures wrong as the
+ * cluster's (a cache served it) before a row limited by its client. */
 static int (*const kinds[])(json_t *, const json_t *, const char *) = {
     ended_early, expectations,	rate_missed,  disturbed,
-    slow_osds,	 counts_differ, client_bound, cache_served,
+    slow_osds,	 counts_differ, cache_served, client_bound,
 };
 
 json_t *cb_findings_json(const json_t *rec)
