@@ -374,6 +374,8 @@ static int rbd_cleanup(struct cb_cleanup_req *req)
 
 const struct cb_engine cb_engine_rbd = {
     .name = "rbd",
+    .osd_more_why = "librbd's own ops: an image's object map is updated at the first write to "
+		    "each object, exclusive-lock and header ops add a few",
     .ops = cb_blk_ops,
     .options = rbd_options,
     .target = &cb_target_pool,

@@ -36,6 +36,9 @@ const char cb_cli_run_help[] =
     "                       wait for it to end (default: refuse, exit 3)\n"
     "      --quiet          print only errors, failures and regressions (no report,\n"
     "                       no progress lines, no cleanup notes)\n"
+    "      --detail         the text report's every finding and each phase's telemetry\n"
+    "                       (client CPU and threads, host, OSD and MDS counters); without\n"
+    "                       it the findings name what needs attention (the JSON has all)\n"
     "      --progress M     a live line per phase on stderr: auto (default: when\n"
     "                       stderr is a terminal, not with --quiet), always, never,\n"
     "                       or jsonl (a JSON object a second, docs/progress.md)\n"
@@ -95,6 +98,9 @@ int cb_cli_common(int opt, const char *arg, struct cb_run_opts *o, struct cb_err
 		return 1;
 	case CB_OPT_QUIET:
 		o->quiet = true;
+		return 1;
+	case CB_OPT_DETAIL:
+		o->detail = true;
 		return 1;
 	case CB_OPT_CEPH_DEBUG:
 		o->cluster.ceph_debug = true;

@@ -23,6 +23,7 @@ enum {
 	CB_OPT_WAIT,
 	CB_OPT_CEPH_DEBUG,
 	CB_OPT_HELP,
+	CB_OPT_DETAIL,
 	CB_OPT_CMD_BASE = 1100, /* commands number their own long options from here */
 };
 
@@ -49,6 +50,7 @@ enum {
 	    {"preflight", required_argument, NULL, CB_OPT_PREFLIGHT},                              \
 	    {"no-preflight", no_argument, NULL, CB_OPT_NO_PREFLIGHT},                              \
 	    {"progress", required_argument, NULL, CB_OPT_PROGRESS},                                \
+	    {"detail", no_argument, NULL, CB_OPT_DETAIL},                                          \
 	{                                                                                          \
 		"no-cleanup", no_argument, NULL, CB_OPT_NO_CLEANUP                                 \
 	}

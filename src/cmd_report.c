@@ -18,7 +18,8 @@
 #include <string.h>
 
 static const char report_help[] =
-    "usage: cephbench report [--format text|json|csv|markdown] RESULT.json [MORE.json...]\n"
+    "usage: cephbench report [--format text|json|csv|markdown] [--detail] RESULT.json "
+    "[MORE.json...]\n"
     "       cephbench report --html FILE RESULT.json\n"
     "\n"
     "Renders saved results (written by --json) again: the report the run printed\n"
@@ -31,6 +32,8 @@ static const char report_help[] =
     "clients on several hosts cephbench merge.\n"
     "\n"
     "      --format F   text (default), json, csv or markdown\n"
+    "      --detail     text: every finding and each phase's telemetry lines, as the\n"
+    "                   run printed them with --detail\n"
     "      --html FILE  write one self-contained HTML page of the result\n"
     "\n"
     "Exit codes: 0 rendered, 2 bad input (nothing is written).\n";
@@ -40,12 +43,13 @@ enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_MD };
 struct args {
 	enum fmt fmt;
 	bool fmt_given;
+	bool detail; /* --detail: the text's telemetry lines, every finding */
 	const char *html;
 	char **files;
 	size_t nfiles;
 };
 
-enum { OPT_FORMAT = CB_OPT_CMD_BASE, OPT_HTML, OPT_HELP };
+enum { OPT_FORMAT = CB_OPT_CMD_BASE, OPT_HTML, OPT_DETAIL, OPT_HELP };
 
 static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 {
@@ -53,6 +57,7 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 	static const struct option longopts[] = {
 	    {"format", required_argument, NULL, OPT_FORMAT},
 	    {"html", required_argument, NULL, OPT_HTML},
+	    {"detail", no_argument, NULL, OPT_DETAIL},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -83,6 +88,9 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 			a->html = optarg;
 			if (cb_err_rule(e, "--html", optarg, cb_path_rule(optarg)) < 0)
 				return -EINVAL;
+			break;
+		case OPT_DETAIL:
+			a->detail = true;
 			break;
 		case 'h':
 		case OPT_HELP:
@@ -117,7 +125,7 @@ static int print(const struct args *a, json_t **recs, struct cb_err *e)
 	switch (a->fmt) {
 	case FMT_TEXT:
 		for (size_t i = 0; i < a->nfiles; i++) {
-			cb_report_text(stdout, recs[i]);
+			cb_report_text(stdout, recs[i], a->detail);
 			cb_health_print(recs[i], stdout, true);
 		}
 		break;

@@ -377,6 +377,10 @@ struct cb_engine {
 	 * be (NULL: none to give). */
 	bool osd_counts_bytes;
 	const char *osd_mismatch_why;
+	/* When the OSDs counted more ops than a phase that wrote sent, by at
+	 * most one op per write (and a few), the sentence why (rbd: the
+	 * object map updated at each object's first write). NULL: none. */
+	const char *osd_more_why;
 	/* Its phases go through an MDS: the file system a phase with the
 	 * layer's options lopts uses, whose active ranks' counters telemetry
 	 * reads (borrowed from lopts). NULL: a layer that uses no MDS. */

@@ -18,17 +18,18 @@ bool cb_report_no_data(const json_t *phase);
  * is drawn from the result record (cb_result_json), not from the run's
  * structures, so that `cephbench report` prints a saved record's report
  * byte for byte as the run printed it; each part renders the section of
- * the record its module writes. */
-void cb_report_text(FILE *out, const json_t *rec);
+ * the record its module writes. Under the table the findings (findings.h);
+ * detail (--detail): all of them, and each phase's telemetry lines. */
+void cb_report_text(FILE *out, const json_t *rec, bool detail);
 
 /* The PASS/FAIL table of the record's thresholds (nothing when none were
  * given); only_failed: only the failing rows, and nothing when all passed. */
 void cb_report_verdicts(FILE *out, const json_t *rec, bool only_failed);
 
 /* The lines under the table: read shares, iterations, ranks, each row's
- * open loop, steady state and telemetry, the groups, the skipped
+ * open loop, steady state and (detail) telemetry, the groups, the skipped
  * workloads, the layer breakdown. */
-void cb_report_notes(FILE *out, const json_t *rec);
+void cb_report_notes(FILE *out, const json_t *rec, bool detail);
 
 /* One verdict of a row (an entry of its "expect") as the tables print it. */
 struct cb_verdict_text {

@@ -3,6 +3,7 @@
  * [bucket index, count] pairs with its layout, so results can be merged. */
 #include "engine.h"
 #include "expect.h"
+#include "findings.h"
 #include "profile.h"
 #include "report.h"
 #include "client_lib.h"
@@ -355,6 +356,11 @@ json_t *cb_result_json(const struct cb_result *r)
 		json_object_set(root, "context", r->context);
 	if (root)
 		cb_group_json(r, root);
+	/* last: drawn from the record above, what every reader of it shows */
+	if (root && cb_findings_record(root) < 0) {
+		json_decref(root);
+		return NULL;
+	}
 	return root;
 }
 

@@ -217,7 +217,7 @@ int cb_report_markdown(FILE *out, const json_t *rec)
 	FILE *m = open_memstream(&notes, &len);
 	if (!m)
 		return -ENOMEM;
-	cb_report_notes(m, rec);
+	cb_report_notes(m, rec, true); /* a ticket holds it all */
 	if (fclose(m) != 0) {
 		free(notes);
 		return -ENOMEM;

@@ -1,6 +1,7 @@
 /* Text rendering: one table row per phase at the end, and the lines under
  * it. Latencies in milliseconds. */
 #include "expect.h"
+#include "findings.h"
 #include "report.h"
 #include "served.h"
 #include "group.h"
@@ -187,7 +188,7 @@ static void mix_text(const json_t *phases, FILE *out)
 	}
 }
 
-void cb_report_notes(FILE *out, const json_t *rec)
+void cb_report_notes(FILE *out, const json_t *rec, bool detail)
 {
 	const json_t *phases = json_object_get(rec, "phases"), *p;
 	size_t i;
@@ -197,7 +198,8 @@ void cb_report_notes(FILE *out, const json_t *rec)
 		cb_kinds_text(p, out);
 		cb_rate_text(p, out);
 		cb_steady_text(p, out);
-		cb_tm_text(p, out);
+		if (detail) /* the findings hold what of it needs attention */
+			cb_tm_text(p, out);
 	}
 	cb_group_text(rec, out);
 	json_array_foreach(json_object_get(rec, "skipped"), i, p)
@@ -208,13 +210,15 @@ void cb_report_notes(FILE *out, const json_t *rec)
 	cb_report_bottleneck_text(out, rec);
 }
 
-void cb_report_text(FILE *out, const json_t *rec)
+void cb_report_text(FILE *out, const json_t *rec, bool detail)
 {
 	const json_t *phases = json_object_get(rec, "phases");
 	header_text(rec, out);
 	cb_search_text(phases, out); /* a capacity found is what the report leads with */
 	table_text(phases, out);
-	cb_report_notes(out, rec);
+	/* what deserves attention, before the lines it was found in */
+	cb_findings_text(out, rec, detail);
+	cb_report_notes(out, rec, detail);
 	cb_report_verdicts(out, rec, false);
 }
 

@@ -22,8 +22,9 @@ struct cb_run_opts {
 	bool no_cleanup;
 	bool allow_destructive; /* let writes reach things the run did not create */
 	bool quiet;		/* print only errors, failures and regressions */
+	bool detail;		/* --detail: the text report's telemetry lines, all findings */
 	enum cb_progress_mode progress; /* --progress: the live lines on stderr */
-	bool wait;		/* for another run on the cluster to end, instead of refusing */
+	bool wait; /* for another run on the cluster to end, instead of refusing */
 	/* --preflight REQUIRE / --no-preflight (CB_PF_OFF); UNSET: the profile's */
 	enum cb_pf_require preflight;
 	/* --history, --regression, --baseline, --prom */

@@ -52,7 +52,7 @@ static void print_report(struct run *rn, const json_t *rec, struct cb_err *e)
 	else if (o->quiet) /* cron mails what it prints: only what failed */
 		cb_report_verdicts(stdout, shown, true);
 	else
-		cb_report_text(stdout, shown);
+		cb_report_text(stdout, shown, o->detail);
 	cb_health_print(shown, o->format == CB_FORMAT_JSON ? stderr : stdout, !o->quiet);
 	json_decref(shown);
 	if ((fflush(stdout) != 0 || wr < 0 || ferror(stdout)) && !cb_err_isset(e))

@@ -59,8 +59,9 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 
-# the text report has the device's line under the table
-cb run "$T/ds.yaml" --conf "$CONF" --allow-destructive >"$T/out" 2>"$T/err"
+# the text report has the device's line under the table (--detail: a line
+# of telemetry's)
+cb run "$T/ds.yaml" --conf "$CONF" --allow-destructive --detail >"$T/out" 2>"$T/err"
 grep -q "^randwrite: disk $NAME: 0 reads, [0-9]* writes" "$T/out" ||
 	fail "no disk line for $NAME in the text report: $(cat "$T/out")"
 echo "krbd_diskstats: ok"

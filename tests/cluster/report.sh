@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # cephbench report: a real sandbox run's saved record rendered again. The
 # text equals what the run printed byte for byte (its regression lines
-# too); --format json is the --json file itself; the CSV parses with
+# too), and with --detail what the run printed with --detail: the findings
+# (at most ten lines) under the table, each phase's telemetry only with
+# --detail; --format json is the --json file itself; the CSV parses with
 # Python's csv module, a row per phase holding the record's figures; the
 # Markdown has a table row per phase; --html writes the run's page. Bad
 # input (truncated, foreign, a newer schema, a missing directory for the
@@ -34,22 +36,64 @@ sys.stdout.write(s[:c.start()] if c else s)
 PY
 }
 
+# the second run with --detail
+detail=()
 for i in 1 2; do
-	cb run "$T/p.yaml" --conf "$CONF" --run-name "rep$i" --json "$T/r$i.json" --history "$T/h.db" --regression 20
+	cb run "$T/p.yaml" --conf "$CONF" --run-name "rep$i" --json "$T/r$i.json" --history "$T/h.db" --regression 20 \
+		"${detail[@]}"
 	assert_rc 1 "run $i (max_p99: 1us fails)"
 	report_of "$T/out" >"$T/want$i" || fail "run $i: $(cat "$T/out")"
+	detail=(--detail)
 done
 grep -q "^w: " "$T/want2" || fail "no per-phase lines in the run's report"
 grep -q "^regression check: " "$T/want2" || fail "no history lines in the second run's report: $(cat "$T/want2")"
 
-# --- text: byte for byte, one file and two in a row
+# --- the findings: under the table, at most ten lines, the record's; each
+# phase's telemetry only with --detail (the JSON has it either way)
+findings_of() { # FILE: the block's lines, indented under its "findings:" line
+	awk '/^findings:/ { on = 1; next } on && /^  / { print; next } { on = 0 }' "$1"
+}
+grep -q "^findings:" "$T/want1" || fail "no findings block: $(cat "$T/want1")"
+[ "$(findings_of "$T/want1" | wc -l)" -le 10 ] || fail "more than ten findings: $(findings_of "$T/want1")"
+grep -q "^  w: expectation failed: max_p99 " "$T/want1" || fail "the failed max_p99 is no finding: $(cat "$T/want1")"
+/usr/bin/python3 - "$T/r1.json" "$T/want1" <<'PY' || fail "the findings are not the record's"
+import json, sys
+rec = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read().split("\n")
+start = text.index(next(l for l in text if l.startswith("findings:")))
+shown = []
+for l in text[start + 1:]:
+    if not l.startswith("  "):
+        break
+    shown.append(l[2:])
+f = rec["findings"]
+assert f and all(isinstance(s, str) for s in f), f
+if len(f) <= 10:
+    assert shown == f, (shown, f)
+else:
+    assert shown[:9] == f[:9] and shown[9].startswith("... and %d more" % (len(f) - 9)), shown
+PY
+for s in "client CPU" "host CPU" "cluster counted" "MDS counted"; do
+	grep -q "^[a-z.-]*: $s" "$T/want1" && fail "'$s' without --detail: $(cat "$T/want1")"
+	grep -q "^[a-z.-]*: $s" "$T/want2" || fail "'$s' not with --detail: $(cat "$T/want2")"
+done
+grep -q "^findings:" "$T/want2" || fail "no findings block with --detail"
+
+# --- text: byte for byte, one file and two in a row; --detail as the run
+# printed it with --detail
+cb report "$T/r1.json"
+assert_rc 0 "report r1.json"
+cmp -s "$T/out" "$T/want1" || fail "report text differs from the run's: $(diff "$T/want1" "$T/out")"
+[ -s "$T/err" ] && fail "report wrote to stderr: $(cat "$T/err")"
+cb report --detail "$T/r2.json"
+assert_rc 0 "report --detail r2.json"
+cmp -s "$T/out" "$T/want2" || fail "report --detail differs from the run's: $(diff "$T/want2" "$T/out")"
 cb report "$T/r2.json"
 assert_rc 0 "report r2.json"
-cmp -s "$T/out" "$T/want2" || fail "report text differs from the run's: $(diff "$T/want2" "$T/out")"
-[ -s "$T/err" ] && fail "report wrote to stderr: $(cat "$T/err")"
-cb report "$T/r1.json" "$T/r2.json"
-assert_rc 0 "report r1.json r2.json"
-cat "$T/want1" "$T/want2" | cmp -s - "$T/out" || fail "two files are not their reports in a row"
+grep -q "^[a-z.-]*: client CPU" "$T/out" && fail "report without --detail printed telemetry"
+cb report "$T/r1.json" "$T/r1.json"
+assert_rc 0 "report r1.json r1.json"
+cat "$T/want1" "$T/want1" | cmp -s - "$T/out" || fail "two files are not their reports in a row"
 
 # --- json: the record itself
 cb report --format json "$T/r1.json"

@@ -20,7 +20,7 @@ workloads:
   - { name: fw, layer: cephfs, fs: $FS, op: write, block_size: 64K, duration: 1500ms }
 YAML
 )
-cb run "$p" --conf "$CONF" --run-name tmagree --json "$T/a.json"
+cb run "$p" --conf "$CONF" --run-name tmagree --json "$T/a.json" --detail
 assert_rc 0 "the run"
 for ph in rw bw; do
 	grep -qE "^$ph: cluster counted [0-9,]+ ops, [0-9.]+ MiB; cephbench [0-9,]+ \(ops compared: agree within 1 %\)$" "$T/out" ||
@@ -64,7 +64,7 @@ workloads:
   - { name: r, layer: rados, pool: $POOL, op: seq, duration: 1s }
 YAML
 )
-cb run "$p" --conf "$CONF" --client cbtmlimited --keyring "$T/limited.keyring" --json "$T/l.json"
+cb run "$p" --conf "$CONF" --client cbtmlimited --keyring "$T/limited.keyring" --json "$T/l.json" --detail
 assert_rc 0 "the run of the limited client"
 [ "$(grep -c '^telemetry: ' "$T/err")" -eq 1 ] || fail "expected one telemetry note: $(cat "$T/err")"
 grep -q "^telemetry: cannot read the OSDs' perf counters (osd.[0-9]* perf dump: Permission denied; it needs osd 'allow \*')" "$T/err" ||

@@ -2,7 +2,7 @@
 # Disturbed phases against the fault sandbox: three short runs make a
 # history; then osd.1 is killed 3 s into a 20 s write and started again
 # 4 s after the cluster marked it down: the phase is marked disturbed with
-# the OSD named (JSON and text), `--regression` gives it no verdict ("the
+# the OSD named (JSON, the findings and --detail's text), `--regression` gives it no verdict ("the
 # phase was disturbed"), and the next run's baseline leaves it out (3 runs,
 # not 4). The cluster is given back with every PG clean.
 . "$(dirname "$0")/lib.sh"
@@ -33,13 +33,14 @@ for i in 1 2 3; do
 		fail "quiet run $i disturbed: $(phase_field "$T/r$i.json" disturbed)"
 done
 
-cb_osd_bounce "${W[@]}" --duration 20 --json "$T/d.json"
+cb_osd_bounce "${W[@]}" --duration 20 --json "$T/d.json" --detail
 assert_rc 0 "a write through an OSD's outage"
 reasons=$(phase_field "$T/d.json" disturbed)
 echo "outage $(cat "$T/outage") s; disturbed: $reasons"
 grep -q "osd.1 down at +" <<<"$reasons" || fail "the phase does not name osd.1 down: $reasons"
 grep -q '^write: disturbed: .*osd.1 down at +' "$T/out" ||
 	fail "the text report has no disturbed line: $(cat "$T/out")"
+grep -q '^  write: disturbed: ' "$T/out" || fail "no finding of the disturbed phase: $(cat "$T/out")"
 read -r verdict runs reason <<<"$(reg_of "$T/d.json")"
 [ "$verdict" = none ] && [ "$runs" = 3 ] && [ "$reason" = "the phase was disturbed" ] ||
 	fail "the disturbed phase was judged: $verdict $runs $reason"

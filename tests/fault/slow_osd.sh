@@ -4,7 +4,8 @@
 # in its op_before_queue_op_lat and so in every op latency it times) is
 # named, by its read latency in a read phase and by its write or replica
 # write latency in a write phase, with its host as `ceph osd metadata`
-# names it and slow in most of the phase's intervals, and no other OSD is;
+# names it and slow in most of the phase's intervals (--detail's lines and
+# the findings), and no other OSD is;
 # expect: { slow_osds: 0 } then fails the run. Without the delay, under
 # an artificial host load (busy loops, one more than the cores) and 8 ops
 # in flight, no OSD is named in 5 runs (issue 41, item 9: one run in 10
@@ -28,13 +29,15 @@ YAML
 host1=$(fceph osd metadata 1 -f json | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["hostname"])')
 [ -n "$host1" ] || fail "no hostname in osd.1's metadata"
 inject 1 0.01 || fail "cannot inject the delay into osd.1"
-cb run "$p" --conf "$CONF" --run-name slow --json "$T/slow.json"
+cb run "$p" --conf "$CONF" --run-name slow --json "$T/slow.json" --detail
 inject 0 0 || fail "cannot reset the delay of osd.1"
 assert_rc 1 "the run with osd.1 delayed and expect slow_osds: 0"
 for ph in w r; do
 	grep -qE "^$ph: slow OSD: osd\.1 (read|write|replica write) [0-9.]+ ms mean, [0-9.]+x the median of 2 other OSDs, host $host1, slow in [0-9]+ of [0-9]+ intervals$" "$T/out" ||
 		fail "$ph: osd.1 not named: $(grep "^$ph:" "$T/out")"
 	grep -E "^$ph: slow OSD: osd\.[02] " "$T/out" && fail "$ph: another OSD named"
+	grep -qE "^  $ph: slow OSD: osd\.1 on host $host1, " "$T/out" ||
+		fail "$ph: osd.1 not among the findings: $(cat "$T/out")"
 done
 grep -qE "^r +slow_osds +1 slow OSDs +<= 0 slow OSDs .*FAIL" "$T/out" || fail "no FAIL verdict: $(cat "$T/out")"
 /usr/bin/python3 - "$T/slow.json" "$host1" <<'PY'
@@ -71,7 +74,7 @@ for _ in $(seq 0 "$(nproc)"); do
 done
 trap 'kill "${hogs[@]}" 2>/dev/null || true; inject 0 0 || true; at_exit' EXIT
 for i in $(seq 1 5); do
-	cb run "$p" --conf "$CONF" --run-name "quiet$i" --json "$T/quiet$i.json"
+	cb run "$p" --conf "$CONF" --run-name "quiet$i" --json "$T/quiet$i.json" --detail
 	grep "slow OSD:" "$T/out" && fail "run $i named a slow OSD"
 	[ "$rc" -eq 0 ] || fail "run $i without a delay: exit $rc: $(cat "$T/out" "$T/err")"
 	grep -qE "^w: cluster counted" "$T/out" || fail "run $i: no cluster counters"

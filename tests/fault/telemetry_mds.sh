@@ -145,7 +145,7 @@ workloads:
       phases: 'tree-create,file-create,file-stat,file-remove,tree-remove' }
 YAML
 )
-cb run "$p" --conf "$CONF" --run-name tmds --json "$T/ranks.json"
+cb run "$p" --conf "$CONF" --run-name tmds --json "$T/ranks.json" --detail
 assert_rc 0 "the tree run on two ranks"
 grep -E "MDS (counted|rank)" "$T/out"
 /usr/bin/python3 - "$T/ranks.json" <<'PY' || fail "the MDS ranks in the record"

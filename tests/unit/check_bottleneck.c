@@ -266,7 +266,7 @@ START_TEST(nothing_to_compare)
 	cb_bottleneck_free(&l);
 	FILE *f = open_memstream(&buf, &len);
 	json_t *rec = cb_result_json(&r);
-	cb_report_text(f, rec);
+	cb_report_text(f, rec, false);
 	json_decref(rec);
 	fclose(f);
 	ck_assert_ptr_null(strstr(buf, "Layer breakdown"));
@@ -287,7 +287,7 @@ START_TEST(rendered)
 	add(&r, "img-randwrite-4k-b", "rbd", "randwrite", 4096, 5000, 2000);
 	FILE *f = open_memstream(&buf, &len);
 	json_t *rec = cb_result_json(&r);
-	cb_report_text(f, rec);
+	cb_report_text(f, rec, false);
 	json_decref(rec);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(buf, "\nLayer breakdown"));

@@ -172,7 +172,7 @@ START_TEST(read_back)
 	char *text = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&text, &n);
-	cb_report_text(f, r);
+	cb_report_text(f, r, false);
 	fclose(f);
 	ck_assert_msg(strstr(text, "m: read ") && strstr(text, "m: write ") &&
 			  strstr(text, "m: sync ") && strstr(text, "(not in the row's ops)"),

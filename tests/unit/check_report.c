@@ -112,7 +112,7 @@ START_TEST(text_table)
 	fill(&r);
 	FILE *f = open_memstream(&buf, &len);
 	json_t *rec = cb_result_json(&r);
-	cb_report_text(f, rec);
+	cb_report_text(f, rec, false);
 	json_decref(rec);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(buf, "obj-write-4k"));

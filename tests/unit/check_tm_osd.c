@@ -210,11 +210,13 @@ START_TEST(row_text_and_json)
 	json_decref(ph);
 	cb_phase_tm_free(p.tm);
 
-	/* 2 % apart: a warning line; and osd.2 slow as a replica too */
+	/* 2 % apart: a warning line saying what to do; and osd.2 slow as a
+	 * replica too */
 	row(&p, 1020, 5);
 	t = text_of(&p);
 	ck_assert_msg(strstr(t, "w: warning: cluster counted 1,000 ops, 3.9 MiB; cephbench 1,020 "
-				"(ops compared: they differ by more than 1 %)\n"),
+				"(ops compared: they differ by more than 1 %: other clients of "
+				"these OSDs count too: rerun with the cluster otherwise idle)\n"),
 		      "%s", t);
 	ck_assert_msg(strstr(t,
 			     "w: slow OSD: osd.2 replica write 5.0 ms mean, 12.5x the median of 2 "
@@ -229,6 +231,36 @@ START_TEST(row_text_and_json)
 	t = text_of(&p);
 	ck_assert_msg(!strstr(t, "slow OSD"), "%s", t);
 	ck_assert_int_eq(cb_tm_osd_slow_count(&p), 0);
+	free(t);
+	/* rbd writes the OSDs counted 2 % more of: the object map's updates,
+	 * said as the explanation, no warning; 2 % fewer: still a warning */
+	p.layer = "rbd";
+	p.all_ops = p.write_ops = 980;
+	t = text_of(&p);
+	ck_assert_msg(strstr(t, "w: cluster counted 1,000 ops, 3.9 MiB; cephbench 980 (ops "
+				"compared: they differ by more than 1 %, as expected: librbd's own "
+				"ops: an image's object map is updated"),
+		      "%s", t);
+	ck_assert_msg(!strstr(t, "warning"), "%s", t);
+	free(t);
+	p.all_ops = p.write_ops = 1020;
+	t = text_of(&p);
+	ck_assert_msg(strstr(t, "w: warning: cluster counted 1,000 ops"), "%s", t);
+	free(t);
+	/* reads it counted more of: nothing of librbd's explains them */
+	p.all_ops = 980;
+	p.write_ops = 0;
+	t = text_of(&p);
+	ck_assert_msg(strstr(t, "w: warning: cluster counted 1,000 ops"), "%s", t);
+	free(t);
+	/* a CephFS mismatch: the client's cache, said as the explanation */
+	p.layer = "cephfs";
+	p.all_bytes = 2000 * 4096;
+	t = text_of(&p);
+	ck_assert_msg(strstr(t, "(bytes compared: they differ by more than 1 %, as expected: a "
+				"client cache's reads"),
+		      "%s", t);
+	ck_assert_msg(!strstr(t, "warning"), "%s", t);
 	free(t);
 	/* CephFS compares bytes */
 	p.layer = "cephfs";

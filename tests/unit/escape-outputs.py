@@ -404,7 +404,7 @@ def go(d):
             fail("report json: %d records do not read back (%s)" % (len(wrong), wrong[:2]))
     except ValueError as e:
         fail("report json: not JSON: %s" % e)
-    out = run("report", *files)
+    out = run("report", "--detail", *files)  # the telemetry's text too
     if plain(out, "report text"):
         for p in PAYLOADS:
             if shown(p) not in out:

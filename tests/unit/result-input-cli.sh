@@ -211,8 +211,10 @@ p["telemetry"] = {"host": {"window_s": 1.0, "cpu": {"usr": 1.0, "sys": 1.0, "iow
                   "r_await_ms": 0.5, "w_await_ms": 0.5, "aqu_sz": 0.1, "util_pct": 5.0}}}}
 json.dump(doc, open(f"{d}/free.json", "w"))
 PY
+# (--detail: the disk's line is telemetry's; the findings' disturbed line
+# is checked alone below)
 for fmt in text markdown; do
-	run report --format "$fmt" "$d/free.json"
+	run report --format "$fmt" --detail "$d/free.json"
 	[ "$rc" -eq 0 ] || fail "report $fmt: exit $rc $(cat "$d/err")"
 	plain "$d/out" || fail "report $fmt: a control byte reached stdout: $(od -c "$d/out" | head -20)"
 	grep -qF 'k: skipped (optional): no\x1b[2J rbd\x0aregression: fake' "$d/out" ||
@@ -221,6 +223,12 @@ for fmt in text markdown; do
 		fail "report $fmt: the disturbed reason is not shown escaped"
 	grep -qF 'disk sd\u009ba: 1 reads' "$d/out" || fail "report $fmt: the disk is not shown escaped"
 done
+run report "$d/free.json"
+[ "$rc" -eq 0 ] || fail "report: exit $rc $(cat "$d/err")"
+plain "$d/out" || fail "report: a control byte reached stdout: $(od -c "$d/out" | head -20)"
+grep -qF '  w: disturbed: scrub\x1b]0;T\x07 at +1.0 s' "$d/out" ||
+	fail "report: the finding of the disturbed phase is not shown escaped: $(cat "$d/out")"
+grep -q 'disk sd' "$d/out" && fail "report: a disk's line without --detail: $(cat "$d/out")"
 run report --format json "$d/free.json"
 "$py" -c "import json; r = json.load(open('$d/out')); assert r['skipped'][0]['reason'].startswith('no\x1b')" ||
 	fail "report json: the reason does not read back as stored"
