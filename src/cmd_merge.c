@@ -11,6 +11,7 @@
 #include "result_check.h"
 #include "result_load.h"
 #include "result_rebuild.h"
+#include "served.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -171,6 +172,26 @@ static int disturbed_union(const struct input *in, size_t n, size_t i, json_t *o
 	return all ? json_object_set_new(o, "disturbed", all) : 0;
 }
 
+/* Whether the cluster served the merged row: the first file's row the
+ * client's cache served, if any (its figures are in the sums: the merged
+ * row is no baseline either), else the first file's judgement; absent
+ * when no file judged it. */
+static int served_of(const struct input *in, size_t n, size_t i, json_t *o)
+{
+	const json_t *pick = NULL;
+	for (size_t k = 0; k < n; k++) {
+		const json_t *ph = json_array_get(json_object_get(in[k].root, "phases"), i);
+		const json_t *s = json_object_get(ph, "served");
+		if (s && cb_row_cached(ph)) {
+			pick = s;
+			break;
+		}
+		if (s && !pick)
+			pick = s;
+	}
+	return pick ? json_object_set_new(o, "served", json_deep_copy(pick)) : 0;
+}
+
 /* Rows that ran at the same time: src's window starts within the longer
  * of the two windows (and a minute of slack: cron's hosts start apart) of
  * where the merge's starts; not yesterday's file beside today's. */
@@ -242,7 +263,7 @@ static int merge_phase(const struct input *in, size_t n, size_t i, json_t **out,
 		    json_object_set_new(o, "params", c) < 0)
 			r = cb_err_usage(e, "out of memory");
 	}
-	if (r == 0 && disturbed_union(in, n, i, o) < 0)
+	if (r == 0 && (disturbed_union(in, n, i, o) < 0 || served_of(in, n, i, o) < 0))
 		r = cb_err_usage(e, "out of memory");
 	/* each file's row keeps what the file alone can say */
 	json_t *rows = o ? json_object_get(o, "ranks") : NULL;
