@@ -4,6 +4,7 @@
 #include "findings.h"
 #include "jget.h"
 #include "report.h"
+#include "served.h"
 #include "units.h"
 
 #include <errno.h>
@@ -123,13 +124,12 @@ static int client_bound(json_t *a, const json_t *p, const char *name)
 
 static int cache_served(json_t *a, const json_t *p, const char *name)
 {
-	const json_t *s = json_object_get(p, "served");
-	if (strcmp(cb_jstr(s, "by", ""), "client cache") != 0)
+	if (!cb_row_cached(p))
 		return 0;
 	return add(a,
 		   "%s: served by the client cache: most of its %s never reached the cluster, "
 		   "its figures are not the cluster's speed",
-		   name, cb_jstr(s, "judged", "reads"));
+		   name, cb_jstr(json_object_get(p, "served"), "judged", "reads"));
 }
 
 /* The kinds, most important first: a row's figures wrong as the

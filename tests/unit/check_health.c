@@ -672,6 +672,27 @@ START_TEST(history_schema_2)
 }
 END_TEST
 
+/* A row 99 % below the history at path, its member key set to v (stolen),
+ * gets no regression verdict, for reason. */
+static void not_judged(const char *path, const char *key, json_t *v, const char *reason)
+{
+	struct cb_err e = {0};
+	struct cb_health *h;
+	struct cb_health_opts o = {.history = path, .regression_pct = 10};
+	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
+	json_t *ph = phase("w", "bench", 10, 40960, 90000);
+	json_object_set_new(ph, key, v);
+	json_t *rec = record("2026-01-05T00:00:00Z", false, ph);
+	ck_assert_int_eq(cb_health_record(h, rec, &e), 0);
+	const json_t *a =
+	    json_object_get(json_array_get(json_object_get(rec, "phases"), 0), "regression");
+	ck_assert_str_eq(json_string_value(json_object_get(a, "verdict")), "none");
+	ck_assert_str_eq(json_string_value(json_object_get(a, "reason")), reason);
+	json_decref(rec);
+	cb_health_close(h);
+	ck_assert(!cb_err_isset(&e));
+}
+
 /* A row the client's cache served (served.h) is stored as such, listed
  * marked, never a baseline, and gets no verdict; the same rows served by
  * the cluster (the negative control) are the baseline. */
@@ -679,7 +700,6 @@ START_TEST(cached_not_judged)
 {
 	char p[256];
 	struct cb_err e = {0};
-	struct cb_health *h;
 	struct cb_hdb *db;
 	path_in_dir(p, sizeof(p), "cached.db");
 	for (int i = 1; i <= 4; i++) {
@@ -712,21 +732,9 @@ START_TEST(cached_not_judged)
 	json_decref(t);
 	cb_hdb_close(db);
 
-	struct cb_health_opts o = {.history = p, .regression_pct = 10};
-	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
-	json_t *ph = phase("w", "bench", 10, 40960, 90000); /* 99 % lower */
-	json_object_set_new(ph, "served",
-			    json_pack("{s:s, s:s}", "by", "client cache", "judged", "stats"));
-	json_t *rec = record("2026-01-05T00:00:00Z", false, ph);
-	ck_assert_int_eq(cb_health_record(h, rec, &e), 0);
-	const json_t *a =
-	    json_object_get(json_array_get(json_object_get(rec, "phases"), 0), "regression");
-	ck_assert_str_eq(json_string_value(json_object_get(a, "verdict")), "none");
-	ck_assert_str_eq(json_string_value(json_object_get(a, "reason")),
-			 "served by the client's cache");
-	json_decref(rec);
-	cb_health_close(h);
 	ck_assert(!cb_err_isset(&e));
+	not_judged(p, "served", json_pack("{s:s, s:s}", "by", "client cache", "judged", "stats"),
+		   "served by the client's cache");
 }
 END_TEST
 
@@ -734,28 +742,14 @@ END_TEST
 START_TEST(disturbed_not_judged)
 {
 	char p[256];
-	struct cb_err e = {0};
-	struct cb_health *h;
 	path_in_dir(p, sizeof(p), "dist.db");
 	for (int i = 1; i <= 3; i++) {
 		char ts[32];
 		snprintf(ts, sizeof(ts), "2026-01-0%dT00:00:00Z", i);
 		store_one(p, ts);
 	}
-	struct cb_health_opts o = {.history = p, .regression_pct = 10};
-	ck_assert_int_eq(cb_health_open(&o, &h, &e), 0);
-	json_t *ph = phase("w", "bench", 10, 40960, 90000); /* 99 % lower */
-	json_object_set_new(ph, "disturbed", json_pack("[s]", "2 pgs degraded at +1.0 s"));
-	json_t *rec = record("2026-01-05T00:00:00Z", false, ph);
-	ck_assert_int_eq(cb_health_record(h, rec, &e), 0);
-	const json_t *a =
-	    json_object_get(json_array_get(json_object_get(rec, "phases"), 0), "regression");
-	ck_assert_str_eq(json_string_value(json_object_get(a, "verdict")), "none");
-	ck_assert_str_eq(json_string_value(json_object_get(a, "reason")),
-			 "the phase was disturbed");
-	json_decref(rec);
-	cb_health_close(h);
-	ck_assert(!cb_err_isset(&e));
+	not_judged(p, "disturbed", json_pack("[s]", "2 pgs degraded at +1.0 s"),
+		   "the phase was disturbed");
 }
 END_TEST
 
