@@ -6,6 +6,7 @@
 const char *const cb_blk_ops[] = {"read", "write", "randread", "randwrite", "rw", "randrw", NULL};
 const char *const cb_blk_random_ops[] = {"randread", "randwrite", "randrw", NULL};
 const char *const cb_blk_write_ops[] = {"write", "randwrite", "rw", "randrw", NULL};
+const char *const cb_blk_read_ops[] = {"read", "randread", "rw", "randrw", NULL};
 
 enum cb_blk_op cb_blk_op_of(const char *op)
 {

@@ -29,6 +29,8 @@ extern const char *const cb_blk_ops[];
  * write (engine->write_ops). */
 extern const char *const cb_blk_random_ops[];
 extern const char *const cb_blk_write_ops[];
+/* ... that read: cold applies to them */
+extern const char *const cb_blk_read_ops[];
 
 /* The op named op (one of cb_blk_ops; the profile checked it). */
 enum cb_blk_op cb_blk_op_of(const char *op);

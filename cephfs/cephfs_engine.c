@@ -19,6 +19,8 @@ static const char *const cfs_write_ops[] = {"write", "randwrite", "replay", "mix
 static const char *const cfs_random_ops[] = {"randread", "randwrite", "mix", NULL};
 static const char *const timings[] = {"fast", "recorded", NULL};
 static const char *const cfs_io_ops[] = {"read", "write", "randread", "randwrite", NULL};
+/* the tree's stat and read phases, file reads: cold applies */
+static const char *const cfs_cold_ops[] = {"tree", "read", "randread", NULL};
 
 const char *const cfs_phase_names[CFS_NSTEPS + 1] = {
     [CFS_TREE_CREATE] = "tree-create", [CFS_DIR_CREATE] = "dir-create",
@@ -456,6 +458,7 @@ static int cfs_setup(struct cb_phase *ph, void **state)
 	s->step = (enum cfs_step)ph->step;
 	s->client = ph->client;
 	s->clients = ph->clients;
+	s->stride = cfs_stride(o, ph->wl, ph->clients);
 	struct cfs_session **slot = (struct cfs_session **)ph->session;
 	if (!slot)
 		return cb_err_cluster(ph->err, -EINVAL, "internal error: no session slot");
@@ -472,9 +475,19 @@ static int cfs_setup(struct cb_phase *ph, void **state)
 		*slot = ss;
 	}
 	s->ss = *slot;
-	int r = cfs_prepare_run(ph, s->ss);
+	int r = 0;
+	const char *cold = cfs_cold_way(ph, s);
+	/* a mount of the session's, not this step's: a new one holds nothing */
+	if (cold && !strcmp(cold, "remount") && s->ss->prepared)
+		r = cfs_remount(ph, s->ss);
+	if (r == 0)
+		r = cfs_prepare_run(ph, s->ss);
 	if (r < 0)
 		return r;
+	ph->out->cold = cold;
+	if (cold && ph->client == 0 &&
+	    (s->step == CFS_IO || (s->step == CFS_FILE_READ && o->read_bytes)))
+		cfs_cold_pools(ph);
 	if (s->step == CFS_IO || s->step == CFS_FILL)
 		return cfs_io_setup(ph, s);
 	if (s->step == CFS_REPLAY)
@@ -582,6 +595,7 @@ const struct cb_engine cb_engine_cephfs = {
     .random_ops = cfs_random_ops,
     .write_ops = cfs_write_ops,
     .sized_ops = cfs_io_ops,
+    .cold_ops = cfs_cold_ops,
     .check = cfs_check,
     .resolve = cfs_resolve,
     .steps = cfs_steps,

@@ -17,23 +17,30 @@
 #include <string.h>
 #include <time.h>
 
+int cfs_fs_get(struct cb_conn *conn, const char *fs, json_t **out)
+{
+	json_t *cmd =
+	    json_pack("{s:s, s:s, s:s}", "prefix", "fs get", "fs_name", fs, "format", "json");
+	char *text = cmd ? json_dumps(cmd, JSON_COMPACT) : NULL, why[256];
+	json_decref(cmd);
+	*out = NULL;
+	int r = text ? cb_conn_mon_json(conn, text, out, why, sizeof(why)) : -ENOMEM;
+	free(text);
+	return r;
+}
+
 /* Whether the monitors say a rank of file system fs is up:active. */
 static bool mds_active(struct cb_conn *conn, const char *fs)
 {
-	json_t *cmd = json_pack("{s:s, s:s, s:s}", "prefix", "fs get", "fs_name", fs, "format",
-				"json"),
-	       *j = NULL, *d;
-	char *text = cmd ? json_dumps(cmd, JSON_COMPACT) : NULL, why[256];
+	json_t *j = NULL, *d;
 	bool active = false;
 	const char *gid;
-	json_decref(cmd);
-	if (text && cb_conn_mon_json(conn, text, &j, why, sizeof(why)) == 0)
+	if (cfs_fs_get(conn, fs, &j) == 0)
 		json_object_foreach(json_object_get(json_object_get(j, "mdsmap"), "info"), gid, d)
 		{
 			const char *st = json_string_value(json_object_get(d, "state"));
 			active |= st && !strcmp(st, "up:active");
 		}
-	free(text);
 	json_decref(j);
 	return active;
 }
@@ -200,4 +207,18 @@ void cfs_unmount(struct ceph_mount_info *cm, uint64_t bound_ns)
 	if (done)
 		ceph_release(cm);
 	unmounting_put(u);
+}
+
+int cfs_remount(struct cb_phase *ph, struct cfs_session *ss)
+{
+	const struct cfs_opts *o = ph->lopts;
+	cfs_unmount(ss->cm, ss->unmount_ns);
+	ss->cm = NULL;
+	int r = cfs_mount(ph->conn, o->fs, o->client_cache_size, &ss->cm, ph->err);
+	if (r < 0)
+		return r;
+	if ((r = ceph_chdir(ss->cm, ss->base)) < 0)
+		return cb_err_cluster(ph->err, r, "cannot enter %s in file system %s: %s", ss->base,
+				      o->fs, strerror(-r));
+	return 0;
 }

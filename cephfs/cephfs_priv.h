@@ -225,6 +225,7 @@ struct cfs_state {
 	enum cfs_step step;
 	unsigned client;
 	unsigned clients;     /* the workload's, over which a stride wraps */
+	uint64_t stride;      /* the tree's stride (cfs_stride): given, or cold's */
 	uint64_t next, count; /* ops started, ops to do */
 	struct cfs_tree t;
 	/* file data I/O: descriptors, or handles with several ops in flight */
@@ -255,6 +256,24 @@ struct cfs_state {
 	/* op fsop: the seed the file sizes follow, and their cap */
 	uint64_t seed, cap;
 };
+
+/* cephfs_cold.c: the stride the tree's stat, read and remove phases use
+ * (stride given, else 1 when they run cold with two or more clients and no
+ * stonewall); how a step keeps the client's cache out ("stride",
+ * "remount", "direct"; NULL: it runs warm); the file system's data pools
+ * into ph->out for the OSDs' drop. */
+uint64_t cfs_stride(const struct cfs_opts *o, const struct cb_workload *wl, unsigned clients);
+const char *cfs_cold_way(const struct cb_phase *ph, const struct cfs_state *s);
+void cfs_cold_pools(struct cb_phase *ph);
+
+/* `fs get` of file system fs from the monitors into *out (the caller's):
+ * 0, or -errno. */
+struct json_t;
+int cfs_fs_get(struct cb_conn *conn, const char *fs, struct json_t **out);
+
+/* A client's mount made anew (cold), in its base directory again: what
+ * the old one cached is gone, and what it held dirty is flushed. */
+int cfs_remount(struct cb_phase *ph, struct cfs_session *ss);
 
 /* cephfs_fsop.c: op fsop, fsopbench's operations over a home-like tree. */
 extern const char *const cfs_fsop_steps[CFS_FSOP_READ - CFS_FSOP_LAYOUT + 1];

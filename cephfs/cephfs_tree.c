@@ -98,8 +98,7 @@ static unsigned owner(const struct cfs_state *s)
 	bool strided = s->step == CFS_DIR_STAT || s->step == CFS_DIR_REMOVE ||
 		       s->step == CFS_FILE_STAT || s->step == CFS_FILE_READ ||
 		       s->step == CFS_FILE_REMOVE;
-	return strided && s->o->stride ? (unsigned)((s->client + s->o->stride) % s->clients)
-				       : s->client;
+	return strided && s->stride ? (unsigned)((s->client + s->stride) % s->clients) : s->client;
 }
 
 static int item_path(struct cfs_state *s, char kind, uint64_t j)

@@ -24,6 +24,8 @@ static const char *const rados_random_ops[] = {"rand", "stat", "omap", "xattr", 
 static const char *const rados_write_ops[] = {"write", "omap", "xattr", "mix", NULL};
 /* block_size a distribution: objects of those sizes, each written whole */
 static const char *const rados_sized_ops[] = {"write", NULL};
+/* what an earlier phase wrote, read back: cold drops the OSDs' caches */
+static const char *const rados_cold_ops[] = {"seq", "rand", "stat", NULL};
 /* a mix's kinds (enum rados_kind), as its row's by_op names them */
 static const char *const rados_kinds[RK_N] = {"write", "read", "stat", "omap", "xattr"};
 /* without block_size, in the size the write recorded in the run's metadata */
@@ -617,6 +619,13 @@ static int rados_setup(struct cb_phase *ph, void **state)
 	}
 	if (!ph->wl->block_size)
 		ph->out->block_size = s->bs; /* a read's, as written */
+	/* librados keeps no cache of its own: cold is the OSDs' drop alone */
+	if (r == 0 && cb_op_listed(rados_cold_ops, ph->wl->op) &&
+	    cb_cold_wanted(ph->wl->cold, false)) {
+		ph->out->cold = "none";
+		ph->out->cold_pools[0] = rados_ioctx_get_id(s->io);
+		ph->out->ncold_pools = 1;
+	}
 	/* while the phase uses the run's objects, a cleanup or a namesake
 	 * elsewhere leaves them alone (rados_live.c); without the hold (caps
 	 * that refuse a watch) the run goes on as before */
@@ -724,6 +733,7 @@ const struct cb_engine cb_engine_rados = {
     .random_ops = rados_random_ops,
     .write_ops = rados_write_ops,
     .sized_ops = rados_sized_ops,
+    .cold_ops = rados_cold_ops,
     .check = rados_check,
     .resolve = rados_resolve,
     .setup = rados_setup,

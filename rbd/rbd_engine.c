@@ -239,6 +239,19 @@ static int set_cache(struct cb_phase *ph, struct cb_conn *conn, int mode)
 	return 0;
 }
 
+/* Cold: the images are opened anew for every phase, so librbd's cache
+ * holds nothing of them; the OSDs of the image's pools drop theirs at the
+ * start line. */
+static void cold_images(struct cb_phase *ph, const struct rbd_state *s)
+{
+	struct cb_phase_out *out = ph->out;
+	out->cold = "reopen";
+	out->cold_pools[out->ncold_pools++] = rados_ioctx_get_id(s->io);
+	int64_t data = s->nimg ? rbd_get_data_pool_id(s->img[0]) : -1;
+	if (data >= 0 && data != out->cold_pools[0])
+		out->cold_pools[out->ncold_pools++] = data;
+}
+
 static int rbd_setup(struct cb_phase *ph, void **state)
 {
 	const struct rbd_opts *o = ph->lopts;
@@ -295,6 +308,9 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	s->blocks = s->op == CB_BLK_PREFILL ? (s->size + s->bs - 1) / s->bs : s->size / s->bs;
 	cb_dist_init(&s->dist, &ph->wl->distribution, s->blocks * s->nimg, ph->wl->coverage,
 		     ph->wl->seed, &s->rng);
+	if (s->op != CB_BLK_PREFILL && cb_op_listed(cb_blk_read_ops, ph->wl->op) &&
+	    cb_cold_wanted(ph->wl->cold, false))
+		cold_images(ph, s);
 	if (o->image)
 		return 0; /* no marks on images the run does not own */
 	r = check_content(ph, s, o);
@@ -385,6 +401,7 @@ const struct cb_engine cb_engine_rbd = {
     .default_block_size = CB_RBD_DEFAULT_BS,
     .random_ops = cb_blk_random_ops,
     .write_ops = cb_blk_write_ops,
+    .cold_ops = cb_blk_read_ops,
     .sized_ops = cb_blk_ops,
     .check = rbd_check,
     .steps = rbd_steps,

@@ -19,6 +19,10 @@ static const char fs_help[] =
     "  --fs FS      file system (default cephfs)\n"
     "  --clients N  clients, each with its own mount (mdtest's ranks, fio's numjobs)\n"
     "  --run-name N names the run's tree (default: bench)\n"
+    "  --cold       reads first drop the OSDs' caches, buffered reads remount\n"
+    "               (the tree's stat and read phases run cold by default)\n"
+    "  --warm       the tree's stat and read phases on this client's own items,\n"
+    "               as its cache holds them (cold: false)\n"
     "\n"
     "mdtest's flags, as mdtest means them:\n"
     "  -z DEPTH     levels below the tree's root     -b BRANCH   subdirectories of each\n"
@@ -57,6 +61,8 @@ enum {
 	OPT_RAMP,
 	OPT_OPS,
 	OPT_MAX_ERRORS,
+	OPT_COLD,
+	OPT_WARM,
 };
 
 /* mdtest's -C -T -E -r: the phases each selects. */
@@ -91,6 +97,8 @@ int cb_cmd_fs(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {"ramp", required_argument, NULL, OPT_RAMP},
 	    {"ops", required_argument, NULL, OPT_OPS},
 	    {"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
+	    {"cold", no_argument, NULL, OPT_COLD},
+	    {"warm", no_argument, NULL, OPT_WARM},
 	    {NULL, 0, NULL, 0},
 	};
 	static const struct cb_adhoc_flag map[] = {
@@ -119,6 +127,7 @@ int cb_cmd_fs(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {OPT_RAMP, "--ramp", "ramp"},
 	    {OPT_OPS, "--ops", "ops"},
 	    {OPT_MAX_ERRORS, "--max-errors", "max_errors"},
+	    {OPT_COLD, "--cold", "cold"},
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};
@@ -143,6 +152,9 @@ int cb_cmd_fs(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 			rw = optarg;
 		} else if (opt == OPT_BUFFERED) {
 			buffered = true;
+		} else if (opt == OPT_WARM) {
+			if (cb_adhoc_add(&a, "--warm", "cold", "false", e) < 0)
+				goto out;
 		} else if (opt == 'W') { /* mdtest's seconds, as a duration */
 			snprintf(wall, sizeof(wall), "%s%s", optarg,
 				 optarg[strspn(optarg, "0123456789")] ? "" : "s");

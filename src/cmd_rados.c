@@ -30,6 +30,7 @@ static const char rados_help[] =
     "                         (default: --timeout)\n"
     "      --rate R           open loop: R ops/s (or a bandwidth, 200MiB/s) for all\n"
     "                         clients; latency from each op's scheduled start\n"
+    "      --cold             reads: the OSDs of the pool drop their caches first\n"
     "      --run-name N       names the objects (default: bench)\n";
 
 enum {
@@ -41,6 +42,7 @@ enum {
 	OPT_CLIENTS,
 	OPT_OP_TIMEOUT,
 	OPT_RATE,
+	OPT_COLD,
 };
 
 int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
@@ -61,6 +63,7 @@ int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {"clients", required_argument, NULL, OPT_CLIENTS},
 	    {"op-timeout", required_argument, NULL, OPT_OP_TIMEOUT},
 	    {"rate", required_argument, NULL, OPT_RATE},
+	    {"cold", no_argument, NULL, OPT_COLD},
 	    {NULL, 0, NULL, 0},
 	};
 	static const struct cb_adhoc_flag map[] = {
@@ -76,6 +79,7 @@ int cb_cmd_rados(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    {OPT_CLIENTS, "--clients", "clients"},
 	    {OPT_OP_TIMEOUT, "--op-timeout", "op_timeout"},
 	    {OPT_RATE, "--rate", "rate"},
+	    {OPT_COLD, "--cold", "cold"},
 	};
 	struct cb_run_opts o = {.sigfd = -1, .run_name = "bench"};
 	struct cb_adhoc a = {0};

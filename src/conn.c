@@ -321,9 +321,10 @@ static int ctl_session(struct cb_conn *c, struct cb_err *e)
 
 /* A command to the monitors (osd < 0) or to OSD osd, through the session
  * for commands: an OSD command is not a monitor op, but this way it keeps
- * the I/O session's timers as they were. */
-static int command_json(struct cb_conn *c, int osd, const char *cmd, json_t **out, char *why,
-			size_t n)
+ * the I/O session's timers as they were. Its reply into *out (parsed as
+ * JSON with parse; NULL when the reply is empty and parse is false). */
+static int command_json(struct cb_conn *c, int osd, const char *cmd, bool parse, json_t **out,
+			char *why, size_t n)
 {
 	const char *cmds[] = {cmd};
 	char *buf = NULL, *outs = NULL;
@@ -341,7 +342,7 @@ static int command_json(struct cb_conn *c, int osd, const char *cmd, json_t **ou
 	if (r < 0)
 		snprintf(why, n, "%s%s%.*s", strerror(-r), outslen ? ": " : "", (int)outslen,
 			 outs ? outs : "");
-	else if (!(*out = cb_json_loadb_wide(buf ? buf : "", len, 0, &je)))
+	else if ((parse || len) && !(*out = cb_json_loadb_wide(buf ? buf : "", len, 0, &je)))
 		r = -EBADMSG, snprintf(why, n, "the reply (%zu bytes) is not JSON: %s at byte %d",
 				       len, je.text, je.position);
 	rados_buffer_free(buf);
@@ -351,7 +352,7 @@ static int command_json(struct cb_conn *c, int osd, const char *cmd, json_t **ou
 
 int cb_conn_mon_json(struct cb_conn *c, const char *cmd, json_t **out, char *why, size_t n)
 {
-	return command_json(c, -1, cmd, out, why, n);
+	return command_json(c, -1, cmd, true, out, why, n);
 }
 
 /* The monitors' own version, so a report says what the cluster runs, not
@@ -407,7 +408,17 @@ int cb_conn_osd_json(struct cb_conn *c, int osd, const char *cmd, json_t **out, 
 		snprintf(why, n, "no OSD %d", osd);
 		return -EINVAL;
 	}
-	return command_json(c, osd, cmd, out, why, n);
+	return command_json(c, osd, cmd, true, out, why, n);
+}
+
+int cb_conn_osd_cmd(struct cb_conn *c, int osd, const char *cmd, char *why, size_t n)
+{
+	json_t *j = NULL;
+	int r = osd < 0 ? -EINVAL : command_json(c, osd, cmd, false, &j, why, n);
+	if (osd < 0)
+		snprintf(why, n, "no OSD %d", osd);
+	json_decref(j);
+	return r;
 }
 
 void cb_conn_close(struct cb_conn *c)

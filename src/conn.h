@@ -83,6 +83,10 @@ int cb_conn_osdmap(struct cb_conn *c, struct cb_err *e);
 int cb_conn_osd_json(struct cb_conn *c, int osd, const char *cmd, struct json_t **out, char *why,
 		     size_t n);
 
+/* The same for a command whose reply is not read (an empty one, as
+ * `cache drop`'s): 0, or -errno with the reason in why. */
+int cb_conn_osd_cmd(struct cb_conn *c, int osd, const char *cmd, char *why, size_t n);
+
 /* Open an I/O context on pool in namespace ns (NULL: default). A missing pool
  * is a cluster error naming the pool. Caller destroys the ioctx. */
 int cb_conn_ioctx(struct cb_conn *c, const char *pool, const char *ns, rados_ioctx_t *io,

@@ -5,6 +5,7 @@
 #ifndef CB_ENGINE_H
 #define CB_ENGINE_H
 
+#include "cold.h"
 #include "data.h"
 #include "dist.h"
 #include "err.h"
@@ -74,6 +75,10 @@ struct cb_workload {
 	/* cached: ok (1): its expect: judges it also when the client's cache
 	 * served it (served.h); no (0): such a row fails its expectations. */
 	int cached;
+	/* cold (enum cb_cold): a read step drops what could answer it before
+	 * it starts, the client's caches and the OSDs' (cold.h); auto: the
+	 * layer's default (the tree test's stat and read phases run cold). */
+	int cold;
 	/* How the load is applied (load_opts.h): closed loop unless rate.ops;
 	 * the arrival process of a rate; the group it runs together with
 	 * (NULL: alone), its role there, and the workload run alone it is set
@@ -124,6 +129,16 @@ struct cb_phase_out {
 	 * by is_write. */
 	const char *kinds[CB_MAX_KINDS];
 	unsigned nkinds;
+	/* A cold step (cold.h): how it kept the client's caches from answering
+	 * ("remount", "stride", "reopen": image handles opened anew, "none": the
+	 * library keeps no cache), a static string, NULL when it runs warm;
+	 * and the pools whose OSDs' caches the runner drops at the start line,
+	 * once every client has set up (the run's client 0's list). */
+	const char *cold;
+	int64_t cold_pools[CB_COLD_MAX_POOLS];
+	unsigned ncold_pools;
+	/* What the runner's drop did (filled in by the runner). */
+	struct cb_cold_osds cold_osds;
 };
 
 /* One phase as handed to an engine's setup: what to do (the plan's
@@ -302,6 +317,9 @@ struct cb_engine {
 	/* Ops whose block_size may be a distribution (and the others' is
 	 * refused): each op draws its size (cb_wl_next_size). */
 	const char *const *sized_ops;
+	/* Ops that read or stat what an earlier phase made: cold applies to
+	 * them (and is refused elsewhere). NULL: none. */
+	const char *const *cold_ops;
 	/* describe() names the device an op went to (krbd), so a failure's
 	 * message need not name the phase's target as well. */
 	bool describe_names_target;

@@ -132,11 +132,22 @@ static int cache_served(json_t *a, const json_t *p, const char *name)
 		   name, cb_jstr(json_object_get(p, "served"), "judged", "reads"));
 }
 
+/* A cold row whose OSDs kept (some of) their caches: the read it asked to
+ * be cold may have been served warm. */
+static int cold_kept(json_t *a, const json_t *p, const char *name)
+{
+	const json_t *c = json_object_get(p, "cold");
+	const char *note = cb_jstr(c, "note", NULL);
+	if (!note)
+		return 0;
+	return add(a, "%s: not cold: %s", name, note);
+}
+
 /* The kinds, most important first: a row's figures wrong as the
  * cluster's (a cache served it) before a row limited by its client. */
 static int (*const kinds[])(json_t *, const json_t *, const char *) = {
-    ended_early, expectations,	rate_missed,  disturbed,
-    slow_osds,	 counts_differ, cache_served, client_bound,
+    ended_early,   expectations, rate_missed, disturbed,    slow_osds,
+    counts_differ, cache_served, cold_kept,   client_bound,
 };
 
 json_t *cb_findings_json(const json_t *rec)

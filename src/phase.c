@@ -135,13 +135,28 @@ struct sync {
 	uint64_t start_ns;
 	unsigned exited, gone;
 	bool end_marked;
+	/* The run's client 0's phase, when it is this process's: a cold
+	 * step's OSD caches are dropped at the start line (cold_start). */
+	struct cb_phase *cold_ph;
 	atomic_bool abandon; /* the clients still running were given up on */
 	bool past[];
 };
 
+/* A cold step: once every client set up (a remount flushed what it held)
+ * and before any starts, the OSDs holding its pools drop their caches;
+ * the run's client 0 asks, once. */
+static void cold_start(struct cb_phase *ph)
+{
+	struct cb_phase_out *o = ph->out;
+	if (ph->client == 0 && o->cold && o->ncold_pools)
+		cb_cold_drop(ph->conn, o->cold_pools, o->ncold_pools, &o->cold_osds);
+}
+
 /* Under sy->mu. */
 static void mark_start(struct sync *sy)
 {
+	if (sy->cold_ph)
+		cold_start(sy->cold_ph);
 	sy->started = true;
 	sy->start_ns = cb_now_ns();
 	if (sy->ro->mark)
@@ -811,6 +826,8 @@ static int run_client(struct cb_phase *ph, const struct cb_engine *eng,
 		goto free_slots;
 	}
 	res->ran = true;
+	if (!sy)
+		cold_start(ph);
 	if (!sy && ro->mark)
 		ro->mark(ro->mark_arg, CB_MARK_START);
 	l.window_pending = l.first = first;
@@ -939,9 +956,11 @@ static int merge_clients(struct cb_phase *ph, struct client *c, unsigned n,
 		o->kept |= co->kept;
 		if (!o->note[0] && co->note[0])
 			snprintf(o->note, sizeof(o->note), "%s", co->note);
-		if (k == 0) { /* client 0 judged the steady rule */
+		if (k == 0) { /* client 0 judged the steady rule, and dropped caches */
 			res->steady = c[0].res.steady;
 			res->steady_ns = c[0].res.steady_ns;
+			o->cold = co->cold;
+			o->cold_osds = co->cold_osds;
 		}
 		if (c[k].res.hist && cb_phase_merge_client(res, &c[k].res) < 0 && r == 0)
 			r = cb_err_cluster(ph->err, -ENOMEM, "out of memory for samples");
@@ -1137,7 +1156,8 @@ static int abandoned(struct cb_phase *ph, const struct client *c, unsigned n, en
 	if (cause == STOP_SIGNAL && !ph->out->note[0]) {
 		char back[64] = "every one came back once aborted";
 		if (left)
-			snprintf(back, sizeof(back), "%u never came back, their figures lost", left);
+			snprintf(back, sizeof(back), "%u never came back, their figures lost",
+				 left);
 		snprintf(ph->out->note, sizeof(ph->out->note),
 			 "%u of %u clients (the first client %u) still inside a cluster call %llu "
 			 "s (--timeout) after the stop signal: aborted and abandoned (%s)",
@@ -1249,6 +1269,8 @@ static int run_clients(struct cb_phase *ph, const struct cb_engine *eng,
 		c[k].eng = eng;
 		c[k].ro = ro;
 		c[k].sy = sy;
+		if (c[k].ph.client == 0)
+			sy->cold_ph = &c[k].ph;
 		if (r == 0 && pthread_create(&c[k].tid, NULL, client_main, &c[k]) == 0) {
 			c[k].started = true;
 			continue;

@@ -22,6 +22,8 @@
 static const char *const arrivals[] = {"uniform", "poisson", NULL};
 static const char *const roles[] = {"measure", "load", NULL};
 static const char *const cached_words[] = {"no", "ok", NULL};
+/* enum cb_cold's order */
+static const char *const cold_words[] = {"auto", "false", "true", NULL};
 
 const struct cb_option cb_workload_options[] = {
     {"name", CB_OPT_NAME, offsetof(struct cb_workload, name), NULL, 0, 0, NULL,
@@ -79,6 +81,11 @@ const struct cb_option cb_workload_options[] = {
     {"cached", CB_OPT_ENUM, offsetof(struct cb_workload, cached), "no", 0, 0, cached_words,
      "ok: its expect: judges the row also when the client's cache served most of its reads or "
      "stats; no: such a row fails its expectations, its figures not being the cluster's"},
+    {"cold", CB_OPT_ENUM, offsetof(struct cb_workload, cold), "auto", 0, 0, cold_words,
+     "true: a read phase first drops what could answer it in the cluster's place: the "
+     "client's caches (a remount, a fresh image handle) and the caches of the OSDs holding its "
+     "pools (ceph tell osd.N cache drop); false: neither; auto: the layer's default (the tree "
+     "test's stat and read phases run cold, by stride with two or more clients)"},
     {"rate", CB_OPT_RATE, offsetof(struct cb_workload, rate), NULL, 1, 100000000, NULL,
      "open loop: ops per second (10000) or a bandwidth (200MiB/s) for the workload, split "
      "across its clients; latency counts from each op's scheduled start (default: closed "
@@ -250,6 +257,11 @@ static int check_op_keys(struct loader *l, const struct cb_plan_item *it, const 
 			    "writes no data");
 	if (r == 0 && cb_sizes_varies(&wl->sizes))
 		r = only_on(l, it, k, wwhere, "block_size", e->sized_ops, "takes one block size");
+	/* -o cold=true over a whole profile reads cold where a workload reads */
+	if (r == 0 && wl->cold == CB_COLD_ON &&
+	    strncmp(key_where(k, "cold", wwhere), "-o ", 3) != 0)
+		r = only_on(l, it, k, wwhere, "cold", e->cold_ops,
+			    "reads nothing an earlier phase made");
 	if (r == 0 && wl->block_align && !cb_sizes_varies(&wl->sizes))
 		r = cb_err_usage(l->e,
 				 "%s: block_align: sizes and offsets are multiples of block_size "

@@ -257,6 +257,9 @@ static json_t *phase_json(const struct cb_phase_result *p)
 	json_t *served = cb_served_json(&sv);
 	if (served)
 		json_object_set_new(o, "served", served);
+	json_t *cold = cb_cold_json(p->cold, &p->cold_osds);
+	if (cold)
+		json_object_set_new(o, "cold", cold);
 	/* how the load was applied, and what the row is in a group */
 	cb_steady_json(p, o);
 	cb_search_json(p, o);

@@ -58,6 +58,17 @@ static double ms_of(const json_t *lat, const char *key)
 	return cb_jnum(lat, key) / 1e3;
 }
 
+/* " cold:stride": a row run cold says how its client's caches were left
+ * out ("none": the library keeps none, the OSDs' dropped); "" else. */
+static const char *cold_mark(const json_t *p, char *buf, size_t n)
+{
+	const json_t *c = json_object_get(p, "cold");
+	buf[0] = '\0';
+	if (json_is_object(c))
+		snprintf(buf, n, " cold:%s", cb_jstr(c, "client", "?"));
+	return buf;
+}
+
 static void table_text(const json_t *phases, FILE *out)
 {
 	int w = 5, ow = 9;
@@ -75,7 +86,7 @@ static void table_text(const json_t *phases, FILE *out)
 	json_array_foreach(phases, i, p)
 	{
 		const json_t *lat = json_object_get(p, "latency_us");
-		char bs[32], qd[48], bw[32] = "-";
+		char bs[32], qd[48], bw[32] = "-", cold[48];
 		bool nodata = cb_report_no_data(p);
 		/* a distribution's sizes and mean are on a line of their own */
 		if (json_object_get(p, "sizes"))
@@ -99,7 +110,7 @@ static void table_text(const json_t *phases, FILE *out)
 			cb_jtrue(p, "failed")	     ? " failed"
 			: cb_jtrue(p, "interrupted") ? " partial"
 			: cb_row_cached(p)	     ? " cached"
-						     : "");
+						     : cold_mark(p, cold, sizeof(cold)));
 	}
 	/* the marker's legend, with each cached row's evidence: a figure the
 	 * client's cache served is not the cluster's speed */

@@ -3,6 +3,7 @@
 #ifndef CB_RESULT_H
 #define CB_RESULT_H
 
+#include "cold.h"
 #include "hist.h"
 #include "kinds.h"
 
@@ -127,6 +128,10 @@ struct cb_phase_result {
 	char *group;
 	bool load;
 	char *alone;
+	/* A cold step (cold.h): how the client's caches were left out (a
+	 * static string; NULL: it ran warm) and what the OSDs' drop did. */
+	const char *cold;
+	struct cb_cold_osds cold_osds;
 };
 
 /* A workload not run because this host lacks its layer (optional: true). */

@@ -83,6 +83,10 @@ static int run_step(struct run *rn, size_t i, const struct cb_step *st, struct c
 	/* a namesake's leftovers removed, or old data read: never silently */
 	if (out.note[0] && !rn->o->quiet && rn->root)
 		fprintf(stderr, "workload '%s': %s\n", w.name, out.note);
+	pr->cold = out.cold;
+	pr->cold_osds = out.cold_osds;
+	if (out.cold_osds.note[0] && !rn->o->quiet && rn->root)
+		fprintf(stderr, "workload '%s': cold: %s\n", w.name, out.cold_osds.note);
 	if (out.target[0]) /* a step that failed before its setup names no target */
 		cb_run_note_target(rn, i, it->engine, &ph);
 	return r;
@@ -136,6 +140,8 @@ int cb_run_merge_row(struct cb_phase_result *row, struct cb_phase_result *pr)
 	else
 		cb_phase_tm_free(pr->tm);
 	pr->tm = NULL;
+	if (!row->cold) /* the first run's way of running cold is the row's */
+		row->cold = pr->cold, row->cold_osds = pr->cold_osds;
 	if (pr->ran)
 		return cb_phase_merge_iteration(row, pr) < 0 ? -ENOMEM : 0;
 	row->interrupted |= pr->interrupted;

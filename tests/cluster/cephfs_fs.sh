@@ -65,7 +65,7 @@ for st in 0 1 u; do
 	# client's creates take caps back, and a third of the stats went to the
 	# MDS on a loaded CI host (401 of 1,200)
 	case $st in
-	0) extra="stride: 0, unique_dir: true" ;;
+	0) extra="stride: 0, unique_dir: true, cold: false" ;;
 	1) extra="stride: 1" ;;
 	u) extra="stride: 1, unique_dir: true" ;;
 	esac

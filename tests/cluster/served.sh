@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Served by whom (issue 42, item 1): a tree test of one client stats and
-# reads its own items, which its cache holds (the MDS counted 0 of them on
-# the sandbox); one of two clients with stride 1 (mdtest -N) works on the
-# other's, which the MDS and the OSDs serve. Each row's served.by must
+# Served by whom (issue 42, items 1 and 2): a tree test of one client run
+# warm (cold: false) stats and reads its own items, which its cache holds
+# (the MDS counted 0 of them on the sandbox); run cold (the default), its
+# mount is made anew before those phases, and one of two clients works on
+# the other's items (stride 1 by default, mdtest -N): the MDS and the OSDs
+# serve them, and the row says how it ran cold. Each row's served.by must
 # agree with the counters in its own telemetry, recomputed here; the one
 # client's stat and read rows are marked cached in the table, Markdown,
 # history and Prometheus, fail their expect: (not judged: not the
@@ -14,12 +16,14 @@ p=$(profile served <<YAML
 name: served
 workloads:
   - { name: one, layer: cephfs, fs: $FS, op: tree, depth: 1, branch: 2, items: 10,
-      write_bytes: 4K, read_bytes: 4K, expect: { min_iops: 1 } }
+      write_bytes: 4K, read_bytes: 4K, expect: { min_iops: 1 }, cold: false }
   - { name: ok, layer: cephfs, fs: $FS, op: tree, depth: 1, branch: 2, items: 10,
-      write_bytes: 4K, read_bytes: 4K, cached: ok, expect: { min_iops: 1 },
+      write_bytes: 4K, read_bytes: 4K, cached: ok, expect: { min_iops: 1 }, cold: false,
       phases: 'tree-create,file-create,file-stat,file-remove,tree-remove' }
+  - { name: cold, layer: cephfs, fs: $FS, op: tree, depth: 1, branch: 2, items: 10,
+      write_bytes: 4K, read_bytes: 4K, expect: { min_iops: 1 } }
   - { name: two, layer: cephfs, fs: $FS, op: tree, depth: 1, branch: 2, items: 10,
-      write_bytes: 4K, read_bytes: 4K, clients: 2, stride: 1 }
+      write_bytes: 4K, read_bytes: 4K, clients: 2 }
 YAML
 )
 cb run "$p" --conf "$CONF" --run-name served --json "$T/r.json" --history "$T/h.db" \
@@ -63,9 +67,23 @@ for name, p in rows.items():
 # the evidence: none of the file stats)
 for ph in ("one.dir-stat", "one.file-stat", "one.file-read"):
     assert rows[ph]["served"]["by"] == "client cache", (ph, rows[ph]["served"])
-# two clients, stride 1: the other's items, from the cluster
-for ph in ("two.dir-stat", "two.file-stat", "two.file-read"):
-    assert rows[ph]["served"]["by"] == "cluster", (ph, rows[ph]["served"])
+# cold: one client's mount made anew, two clients' stride: from the
+# cluster, and the row (JSON and table) says how it ran cold; warm rows and
+# the phases that do not read say nothing
+for w, how in (("cold", "remount"), ("two", "stride")):
+    for ph in (w + ".dir-stat", w + ".file-stat", w + ".file-read"):
+        assert rows[ph]["served"]["by"] == "cluster", (ph, rows[ph]["served"])
+        assert rows[ph]["cold"]["client"] == how, (ph, rows[ph]["cold"])
+        line = next(l for l in text if l.startswith(ph + " "))
+        assert line.endswith(" cold:" + how), line
+    # the read's data pool's OSD was asked (memstore has no cache to
+    # drop: no note), the stats' none
+    c = rows[w + ".file-read"]["cold"]
+    assert c["osds"] == 1 and c["osds_dropped"] + c["osds_no_cache"] == 1 and c["note"] is None, c
+    assert rows[w + ".file-stat"]["cold"]["osds"] == 0, rows[w + ".file-stat"]["cold"]
+for name, p in rows.items():
+    if not name.startswith(("cold.", "two.")) or name.endswith(("create", "remove", "rename")):
+        assert "cold" not in p, (name, p["cold"])
 # expect: a cached row is not judged (a FAIL saying so), unless cached: ok
 for name, p in rows.items():
     for v in p.get("expect", []):

@@ -45,6 +45,8 @@ static const char every[] =
     "  \"served\": {\"by\": \"cluster\"}, \"expect\": [{\"threshold\": \"min_iops\","
     "  \"pass\": true, \"measured\": 10, \"expected\": 1}]},"
     " {\"name\": \"cached\", \"served\": {\"by\": \"client cache\", \"judged\": \"stats\"}},"
+    " {\"name\": \"warmish\", \"cold\": {\"client\": \"none\", \"osds\": 1, \"osds_dropped\": 0,"
+    "  \"note\": \"1 of 1 OSDs kept their caches\"}},"
     " {\"name\": \"bound\", \"telemetry\": {\"client\": {\"bound\": true,"
     "  \"bound_reason\": \"cephbench's threads used 95 % of a core\"}}},"
     " {\"name\": \"apart\", \"telemetry\": {\"cluster\": {\"agree\": false, \"agree_note\":"
@@ -69,7 +71,7 @@ START_TEST(every_kind_in_order)
 	json_t *rec = record(every);
 	json_t *f = cb_findings_json(rec);
 	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(json_array_size(f), 9);
+	ck_assert_uint_eq(json_array_size(f), 10);
 	/* failed and partial rows first, then verdicts, rates, the cluster's
 	 * state, slow OSDs, counts, the client */
 	ck_assert_str_eq(at(f, 0),
@@ -87,7 +89,8 @@ START_TEST(every_kind_in_order)
 				   "the cluster otherwise idle");
 	ck_assert_str_eq(at(f, 7), "cached: served by the client cache: most of its stats never "
 				   "reached the cluster, its figures are not the cluster's speed");
-	ck_assert_str_eq(at(f, 8), "bound: client-bound: cephbench's threads used 95 % of a core");
+	ck_assert_str_eq(at(f, 8), "warmish: not cold: 1 of 1 OSDs kept their caches");
+	ck_assert_str_eq(at(f, 9), "bound: client-bound: cephbench's threads used 95 % of a core");
 	/* the record's own findings, once set, are what the text shows */
 	ck_assert_int_eq(cb_findings_record(rec), 0);
 	ck_assert(json_equal(json_object_get(rec, "findings"), f));
@@ -105,13 +108,16 @@ END_TEST
  * that did not serve, a rate kept. */
 START_TEST(negative_control)
 {
-	json_t *rec = record("[{\"name\": \"ok\", \"telemetry\": {\"client\": {\"bound\": false},"
-			     " \"cluster\": {\"agree\": true, \"slow_osds\": []}},"
-			     " \"served\": {\"by\": \"cluster\"}, \"disturbed\": []},"
-			     " {\"name\": \"flushed\", \"telemetry\": {\"cluster\": {\"agree\":"
-			     " false, \"mismatch_why\": \"a client cache's\"}}},"
-			     " {\"name\": \"nothing\", \"telemetry\": {\"cluster\": {\"agree\":"
-			     " null}}}]");
+	json_t *rec =
+	    record("[{\"name\": \"ok\", \"telemetry\": {\"client\": {\"bound\": false},"
+		   " \"cluster\": {\"agree\": true, \"slow_osds\": []}},"
+		   " \"served\": {\"by\": \"cluster\"}, \"disturbed\": []},"
+		   " {\"name\": \"flushed\", \"telemetry\": {\"cluster\": {\"agree\":"
+		   " false, \"mismatch_why\": \"a client cache's\"}}},"
+		   " {\"name\": \"nothing\", \"telemetry\": {\"cluster\": {\"agree\":"
+		   " null}}},"
+		   " {\"name\": \"cold\", \"cold\": {\"client\": \"remount\", \"osds\": 1,"
+		   " \"osds_dropped\": 0, \"osds_no_cache\": 1, \"note\": null}}]");
 	json_t *f = cb_findings_json(rec);
 	ck_assert_uint_eq(json_array_size(f), 0);
 	char *t = text_of(rec, false);
