@@ -5,6 +5,7 @@
  * --allow-destructive (krbd_dev.c has the safety rules). */
 #include "rng.h"
 #include "blk_check.h"
+#include "conn.h"
 #include "context.h"
 #include "krbd_priv.h"
 #include "options.h"
@@ -322,6 +323,21 @@ static uint64_t fill_bs(const struct cb_workload *wl)
 	return bs > min ? bs : min;
 }
 
+/* Cold: O_DIRECT reads bypass the page cache; buffered ones find it
+ * emptied of the devices' pages; the OSDs of the pool drop theirs at the
+ * start line (a given device's pool is known only when pool is given). */
+static void cold_devices(struct cb_phase *ph, const struct krbd_session *ss)
+{
+	const struct krbd_opts *o = ph->lopts;
+	struct cb_phase_out *out = ph->out;
+	out->cold = o->direct ? "direct" : "fadvise";
+	for (unsigned i = 0; !o->direct && i < ss->ndev; i++)
+		posix_fadvise(ss->dev[i].fd, 0, 0, POSIX_FADV_DONTNEED);
+	int64_t id = o->pool ? rados_pool_lookup(cb_conn_rados(ph->conn), o->pool) : -1;
+	if (id >= 0)
+		out->cold_pools[out->ncold_pools++] = id;
+}
+
 static int krbd_setup(struct cb_phase *ph, void **state)
 {
 	const struct krbd_opts *o = ph->lopts;
@@ -363,6 +379,9 @@ static int krbd_setup(struct cb_phase *ph, void **state)
 	cb_dist_init(&s->dist, &ph->wl->distribution, all, ph->wl->coverage, ph->wl->seed, &s->rng);
 	if (s->op == CB_BLK_PREFILL)
 		ph->out->block_size = s->bs;
+	if (s->op != CB_BLK_PREFILL && cb_op_listed(cb_blk_read_ops, ph->wl->op) &&
+	    cb_cold_wanted(ph->wl->cold, false))
+		cold_devices(ph, s->ss);
 	if ((r = krbd_aio_init(s, (unsigned)ph->wl->concurrency)) < 0)
 		return cb_err_cluster(ph->err, r,
 				      "setting up libaio (io_setup, %llu in flight): %s",
@@ -417,6 +436,7 @@ const struct cb_engine cb_engine_krbd = {
     .default_block_size = KRBD_DEFAULT_BS,
     .random_ops = cb_blk_random_ops,
     .write_ops = cb_blk_write_ops,
+    .cold_ops = cb_blk_read_ops,
     .sized_ops = cb_blk_ops,
     .check = krbd_check,
     .available = krbd_available,

@@ -8,19 +8,8 @@
 # cache), a warm one on next to none (the negative control). A client
 # whose caps refuse `cache drop` gets one note, and the run goes on.
 . "$(dirname "$0")/lib.sh"
-SANDBOX=$(cd "$(dirname "$0")/../.." && pwd)/tests/sandbox
-BDIR="$T/bluestore"
-# its own port: 300 above the main sandbox's (fault +100, compression +200)
-BPORT=$(($(sed -n 's/^mon host = v1:127.0.0.1:\([0-9]*\)$/\1/p' "$CONF") + 300))
-trap '"$SANDBOX" stop "$BDIR" >/dev/null 2>&1 || true; at_exit' EXIT
-
-set +e
-BCONF=$(SANDBOX_OBJECTSTORE=bluestore SANDBOX_BLUESTORE_BYTES=4294967296 SANDBOX_MON_PORT=$BPORT \
-	"$SANDBOX" start "$BDIR" 2>"$T/sandbox.err")
-rc=$?
-set -e
-[ "$rc" -eq 0 ] || fail "the BlueStore sandbox did not start: $(tail -5 "$T/sandbox.err")"
-bceph() { timeout 60 ceph --conf "$BCONF" "$@"; }
+# its port 300 above the main sandbox's (fault +100, compression +200)
+bluestore_sandbox 300
 misses() {
 	bceph tell osd.0 perf dump bluestore |
 		/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["bluestore"]["onode_misses"])'

@@ -10,19 +10,7 @@
 # and the pool's statistics (ceph df detail, published a few seconds later)
 # count the row's bytes as compressed. Random data is rejected blob by blob.
 . "$(dirname "$0")/lib.sh"
-SANDBOX=$(cd "$(dirname "$0")/../.." && pwd)/tests/sandbox
-BDIR="$T/bluestore"
-# its own port: 200 above the main sandbox's, 100 above the fault one's
-BPORT=$(($(sed -n 's/^mon host = v1:127.0.0.1:\([0-9]*\)$/\1/p' "$CONF") + 200))
-trap '"$SANDBOX" stop "$BDIR" >/dev/null 2>&1 || true; at_exit' EXIT
-
-set +e
-BCONF=$(SANDBOX_OBJECTSTORE=bluestore SANDBOX_BLUESTORE_BYTES=4294967296 SANDBOX_MON_PORT=$BPORT \
-	"$SANDBOX" start "$BDIR" 2>"$T/sandbox.err")
-rc=$?
-set -e
-[ "$rc" -eq 0 ] || fail "the BlueStore sandbox did not start: $(tail -5 "$T/sandbox.err")"
-bceph() { timeout 60 ceph --conf "$BCONF" "$@"; }
+bluestore_sandbox 200
 bceph osd pool set bench compression_mode force >/dev/null 2>&1
 bceph osd pool set bench compression_algorithm zlib >/dev/null 2>&1
 bceph osd pool set bench compression_min_blob_size 65536 >/dev/null 2>&1

@@ -43,7 +43,9 @@ MiB=$((1 << 20))
 # 1. Every op on a 16M loop device, in one profile; the reads (and a
 #    buffered randrw) after a prefill, verified. Valid phases in order, no
 #    errors, every byte accounted, reads only read, writes only write,
-#    mixes do both.
+#    mixes do both. Two run cold: O_DIRECT reads past the page cache, the
+#    buffered one after its pages were dropped (fadvise); a loop device
+#    has no pool whose OSDs could drop theirs.
 new_loop A "$T/a.img" 16M
 profile ops >/dev/null <<YAML
 name: ops
@@ -51,11 +53,11 @@ defaults: { layer: krbd, device: $A, duration: 1s, concurrency: 8 }
 workloads:
   - { name: write, op: write }
   - { name: randwrite, op: randwrite }
-  - { name: read, op: read, prefill: true, verify: true }
+  - { name: read, op: read, prefill: true, verify: true, cold: true }
   - { name: randread, op: randread, prefill: true, verify: true }
   - { name: rw, op: rw, prefill: true, verify: true }
   - { name: randrw, op: randrw }
-  - { name: buffered, op: randrw, prefill: true, verify: true, direct: false }
+  - { name: buffered, op: randrw, prefill: true, verify: true, direct: false, cold: true }
 YAML
 run_profile ops --allow-destructive
 assert_rc 0 "every op"
@@ -64,6 +66,13 @@ assert_valid_json "$T/ops.json" "every op"
 	write:write randwrite:randwrite read.prefill:prefill read:read \
 	randread.prefill:prefill randread:randread rw.prefill:prefill rw:rw \
 	randrw:randrw buffered.prefill:prefill buffered:randrw || fail "every op: see above"
+/usr/bin/python3 - "$T/ops.json" <<'PY' || fail "cold: see above"
+import json, sys
+ph = {p["name"]: p for p in json.load(open(sys.argv[1]))["phases"]}
+for name, how in (("read", "direct"), ("buffered", "fadvise"), ("randread", None)):
+    c = ph[name].get("cold")
+    assert (c and c["client"]) == how and (not c or c["osds"] == 0), (name, c)
+PY
 # the verified rw and buffered randrw kept the pattern where they wrote
 pattern_check "$A" 0 || fail "after the verified runs, $A does not hold the pattern"
 

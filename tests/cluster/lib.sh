@@ -168,3 +168,24 @@ args_until_dashes() {
 		shift
 	done
 }
+
+# bluestore_sandbox OFFSET: a sandbox of the test's own, one BlueStore OSD
+# on a sparse file (the main sandbox's memstore compresses nothing and
+# caches nothing), its monitor OFFSET above the main sandbox's port (the
+# fault sandbox's is 100 above); its conf in BCONF, bceph its ceph, stopped
+# when the test exits.
+bluestore_sandbox() {
+	local sandbox port
+	sandbox=$(cd "$HERE/../.." && pwd)/tests/sandbox
+	BDIR="$T/bluestore"
+	port=$(($(sed -n 's/^mon host = v1:127.0.0.1:\([0-9]*\)$/\1/p' "$CONF") + $1))
+	# shellcheck disable=SC2064 # the path now, the trap's at exit
+	trap "\"$sandbox\" stop \"$BDIR\" >/dev/null 2>&1 || true; at_exit" EXIT
+	set +e
+	BCONF=$(SANDBOX_OBJECTSTORE=bluestore SANDBOX_BLUESTORE_BYTES=4294967296 \
+		SANDBOX_MON_PORT=$port "$sandbox" start "$BDIR" 2>"$T/sandbox.err")
+	rc=$?
+	set -e
+	[ "$rc" -eq 0 ] || fail "the BlueStore sandbox did not start: $(tail -5 "$T/sandbox.err")"
+}
+bceph() { timeout 60 ceph --conf "$BCONF" "$@"; }
