@@ -41,7 +41,7 @@ static const char merge_help[] =
 /* A phase's keys that say what it was: the first file's, kept. */
 static const char *const same_keys[] = {
     "name",   "layer",	"op",	"pool",	 "block_size", "concurrency", "workload", "step",
-    "matrix", "params", "uses", "group", "role",       "alone",	      NULL,
+    "matrix", "params", "uses", "group", "role",       "alone",	      "cold",	  NULL,
 };
 
 /* A phase's keys cb_phase_figures_json writes from the merged figures. */

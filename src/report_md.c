@@ -98,6 +98,12 @@ static void table(FILE *out, const json_t *phases)
 			: cb_jtrue(p, "interrupted") ? " (partial)"
 			: cb_row_cached(p)	     ? " (cached)"
 						     : "");
+		/* a cold row: how, a word of the layer's (cold.h) */
+		if (json_is_object(json_object_get(p, "cold"))) {
+			fputs("(cold: ", out);
+			md_text(out, cb_jstr(json_object_get(p, "cold"), "client", ""));
+			fputs(") ", out);
+		}
 		cell(out, cb_jstr(p, "layer", ""));
 		cell(out, cb_jstr(p, "op", ""));
 		cell(out, cb_jstr(p, "pool", ""));

@@ -41,6 +41,11 @@ CB.kinds.run = function (data, root) {
   const badge = (cls, text, title) => el("span", Object.assign({class: "cb-badge " + cls},
     title ? {title: title} : {}), text);
   const cachedBadge = () => badge("cb-badge-cached", "cached", CB.CACHED_TEXT);
+  /* "cold:remount": how a cold row kept the client's caches out
+   * (docs/result.md, Cold), its note (OSDs that kept theirs) as the title */
+  const coldBadge = (p) => (p.cold ? badge("cb-badge-cold", "cold:" + p.cold.client,
+    p.cold.note || "ran cold: the client's caches left out, " + p.cold.osds_dropped + " of " +
+    p.cold.osds + " OSDs dropped theirs") : "");
   /* "cached: served mostly by ...", its swatch as the bars draw it */
   const cachedLegend = (rows) => (rows.some(cached) ? el("p", {class: "cb-note cb-legend"},
     el("span", {class: "cb-swatch"}), " ", cachedBadge(), " " + CB.CACHED_TEXT) : "");
@@ -123,7 +128,8 @@ CB.kinds.run = function (data, root) {
     root.append(cachedLegend(r.phases));
     const cols = [
       {title: "phase", get: (p) => p.name,
-        show: (v, p) => (cached(p) ? el("span", {}, v, " ", cachedBadge()) : v)},
+        show: (v, p) => (cached(p) ? el("span", {}, v, " ", cachedBadge())
+          : p.cold ? el("span", {}, v, " ", coldBadge(p)) : v)},
       {title: "layer", get: (p) => p.layer, show: (v) => v},
       {title: "op", get: (p) => p.op, show: (v) => v},
       /* sorted by the mean a distribution came to; shown as asked, with it */
@@ -207,6 +213,7 @@ CB.kinds.run = function (data, root) {
       fmt(p.iops, 1) + " IOPS" + (noData(p) ? "" : ", " + fmt(p.bw_bytes_per_s / 1048576, 2) + " MiB/s") +
       ", p99 " + fmt(L.p99 === undefined ? null : L.p99 / 1e3, 3) + " ms");
     if (cached(p)) head.append(" ", cachedBadge());
+    if (p.cold) head.append(" ", coldBadge(p));
     if (p.failed) head.append(" ", badge("cb-badge-fail", "failed"));
     if (dist) head.append(" ", badge("cb-badge-disturbed", "disturbed"));
     const box = el("details", {class: "cb-phase-box", id: "phase" + k + "-box"}, head);
