@@ -8,7 +8,8 @@
 # cache), a warm one on next to none (the negative control). A client
 # whose caps refuse `cache drop` gets one note, and the run goes on.
 . "$(dirname "$0")/lib.sh"
-# its port 300 above the main sandbox's (fault +100, compression +200)
+# its port 300 above the sandbox it is queued on (CMakeLists.txt: the
+# fault one, itself the main one's + 100; compression.sh's is main + 200)
 bluestore_sandbox 300
 misses() {
 	bceph tell osd.0 perf dump bluestore |
