@@ -56,7 +56,9 @@ int cb_cmp_phases(const struct cb_cmp_phase *a, const struct cb_cmp_phase *b, do
 	memset(c, 0, sizeof(*c));
 	c->a = a;
 	c->b = b;
-	c->judged = !a->interrupted && !a->failed && !b->interrupted && !b->failed;
+	/* partial figures, or a cache's, are not a verdict on the cluster */
+	c->judged = !a->interrupted && !a->failed && !b->interrupted && !b->failed && !a->cached &&
+		    !b->cached;
 	c->repeats = a->nreps >= 2 && b->nreps >= 2;
 	double *bw_a = NULL, *bw_b = NULL;
 	const double *ia = a->ops_s, *ib = b->ops_s, *ba = a->bytes_s, *bb = b->bytes_s;

@@ -32,6 +32,7 @@ struct cb_cmp_phase {
 	json_int_t errors;	       /* failed ops */
 	char *own_name, *own_workload; /* a kind's row (by_op): its names, owned */
 	bool interrupted, failed;      /* cut by a signal / stopped by max_errors: partial */
+	bool cached; /* served by the client's cache (served.h): not the cluster's speed */
 };
 
 struct cb_cmp_file {

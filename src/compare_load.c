@@ -2,6 +2,7 @@
  * cb_result_check (as history --add checks them), then the figures a
  * comparison uses taken out. */
 #include "compare.h"
+#include "served.h"
 #include "result_check.h"
 #include "result_load.h"
 
@@ -75,6 +76,7 @@ static int load_phase(const json_t *o, struct cb_cmp_phase *p)
 	p->errors = json_integer_value(json_object_get(o, "errors"));
 	p->interrupted = json_is_true(json_object_get(o, "interrupted"));
 	p->failed = json_is_true(json_object_get(o, "failed"));
+	p->cached = cb_row_cached(o);
 	int rc = load_samples(json_object_get(o, "samples"), p);
 	const json_t *reps = json_object_get(json_object_get(o, "iterations"), "iops");
 	if (rc == 0 && reps)
@@ -97,7 +99,8 @@ static int load_kind(const struct cb_cmp_phase *row, const char *kind, const jso
 				   .step = row->step,
 				   .matrix = row->matrix,
 				   .interrupted = row->interrupted,
-				   .failed = row->failed};
+				   .failed = row->failed,
+				   .cached = row->cached};
 	p->own_name = malloc(nn);
 	p->own_workload = nw ? malloc(nw) : NULL;
 	p->ops_s = calloc(1, sizeof(double));

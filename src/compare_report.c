@@ -73,6 +73,11 @@ static void print_partial(FILE *out, const char *label, const struct cb_cmp_phas
 			l, p->errors, p->interrupted ? " and was interrupted" : "");
 	else if (p->interrupted)
 		fprintf(out, "  note: %s's phase was interrupted (partial figures)\n", l);
+	if (p->cached)
+		fprintf(out,
+			"  note: %s's row was served by the client's cache: not the cluster's "
+			"speed\n",
+			l);
 }
 
 /* How a difference's target is named: "pool bench", "OSDs". */
@@ -260,15 +265,16 @@ static json_t *diffs_json(const struct cb_cmp_diff *d, size_t n)
 static json_t *pair_json(const struct cb_cmp_set *s, const struct cb_cmp *c,
 			 const struct cb_cmp_opts *o)
 {
-	json_t *j = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:b, s:I, s:b, s:b, s:b}",
-			      "a_name", c->a->name, "b_name", c->b->name, "data",
-			      c->a->own_name ? "kind"
-			      : c->repeats   ? "repeats"
-					     : "seconds",
-			      "n_a", (json_int_t)c->n_a, "n_b", (json_int_t)c->n_b, "a_errors",
-			      c->a->errors, "a_interrupted", c->a->interrupted, "a_failed",
-			      c->a->failed, "b_errors", c->b->errors, "b_interrupted",
-			      c->b->interrupted, "b_failed", c->b->failed, "judged", c->judged);
+	json_t *j = json_pack(
+	    "{s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:b, s:b, s:I, s:b, s:b, s:b, s:b}", "a_name",
+	    c->a->name, "b_name", c->b->name, "data",
+	    c->a->own_name ? "kind"
+	    : c->repeats   ? "repeats"
+			   : "seconds",
+	    "n_a", (json_int_t)c->n_a, "n_b", (json_int_t)c->n_b, "a_errors", c->a->errors,
+	    "a_interrupted", c->a->interrupted, "a_failed", c->a->failed, "a_cached", c->a->cached,
+	    "b_errors", c->b->errors, "b_interrupted", c->b->interrupted, "b_failed", c->b->failed,
+	    "b_cached", c->b->cached, "judged", c->judged);
 	for (int i = 0; j && i < CB_CMP_NMETRICS; i++)
 		json_object_set_new(j, cb_cmp_metrics[i].key, metric_json(s, i, &c->m[i], o));
 	if (j)

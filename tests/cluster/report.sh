@@ -137,8 +137,10 @@ head = lines.index(next(l for l in lines if l.startswith("| phase | layer |")))
 rows = [l.strip("| ").split(" | ") for l in lines[head + 2:] if l.startswith("| ")]
 phases = json.load(open(sys.argv[2]))["phases"]
 rows = rows[:len(phases)]
-# a row the client's cache served is marked after its name (served.h)
-mark = lambda p: " (cached)" if p.get("served", {}).get("by") == "client cache" else ""
+# a row the client's cache served is marked after its name (served.h), a
+# cold one says how (cold.h)
+mark = lambda p: ((" (cached)" if p.get("served", {}).get("by") == "client cache" else "")
+                  + (" (cold: %s)" % p["cold"]["client"] if "cold" in p else ""))
 assert [r[0] for r in rows] == [p["name"] + mark(p) for p in phases], rows
 for r, p in zip(rows, phases):
     assert int(r[6]) == p["ops"] and r[7] == "%.1f" % p["iops"], (r, p["name"])

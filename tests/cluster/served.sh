@@ -113,6 +113,20 @@ assert rows["one.file-stat"]["served_by"] == "client cache", rows["one.file-stat
 assert rows["two.file-stat"]["served_by"] == "cluster", rows["two.file-stat"]
 assert rows["one.file-create"]["served_by"] == "", rows["one.file-create"]
 PY
+# compare: a cached row is noted and not judged, a cold one judged
+cb compare "$T/r.json" "$T/r.json" --fail-if-worse 5 --format json
+assert_rc 0 "compare of the run with itself"
+/usr/bin/python3 - "$T/out" <<'PY' || fail "compare: see above"
+import json, sys
+pairs = {p["a_name"]: p for s in json.load(open(sys.argv[1]))["comparisons"] for p in s["phases"]}
+assert pairs["one.file-stat"]["a_cached"] and not pairs["one.file-stat"]["judged"], pairs["one.file-stat"]
+assert not pairs["cold.file-stat"]["a_cached"] and pairs["cold.file-stat"]["judged"], pairs["cold.file-stat"]
+PY
+cb compare "$T/r.json" "$T/r.json"
+assert_rc 0 "compare's text"
+grep -qF "note: $T/r.json's row was served by the client's cache" "$T/out" ||
+	grep -qF "row was served by the client's cache: not the cluster's speed" "$T/out" ||
+	fail "compare does not note the cached rows: $(cat "$T/out")"
 cb report --format markdown "$T/r.json"
 assert_rc 0 "report --format markdown"
 grep -qF "| one.file-stat (cached) |" "$T/out" || fail "Markdown does not mark one.file-stat"
