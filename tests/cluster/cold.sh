@@ -9,7 +9,7 @@
 # whose caps refuse `cache drop` gets one note, and the run goes on.
 . "$(dirname "$0")/lib.sh"
 # its port 300 above the sandbox it is queued on (CMakeLists.txt: the
-# fault one, itself the main one's + 100; compression.sh's is main + 200)
+# fault one; compression.sh's is 200 above it)
 bluestore_sandbox 300
 misses() {
 	bceph tell osd.0 perf dump bluestore |

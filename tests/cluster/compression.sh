@@ -10,6 +10,8 @@
 # and the pool's statistics (ceph df detail, published a few seconds later)
 # count the row's bytes as compressed. Random data is rejected blob by blob.
 . "$(dirname "$0")/lib.sh"
+# its port 200 above the sandbox it is queued on (CMakeLists.txt: the
+# fault one; cold.sh's is 300 above it)
 bluestore_sandbox 200
 bceph osd pool set bench compression_mode force >/dev/null 2>&1
 bceph osd pool set bench compression_algorithm zlib >/dev/null 2>&1
