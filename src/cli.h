@@ -3,29 +3,11 @@
 #ifndef CB_CLI_H
 #define CB_CLI_H
 
+#include "cli_ids.h"
 #include "commands.h"
 #include "run.h"
 
 #include <getopt.h>
-
-enum {
-	CB_OPT_CONF = 1000,
-	CB_OPT_CLIENT,
-	CB_OPT_KEYRING,
-	CB_OPT_TIMEOUT,
-	CB_OPT_RUN_NAME,
-	CB_OPT_FORMAT,
-	CB_OPT_JSON,
-	CB_OPT_HTML,
-	CB_OPT_NO_CLEANUP,
-	CB_OPT_QUIET,
-	CB_OPT_ALLOW_DESTRUCTIVE,
-	CB_OPT_WAIT,
-	CB_OPT_CEPH_DEBUG,
-	CB_OPT_HELP,
-	CB_OPT_DETAIL,
-	CB_OPT_CMD_BASE = 1100, /* commands number their own long options from here */
-};
 
 #define CB_CLI_CLUSTER_OPTIONS                                                                     \
 	{"conf", required_argument, NULL, CB_OPT_CONF},                                            \

@@ -46,7 +46,7 @@ static const char fs_help[] =
     "  --duration T, --ramp T, --ops N, --max-errors N: as in a profile\n";
 
 enum {
-	OPT_FS = CB_OPT_CMD_BASE,
+	OPT_FS = CB_OPT_ROW,
 	OPT_CLIENTS,
 	OPT_RW,
 	OPT_BS,

@@ -34,7 +34,7 @@ static const char rados_help[] =
     "      --run-name N       names the objects (default: bench)\n";
 
 enum {
-	OPT_DURATION = CB_OPT_CMD_BASE,
+	OPT_DURATION = CB_OPT_ROW,
 	OPT_RAMP,
 	OPT_MAX_OBJECTS,
 	OPT_OPS,

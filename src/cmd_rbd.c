@@ -49,7 +49,7 @@ static const char rbd_help[] =
     "      --run-name N       names the created images (default: bench)\n";
 
 enum {
-	OPT_IO_TYPE = CB_OPT_CMD_BASE,
+	OPT_IO_TYPE = CB_OPT_ROW,
 	OPT_IO_SIZE,
 	OPT_IO_THREADS,
 	OPT_IO_TOTAL,
