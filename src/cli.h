@@ -159,11 +159,12 @@ struct cb_adhoc_cmd {
 		name, usage, flags, sizeof(flags) / sizeof((flags)[0]), width                      \
 	}
 
-/* The flag loop of an ad-hoc command (its first call, which a's zeros
- * tell, starts the parse: optind = 0, as for cb_cli_getopt): shared flags go to
- * o, those with a key to a. Returns the next flag the command reads itself
- * (cb_adhoc_row says which), -1 at the end, CB_CLI_HELP once the help is
- * printed, or CB_CLI_ERROR with e set (an unknown flag too). */
+/* The flag loop of an ad-hoc command; its first call (a zeroed) makes
+ * getopt's options and starts the parse (optind = 0, as cb_cli_getopt
+ * wants). Shared flags go to o, those with a key to a. Returns the next
+ * flag the command reads itself (cb_adhoc_row says which), -1 at the end,
+ * CB_CLI_HELP once the help is printed, or CB_CLI_ERROR with e set (an
+ * unknown flag too). */
 int cb_adhoc_getopt(const struct cb_adhoc_cmd *c, int argc, char **argv, struct cb_adhoc *a,
 		    struct cb_run_opts *o, struct cb_err *e);
 
