@@ -44,17 +44,6 @@ static const char history_help[] =
     "      --add RESULT.json  store that result\n"
     "      --regression PCT, --baseline N, --prom FILE, --quiet: as for `cephbench run`\n";
 
-enum {
-	OPT_PROFILE = CB_OPT_CMD_BASE,
-	OPT_WORKLOAD,
-	OPT_LAST,
-	OPT_FORMAT,
-	OPT_ADD,
-	OPT_QUIET,
-	OPT_HTML,
-	OPT_HELP,
-};
-
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 
 struct args {
@@ -70,17 +59,17 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 {
 	static const char shortopts[] = "h";
 	static const struct option longopts[] = {
-	    {"profile", required_argument, NULL, OPT_PROFILE},
-	    {"workload", required_argument, NULL, OPT_WORKLOAD},
-	    {"last", required_argument, NULL, OPT_LAST},
-	    {"format", required_argument, NULL, OPT_FORMAT},
-	    {"add", required_argument, NULL, OPT_ADD},
+	    {"profile", required_argument, NULL, CB_OPT_PROFILE},
+	    {"workload", required_argument, NULL, CB_OPT_WORKLOAD},
+	    {"last", required_argument, NULL, CB_OPT_LAST},
+	    {"format", required_argument, NULL, CB_OPT_FORMAT},
+	    {"add", required_argument, NULL, CB_OPT_ADD},
 	    {"regression", required_argument, NULL, CB_OPT_REGRESSION},
 	    {"baseline", required_argument, NULL, CB_OPT_BASELINE},
 	    {"prom", required_argument, NULL, CB_OPT_PROM},
-	    {"quiet", no_argument, NULL, OPT_QUIET},
-	    {"html", required_argument, NULL, OPT_HTML},
-	    {"help", no_argument, NULL, OPT_HELP},
+	    {"quiet", no_argument, NULL, CB_OPT_QUIET},
+	    {"html", required_argument, NULL, CB_OPT_HTML},
+	    {"help", no_argument, NULL, CB_OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
 	char *end;
@@ -99,15 +88,15 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 		if (h > 0)
 			continue;
 		switch (opt) {
-		case OPT_PROFILE:
+		case CB_OPT_PROFILE:
 			a->filter.profile = optarg;
 			a->listing_flag = true;
 			break;
-		case OPT_WORKLOAD:
+		case CB_OPT_WORKLOAD:
 			a->filter.workload = optarg;
 			a->listing_flag = true;
 			break;
-		case OPT_LAST: {
+		case CB_OPT_LAST: {
 			errno = 0;
 			unsigned long n = strtoul(optarg, &end, 10);
 			if (errno || end == optarg || *end || optarg[0] == '-' || n < 1 ||
@@ -120,7 +109,7 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 			a->listing_flag = true;
 			break;
 		}
-		case OPT_FORMAT:
+		case CB_OPT_FORMAT:
 			if (strcmp(optarg, "text") == 0)
 				a->format = OUT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
@@ -132,19 +121,19 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 						    CB_ECHO(optarg));
 			a->listing_flag = true;
 			break;
-		case OPT_ADD:
+		case CB_OPT_ADD:
 			a->add = optarg;
 			break;
-		case OPT_QUIET:
+		case CB_OPT_QUIET:
 			a->quiet = true;
 			break;
-		case OPT_HTML:
+		case CB_OPT_HTML:
 			a->html = optarg;
 			if (cb_err_rule(e, "--html", optarg, cb_path_rule(optarg)) < 0)
 				return -EINVAL;
 			break;
 		case 'h':
-		case OPT_HELP:
+		case CB_OPT_HELP:
 			printf("%s", history_help);
 			return CB_CLI_HELP;
 		default:
