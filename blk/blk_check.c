@@ -1,14 +1,46 @@
 /* The block layers' shared checks (see blk_check.h). */
 #include "blk_check.h"
+#include "blk_ops.h"
 #include "units.h"
 
 #include <errno.h>
 #include <stdio.h>
 
+int cb_blk_check_verify(const struct cb_workload *wl, const struct cb_blk_target *t, char *why,
+			size_t n)
+{
+	if (!t->verify)
+		return 0;
+	if (!cb_blk_op_reads(cb_blk_op_of(wl->op), t->mix)) {
+		snprintf(why, n,
+			 "verify checks reads against the prefill pattern: use it with op read, "
+			 "randread, or rw or randrw with rw_mix_read above 0");
+		return -EINVAL;
+	}
+	if (t->create_only) {
+		snprintf(why, n, "verify and create_only: create_only makes only the prefill row");
+		return -EINVAL;
+	}
+	/* a distribution's sizes are all multiples of its alignment */
+	uint64_t bs = cb_sizes_varies(&wl->sizes) ? wl->block_align : wl->block_size;
+	if (bs % sizeof(uint64_t)) {
+		snprintf(why, n, "verify needs a block_size that is a multiple of 8");
+		return -EINVAL;
+	}
+	if (!t->prefill && !t->marks_pattern) {
+		snprintf(why, n,
+			 "verify needs prefill: true (only the prefill pattern can be checked)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int cb_blk_check_clients(const struct cb_workload *wl, const struct cb_blk_target *t, char *why,
 			 size_t n)
 {
-	if (t->given && wl->clients > 1 && t->writes) {
+	bool writes =
+	    cb_blk_workload_writes(t->prefill || t->create_only, cb_blk_op_of(wl->op), t->mix);
+	if (t->given && wl->clients > 1 && writes) {
 		snprintf(why, n,
 			 "clients: %llu would write %s '%s' together (prefill or op %s): %s",
 			 (unsigned long long)wl->clients, t->noun, t->given, wl->op, t->shared);
@@ -21,14 +53,6 @@ int cb_blk_check_clients(const struct cb_workload *wl, const struct cb_blk_targe
 		return -EINVAL;
 	}
 	return 0;
-}
-
-int cb_blk_check_verify_bs(uint64_t bs, char *why, size_t n)
-{
-	if (bs % sizeof(uint64_t) == 0)
-		return 0;
-	snprintf(why, n, "verify needs a block_size that is a multiple of 8");
-	return -EINVAL;
 }
 
 int cb_blk_check_fits(uint64_t bs, uint64_t image_size, char *why, size_t n)

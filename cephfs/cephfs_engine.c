@@ -446,6 +446,59 @@ static size_t cfs_steps(const struct cb_workload *wl, const void *lopts, struct 
 	return n;
 }
 
+/* A family of steps (file data I/O and its fill, the tree's phases, replay,
+ * mix and its layout, fsop and its layout): the step ids it runs and the
+ * calls that run them. Every call's state is its family's. */
+struct cfs_family {
+	enum cfs_step first, last;
+	int (*setup)(struct cb_phase *ph, struct cfs_state *s);
+	int (*submit)(struct cfs_state *s, struct cb_op *op);
+	void (*describe)(const struct cfs_state *s, const struct cb_op *op, char *buf, size_t n);
+	/* NULL: the family holds nothing past an op */
+	void (*teardown)(struct cfs_state *s);
+};
+
+static void io_describe(const struct cfs_state *s, const struct cb_op *op, char *buf, size_t n)
+{
+	snprintf(buf, n, "file %s/c%u.%llu offset %llu", s->ss->base, s->client,
+		 (unsigned long long)(op->where >> 48),
+		 (unsigned long long)((op->where & ((1ULL << 48) - 1)) * s->bs));
+}
+
+static void replay_describe(const struct cfs_state *s, const struct cb_op *op, char *buf, size_t n)
+{
+	(void)op;
+	cfs_replay_describe(s, buf, n);
+}
+
+/* ops are synchronous: the last path built is the failed op's */
+static void path_describe(const struct cfs_state *s, const struct cb_op *op, char *buf, size_t n)
+{
+	(void)op;
+	snprintf(buf, n, "%s/%s", s->ss->base, s->path);
+}
+
+static const struct cfs_family cfs_families[] = {
+    {CFS_IO, CFS_FILL, cfs_io_setup, cfs_io_submit, io_describe, cfs_io_teardown},
+    {CFS_TREE_CREATE, CFS_TREE_REMOVE, cfs_tree_setup, cfs_tree_submit, path_describe,
+     cfs_tree_teardown},
+    {CFS_REPLAY, CFS_REPLAY, cfs_replay_setup, cfs_replay_submit, replay_describe,
+     cfs_replay_teardown},
+    {CFS_MIX_LAYOUT, CFS_MIX, cfs_mix_setup, cfs_mix_submit, path_describe, cfs_mix_teardown},
+    /* each op closes what it opened */
+    {CFS_FSOP_LAYOUT, CFS_FSOP_READ, cfs_fsop_setup, cfs_fsop_submit, path_describe, NULL},
+};
+
+/* The family of step, which cfs_steps made: one always runs it. */
+static const struct cfs_family *family_of(enum cfs_step step)
+{
+	size_t i = 0;
+	while (i + 1 < sizeof(cfs_families) / sizeof(cfs_families[0]) &&
+	       !(cfs_families[i].first <= step && step <= cfs_families[i].last))
+		i++;
+	return &cfs_families[i];
+}
+
 static int cfs_setup(struct cb_phase *ph, void **state)
 {
 	const struct cfs_opts *o = ph->lopts;
@@ -456,6 +509,7 @@ static int cfs_setup(struct cb_phase *ph, void **state)
 	snprintf(ph->out->target, sizeof(ph->out->target), "%s", o->fs);
 	s->o = o;
 	s->step = (enum cfs_step)ph->step;
+	s->family = family_of(s->step);
 	s->client = ph->client;
 	s->clients = ph->clients;
 	s->stride = cfs_stride(o, ph->wl, ph->clients);
@@ -488,15 +542,7 @@ static int cfs_setup(struct cb_phase *ph, void **state)
 	if (cold && ph->client == 0 &&
 	    (s->step == CFS_IO || (s->step == CFS_FILE_READ && o->read_bytes)))
 		cfs_cold_pools(ph);
-	if (s->step == CFS_IO || s->step == CFS_FILL)
-		return cfs_io_setup(ph, s);
-	if (s->step == CFS_REPLAY)
-		return cfs_replay_setup(ph, s);
-	if (s->step == CFS_MIX || s->step == CFS_MIX_LAYOUT)
-		return cfs_mix_setup(ph, s);
-	if (s->step >= CFS_FSOP_LAYOUT)
-		return cfs_fsop_setup(ph, s);
-	return cfs_tree_setup(ph, s);
+	return s->family->setup(ph, s);
 }
 
 static int cfs_submit(void *state, struct cb_op *op)
@@ -504,15 +550,7 @@ static int cfs_submit(void *state, struct cb_op *op)
 	struct cfs_state *s = state;
 	if (s->next >= s->count)
 		return CB_EOF;
-	if (s->step == CFS_IO || s->step == CFS_FILL)
-		return cfs_io_submit(s, op);
-	if (s->step == CFS_REPLAY)
-		return cfs_replay_submit(s, op);
-	if (s->step == CFS_MIX || s->step == CFS_MIX_LAYOUT)
-		return cfs_mix_submit(s, op);
-	if (s->step >= CFS_FSOP_LAYOUT)
-		return cfs_fsop_submit(s, op);
-	return cfs_tree_submit(s, op);
+	return s->family->submit(s, op);
 }
 
 static uint64_t cfs_due(void *state)
@@ -530,14 +568,7 @@ static int cfs_finish(void *state, struct cb_op *op)
 static void cfs_describe(void *state, const struct cb_op *op, char *buf, size_t n)
 {
 	const struct cfs_state *s = state;
-	if (s->step == CFS_REPLAY)
-		cfs_replay_describe(s, buf, n);
-	else if (s->step == CFS_IO || s->step == CFS_FILL)
-		snprintf(buf, n, "file %s/c%u.%llu offset %llu", s->ss->base, s->client,
-			 (unsigned long long)(op->where >> 48),
-			 (unsigned long long)((op->where & ((1ULL << 48) - 1)) * s->bs));
-	else /* ops are synchronous: the last path built is the failed op's */
-		snprintf(buf, n, "%s/%s", s->ss->base, s->path);
+	s->family->describe(s, op, buf, n);
 }
 
 static int cfs_teardown(struct cb_phase *ph, void *state)
@@ -546,16 +577,8 @@ static int cfs_teardown(struct cb_phase *ph, void *state)
 	(void)ph;
 	if (!s)
 		return 0;
-	if (s->ss) {
-		if (s->step == CFS_IO || s->step == CFS_FILL)
-			cfs_io_teardown(s);
-		else if (s->step == CFS_REPLAY)
-			cfs_replay_teardown(s);
-		else if (s->step == CFS_MIX || s->step == CFS_MIX_LAYOUT)
-			cfs_mix_teardown(s);
-		else
-			cfs_tree_teardown(s);
-	}
+	if (s->ss && s->family->teardown)
+		s->family->teardown(s);
 	free(s);
 	return 0;
 }

@@ -150,7 +150,8 @@ struct cfs_load_info {
 int cfs_loadfile_scan(const char *path, struct cfs_load_info *info, char *why, size_t n);
 
 struct cfs_replay;
-struct cfs_nbio; /* cephfs_nbio.c */
+struct cfs_nbio;   /* cephfs_nbio.c */
+struct cfs_family; /* cephfs_engine.c */
 
 /* Step ids (struct cb_step); 0 is an I/O workload itself. */
 enum cfs_step {
@@ -223,6 +224,7 @@ struct cfs_state {
 	struct cfs_session *ss;
 	const struct cfs_opts *o;
 	enum cfs_step step;
+	const struct cfs_family *family; /* its step's calls (cephfs_engine.c) */
 	unsigned client;
 	unsigned clients;     /* the workload's, over which a stride wraps */
 	uint64_t stride;      /* the tree's stride (cfs_stride): given, or cold's */

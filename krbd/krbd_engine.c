@@ -43,7 +43,7 @@ static const struct cb_option krbd_options[] = {
     {"prefill", CB_OPT_BOOL, offsetof(struct krbd_opts, prefill), "false", 0, 0, NULL,
      "write every device in full first, as a phase of its own"},
     {"verify", CB_OPT_BOOL, offsetof(struct krbd_opts, verify), "false", 0, 0, NULL,
-     "reads check every block holds the prefill pattern (rw, randrw: writes keep it)"},
+     CB_BLK_VERIFY_HELP},
     {"rw_mix_read", CB_OPT_UINT, offsetof(struct krbd_opts, rw_mix_read), "50", 0, 100, NULL,
      "rw, randrw: percent of ops that read"},
     {"batch_submit", CB_OPT_UINT, offsetof(struct krbd_opts, batch_submit), "1", 1, 65536, NULL,
@@ -141,38 +141,21 @@ static int krbd_check(const struct cb_workload *wl, const void *lopts, char *why
 			 o->map_options);
 		return -EINVAL;
 	}
-	if (o->verify && !cb_blk_op_reads(op, o->rw_mix_read)) {
-		snprintf(why, n,
-			 "verify checks reads against the prefill pattern: use it with op read, "
-			 "randread, or rw or randrw with rw_mix_read above 0");
-		return -EINVAL;
-	}
 	if (cb_durable_check(&o->dur, wl->op, cb_blk_op_writes(op, o->rw_mix_read), o->create_only,
 			     why, n) < 0)
 		return -EINVAL;
-	if (o->create_only && o->verify) {
-		snprintf(why, n, "verify and create_only: create_only reads nothing to verify");
-		return -EINVAL;
-	}
-	/* a distribution's sizes are all multiples of its alignment */
-	if (o->verify &&
-	    cb_blk_check_verify_bs(cb_sizes_varies(&wl->sizes) ? wl->block_align : bs, why, n) < 0)
-		return -EINVAL;
-	if (o->verify && !o->prefill) {
-		snprintf(why, n,
-			 "verify needs prefill: true (only the prefill pattern can be "
-			 "checked)");
-		return -EINVAL;
-	}
 	const struct cb_blk_target t = {
 	    .noun = "device",
 	    .given = o->device,
 	    .shared = "only reads share a device; map images (pool: and image_size:, each client "
 		      "its own) or give clients: 1",
 	    .images = o->images,
-	    .writes = cb_blk_workload_writes(o->prefill || o->create_only, op, o->rw_mix_read),
+	    .mix = o->rw_mix_read,
+	    .prefill = o->prefill,
+	    .create_only = o->create_only,
+	    .verify = o->verify,
 	};
-	if (cb_blk_check_clients(wl, &t, why, n) < 0)
+	if (cb_blk_check_verify(wl, &t, why, n) < 0 || cb_blk_check_clients(wl, &t, why, n) < 0)
 		return -EINVAL;
 	if (o->device) {
 		/* pool is left alone: profiles often set it in defaults: */

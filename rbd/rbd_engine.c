@@ -53,7 +53,7 @@ static const struct cb_option rbd_options[] = {
      "librbd's cache: off (every op reaches the OSDs, as fio's direct=1), writethrough, "
      "writeback (what rbd bench and fio's rbd engine get by default)"},
     {"verify", CB_OPT_BOOL, offsetof(struct rbd_opts, verify), "false", 0, 0, NULL,
-     "read, randread: check every block read holds the prefill pattern"},
+     CB_BLK_VERIFY_HELP},
     {"create_only", CB_OPT_BOOL, offsetof(struct rbd_opts, create_only), "false", 0, 0, NULL,
      "only the prefill row: every image written in full, no I/O row (fio's create_only)"},
     {"flush", CB_OPT_UINT, offsetof(struct rbd_opts, flush), "0", 0, CB_DURABLE_MAX_EVERY, NULL,
@@ -62,72 +62,36 @@ static const struct cb_option rbd_options[] = {
     {NULL, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
-static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
+/* The cache and flush keys: a flush needs writes, and a cache that a
+ * flush would not turn to writeback. */
+static int check_flush(const struct cb_workload *wl, const struct rbd_opts *o, char *why, size_t n)
 {
-	const struct rbd_opts *o = lopts;
-	uint64_t bs = wl->block_size, mask;
-	enum cb_blk_op op = cb_blk_op_of(wl->op);
-	char a[32];
-
-	if (!o->pool) {
-		snprintf(why, n, "workload '%s' needs pool: (the pool of the images)", wl->name);
+	if (!o->flush)
+		return 0;
+	if (o->create_only) {
+		snprintf(why, n, "flush and create_only: create_only makes only the prefill row");
 		return -EINVAL;
 	}
-	if (o->verify && (op != CB_BLK_READ && op != CB_BLK_RANDREAD)) {
-		snprintf(why, n,
-			 "verify checks reads against the prefill pattern: use it with op read "
-			 "or randread (writes replace the pattern)");
-		return -EINVAL;
-	}
-	if (o->create_only && (o->verify || o->flush)) {
-		snprintf(why, n, "%s and create_only: create_only makes only the prefill row",
-			 o->verify ? "verify" : "flush");
-		return -EINVAL;
-	}
-	if (o->flush && o->cache == RBD_CACHE_WRITETHROUGH) {
+	if (o->cache == RBD_CACHE_WRITETHROUGH) {
 		snprintf(why, n,
 			 "flush with cache: writethrough: librbd's cache turns to writeback at the "
 			 "first flush (rbd_cache_writethrough_until_flush): use cache: off or "
 			 "writeback");
 		return -EINVAL;
 	}
-	if (o->flush && !cb_blk_op_writes(op, o->rw_mix_read)) {
+	if (!cb_blk_op_writes(cb_blk_op_of(wl->op), o->rw_mix_read)) {
 		snprintf(why, n, "flush: %s makes no writes to flush: drop it", wl->op);
 		return -EINVAL;
 	}
-	/* a distribution's sizes are all multiples of its alignment */
-	if (o->verify &&
-	    cb_blk_check_verify_bs(cb_sizes_varies(&wl->sizes) ? wl->block_align : bs, why, n) < 0)
-		return -EINVAL;
-	const struct cb_blk_target t = {
-	    .noun = "image",
-	    .given = o->image,
-	    .shared = "only reads share an image; give images the run creates (each client its "
-		      "own) or clients: 1",
-	    .images = o->images,
-	    .writes = cb_blk_workload_writes(o->prefill || o->create_only, op, o->rw_mix_read),
-	};
-	if (cb_blk_check_clients(wl, &t, why, n) < 0)
-		return -EINVAL;
-	if (o->image) {
-		if (o->image_size || o->images != 1 || o->features || o->object_size || o->order ||
-		    o->stripe_unit || o->stripe_count || o->data_pool || o->reuse) {
-			snprintf(
-			    why, n,
-			    "image: names an existing image; image_size, images, features, "
-			    "object_size, order, stripe_unit, stripe_count, data_pool and reuse "
-			    "apply to images the run creates");
-			return -EINVAL;
-		}
-		if (o->verify && !o->prefill) {
-			snprintf(why, n,
-				 "verify on image '%s' needs prefill: true (only the prefill "
-				 "pattern can be checked)",
-				 o->image);
-			return -EINVAL;
-		}
-		return 0;
-	}
+	return 0;
+}
+
+/* The geometry of the images the run creates. */
+static int check_created(const struct cb_workload *wl, const struct rbd_opts *o, char *why,
+			 size_t n)
+{
+	uint64_t mask;
+	char a[32];
 	if (!o->image_size) {
 		snprintf(why, n,
 			 "workload '%s' needs image_size: (the size of each image the run "
@@ -135,7 +99,7 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 			 wl->name);
 		return -EINVAL;
 	}
-	if (cb_blk_check_fits(bs, o->image_size, why, n) < 0)
+	if (cb_blk_check_fits(wl->block_size, o->image_size, why, n) < 0)
 		return -EINVAL;
 	if (o->object_size && o->order) {
 		snprintf(why, n, "give object_size or order, not both");
@@ -162,6 +126,42 @@ static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why,
 	return 0;
 }
 
+static int rbd_check(const struct cb_workload *wl, const void *lopts, char *why, size_t n)
+{
+	const struct rbd_opts *o = lopts;
+	if (!o->pool) {
+		snprintf(why, n, "workload '%s' needs pool: (the pool of the images)", wl->name);
+		return -EINVAL;
+	}
+	const struct cb_blk_target t = {
+	    .noun = "image",
+	    .given = o->image,
+	    .shared = "only reads share an image; give images the run creates (each client its "
+		      "own) or clients: 1",
+	    .images = o->images,
+	    .mix = o->rw_mix_read,
+	    .prefill = o->prefill,
+	    .create_only = o->create_only,
+	    .verify = o->verify,
+	    /* check_content: what the run's images hold is checked at setup */
+	    .marks_pattern = !o->image,
+	};
+	if (cb_blk_check_verify(wl, &t, why, n) < 0 || check_flush(wl, o, why, n) < 0 ||
+	    cb_blk_check_clients(wl, &t, why, n) < 0)
+		return -EINVAL;
+	if (!o->image)
+		return check_created(wl, o, why, n);
+	if (o->image_size || o->images != 1 || o->features || o->object_size || o->order ||
+	    o->stripe_unit || o->stripe_count || o->data_pool || o->reuse) {
+		snprintf(why, n,
+			 "image: names an existing image; image_size, images, features, "
+			 "object_size, order, stripe_unit, stripe_count, data_pool and reuse "
+			 "apply to images the run creates");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* With prefill, an unmeasured pass that writes every block once, then the
  * workload: the pass is a row of its own, "<workload>.prefill". */
 static size_t rbd_steps(const struct cb_workload *wl, const void *lopts, struct cb_step *out,
@@ -175,7 +175,8 @@ static size_t rbd_steps(const struct cb_workload *wl, const void *lopts, struct 
 
 /* What the images hold decides what a phase may do: reads of blocks never
  * written come back as zeros without touching an OSD, so they are refused;
- * verify needs the prefill pattern; a write replaces it. Returns CB_EOF
+ * verify needs the prefill pattern; a write replaces it, but a verifying
+ * one's, which writes the pattern (rbd_io.c). Returns CB_EOF
  * for a prefill of reused images that already hold the pattern. */
 static int check_content(struct cb_phase *ph, struct rbd_state *s, const struct rbd_opts *o)
 {
@@ -202,7 +203,7 @@ static int check_content(struct cb_phase *ph, struct rbd_state *s, const struct 
 					    "prefill: true",
 					    ph->wl->name, o->pool, name);
 		int r = 0;
-		if (s->writes && strcmp(c, "pattern") == 0)
+		if (s->writes && !s->verify && strcmp(c, "pattern") == 0)
 			r = rbd_metadata_set(s->img[i], CB_RBD_KEY_CONTENT, "data");
 		if (r < 0)
 			return cb_err_cluster(ph->err, r, "marking image %s/%s: %s", o->pool, name,
@@ -268,6 +269,7 @@ static int rbd_setup(struct cb_phase *ph, void **state)
 	s->op = ph->step == RBD_STEP_FILL ? CB_BLK_PREFILL : cb_blk_op_of(ph->wl->op);
 	s->mix = (unsigned)o->rw_mix_read;
 	s->verify = o->verify && ph->step != RBD_STEP_FILL;
+	s->fill = s->op == CB_BLK_PREFILL || s->verify;
 	s->writes = cb_blk_op_writes(s->op, s->mix);
 	s->bs = ph->wl->block_size;
 	s->rng = cb_rng_client(ph->wl->seed, ph->client, 0);

@@ -73,7 +73,7 @@ int cb_rbd_submit(void *state, struct cb_op *op)
 		s->last_img = img;
 		cb_durable_wrote(&s->dur, &s->dc, op);
 	}
-	if (s->op == CB_BLK_PREFILL)
+	if (op->is_write && s->fill)
 		cb_blk_pattern_fill(op->buf, s->first + img, off, op->len);
 
 	r = rbd_aio_create_completion(op, rbd_done, &c);

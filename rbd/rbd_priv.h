@@ -77,6 +77,7 @@ struct rbd_state {
 	uint64_t *cur;
 	unsigned mix; /* percent of reads */
 	bool verify;  /* reads check the prefill pattern */
+	bool fill;    /* writes carry it: the prefill's, and a verifying rw's */
 	bool writes;  /* the phase may write */
 	atomic_ullong failed;
 	uint64_t rng;

@@ -125,148 +125,199 @@ int cb_opt_named(const char *s, const char *const *names, const char **param)
 	return -1;
 }
 
+struct opt_type;
+/* A type's parser: value into field (o's, in the caller's struct), or
+ * -EINVAL / -ERANGE / -ENOMEM with why; t is the type's own entry. */
+typedef int opt_parse_fn(const struct opt_type *t, const struct cb_option *o, void *field,
+			 const char *value, char *why, size_t n);
+
+/* How a type's values are parsed: parse, with what it reads. */
+struct opt_type {
+	opt_parse_fn *parse;
+	/* a number's: its text's parser, and what the text should look like */
+	int (*number)(const char *s, uint64_t *v);
+	const char *looks;
+	/* a string's rule (NULL: any text); strings are the struct's, freed
+	 * by cb_opts_free */
+	const char *(*rule)(const char *s);
+	bool string;
+};
+
+static int parse_string(const struct opt_type *t, const struct cb_option *o, void *field,
+			const char *value, char *why, size_t n)
+{
+	const char *bad = t->rule ? t->rule(value) : NULL;
+	if (bad) {
+		snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), bad);
+		return -EINVAL;
+	}
+	char *s = strdup(value);
+	if (!s)
+		return -ENOMEM;
+	free(*(char **)field);
+	*(char **)field = s;
+	return 0;
+}
+
+static int parse_name(const struct opt_type *t, const struct cb_option *o, void *field,
+		      const char *value, char *why, size_t n)
+{
+	if (!cb_name_valid(value)) {
+		snprintf(why, n,
+			 "%s '%s' is not a valid name (use 1-64 letters, digits, '_' or '-')",
+			 o->name, CB_ECHO(value));
+		return -EINVAL;
+	}
+	return parse_string(t, o, field, value, why, n);
+}
+
+/* A number, by its type's parser, checked against o's range: into *out
+ * only when it passes. */
+static int parse_number(const struct opt_type *t, const struct cb_option *o, const char *value,
+			uint64_t *out, char *why, size_t n)
+{
+	uint64_t v;
+	int r = t->number(value, &v);
+	if (r == -EINVAL)
+		snprintf(why, n, "%s expects %s, got '%s'", o->name, t->looks, CB_ECHO(value));
+	else if (r == -ERANGE)
+		snprintf(why, n, "%s value '%s' is too large", o->name, CB_ECHO(value));
+	if (r == 0 && (r = check_range(o, v, why, n)) == 0)
+		*out = v;
+	return r;
+}
+
+static int parse_u64(const struct opt_type *t, const struct cb_option *o, void *field,
+		     const char *value, char *why, size_t n)
+{
+	return parse_number(t, o, value, (uint64_t *)field, why, n);
+}
+
+static int parse_bool_opt(const struct opt_type *t, const struct cb_option *o, void *field,
+			  const char *value, char *why, size_t n)
+{
+	(void)t;
+	if (parse_bool(value, (bool *)field) == 0)
+		return 0;
+	snprintf(why, n, "%s expects true or false, got '%s'", o->name, CB_ECHO(value));
+	return -EINVAL;
+}
+
+static int parse_enum(const struct opt_type *t, const struct cb_option *o, void *field,
+		      const char *value, char *why, size_t n)
+{
+	(void)t;
+	for (int i = 0; o->choices[i]; i++) {
+		if (strcmp(o->choices[i], value) == 0) {
+			*(int *)field = i;
+			return 0;
+		}
+	}
+	size_t off = (size_t)snprintf(why, n, "%s '%s' is not one of", o->name, CB_ECHO(value));
+	for (int i = 0; o->choices[i] && off < n; i++)
+		off += (size_t)snprintf(why + off, n - off, "%s %s", i ? "," : "", o->choices[i]);
+	return -EINVAL;
+}
+
+/* A spec parser's result r, its reason said after the value. */
+static int spec_result(const struct cb_option *o, const char *value, int r, const char *reason,
+		       char *why, size_t n)
+{
+	if (r < 0)
+		snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), reason);
+	return r;
+}
+
+/* A distribution has its own parser; one size is parsed, checked and
+ * refused as a CB_OPT_SIZE is. */
+static int parse_sizes(const struct opt_type *t, const struct cb_option *o, void *field,
+		       const char *value, char *why, size_t n)
+{
+	const char *dash = strchr(value, '-');
+	char reason[160];
+	uint64_t v;
+	if (strchr(value, ':') || (dash && dash != value))
+		return spec_result(o, value,
+				   cb_sizes_parse(value, o->min, o->max, (struct cb_sizes *)field,
+						  reason, sizeof(reason)),
+				   reason, why, n);
+	int r = parse_number(t, o, value, &v, why, n);
+	if (r == 0)
+		*(struct cb_sizes *)field = (struct cb_sizes){.size = {v}};
+	return r;
+}
+
+static int parse_rate(const struct opt_type *t, const struct cb_option *o, void *field,
+		      const char *value, char *why, size_t n)
+{
+	(void)t;
+	struct cb_rate rt;
+	int r = cb_parse_rate(value, &rt.ops, &rt.bytes);
+	if (r == -EINVAL)
+		snprintf(why, n,
+			 "%s expects ops per second like 10000 or a bandwidth like 200MiB/s, "
+			 "got '%s'",
+			 o->name, CB_ECHO(value));
+	else if (r == -ERANGE)
+		snprintf(why, n, "%s value '%s' is too large", o->name, CB_ECHO(value));
+	else if (!rt.ops && !rt.bytes) {
+		snprintf(why, n, "%s must be more than 0 (leave it out for a closed loop)",
+			 o->name);
+		r = -ERANGE;
+	} else if (rt.ops)
+		r = check_range(o, rt.ops, why, n);
+	if (r == 0)
+		*(struct cb_rate *)field = rt;
+	return r;
+}
+
+/* A distribution or a data spec, each by its own parser. */
+static int parse_spec(const struct opt_type *t, const struct cb_option *o, void *field,
+		      const char *value, char *why, size_t n)
+{
+	(void)t;
+	char reason[160];
+	int r = o->type == CB_OPT_DIST ? cb_dist_parse(value, field, reason, sizeof(reason))
+				       : cb_data_parse(value, field, reason, sizeof(reason));
+	return spec_result(o, value, r, reason, why, n);
+}
+
+#define SIZE_LOOKS "a size like 4K, 4M or 1G"
+
+static const struct opt_type opt_types[] = {
+    [CB_OPT_STR] = {.parse = parse_string, .string = true},
+    [CB_OPT_SIZE] = {.parse = parse_u64, .number = cb_parse_size, .looks = SIZE_LOOKS},
+    [CB_OPT_DURATION] = {.parse = parse_u64,
+			 .number = cb_parse_duration,
+			 .looks = "a duration like 500ms, 30s, 5m or 1h"},
+    [CB_OPT_UINT] = {.parse = parse_u64, .number = cb_parse_uint, .looks = "a whole number"},
+    [CB_OPT_BOOL] = {.parse = parse_bool_opt},
+    [CB_OPT_ENUM] = {.parse = parse_enum},
+    [CB_OPT_NAME] = {.parse = parse_name, .string = true},
+    [CB_OPT_CEPH] = {.parse = parse_string, .rule = cb_ceph_name_rule, .string = true},
+    [CB_OPT_IMAGE] = {.parse = parse_string, .rule = cb_image_name_rule, .string = true},
+    [CB_OPT_PATH] = {.parse = parse_string, .rule = cb_path_rule, .string = true},
+    [CB_OPT_RATE] = {.parse = parse_rate},
+    [CB_OPT_PERCENT] = {.parse = parse_u64,
+			.number = cb_parse_percent,
+			.looks = "a percentage like 5% or 0.5%"},
+    [CB_OPT_DIST] = {.parse = parse_spec},
+    [CB_OPT_DATA] = {.parse = parse_spec},
+    [CB_OPT_SIZES] = {.parse = parse_sizes, .number = cb_parse_size, .looks = SIZE_LOOKS},
+};
+
+/* The type's entry, or NULL for a type the table lacks. */
+static const struct opt_type *opt_type_of(enum cb_opt_type type)
+{
+	if ((size_t)type >= sizeof(opt_types) / sizeof(opt_types[0]) || !opt_types[type].parse)
+		return NULL;
+	return &opt_types[type];
+}
+
 int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *why, size_t n)
 {
-	char *field = (char *)obj + o->off;
-	uint64_t v;
-	int r;
-
-	const char *rule = o->type == CB_OPT_CEPH    ? cb_ceph_name_rule(value)
-			   : o->type == CB_OPT_IMAGE ? cb_image_name_rule(value)
-			   : o->type == CB_OPT_PATH  ? cb_path_rule(value)
-						     : NULL;
-	if (rule) {
-		snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), rule);
-		return -EINVAL;
-	}
-	switch (o->type) {
-	case CB_OPT_NAME:
-		if (!cb_name_valid(value)) {
-			snprintf(why, n,
-				 "%s '%s' is not a valid name (use 1-64 letters, digits, '_' or "
-				 "'-')",
-				 o->name, CB_ECHO(value));
-			return -EINVAL;
-		}
-		/* fall through */
-	case CB_OPT_STR:
-	case CB_OPT_CEPH:
-	case CB_OPT_IMAGE:
-	case CB_OPT_PATH: {
-		char *s = strdup(value);
-		if (!s)
-			return -ENOMEM;
-		free(*(char **)field);
-		*(char **)field = s;
-		return 0;
-	}
-	case CB_OPT_BOOL:
-		if (parse_bool(value, (bool *)field) < 0) {
-			snprintf(why, n, "%s expects true or false, got '%s'", o->name,
-				 CB_ECHO(value));
-			return -EINVAL;
-		}
-		return 0;
-	case CB_OPT_ENUM:
-		for (int i = 0; o->choices[i]; i++) {
-			if (strcmp(o->choices[i], value) == 0) {
-				*(int *)field = i;
-				return 0;
-			}
-		}
-		{
-			size_t off = (size_t)snprintf(why, n, "%s '%s' is not one of", o->name,
-						      CB_ECHO(value));
-			for (int i = 0; o->choices[i] && off < n; i++)
-				off += (size_t)snprintf(why + off, n - off, "%s %s", i ? "," : "",
-							o->choices[i]);
-		}
-		return -EINVAL;
-	case CB_OPT_SIZES: {
-		/* a distribution has its own parser; one size is parsed, checked
-		 * and refused as a CB_OPT_SIZE is */
-		const char *dash = strchr(value, '-');
-		if (strchr(value, ':') || (dash && dash != value)) {
-			char reason[160];
-			r = cb_sizes_parse(value, o->min, o->max, (struct cb_sizes *)field, reason,
-					   sizeof(reason));
-			if (r < 0)
-				snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), reason);
-			return r;
-		}
-	}
-		/* fall through */
-	case CB_OPT_SIZE:
-		r = cb_parse_size(value, &v);
-		if (r == -EINVAL)
-			snprintf(why, n, "%s expects a size like 4K, 4M or 1G, got '%s'", o->name,
-				 CB_ECHO(value));
-		break;
-	case CB_OPT_DURATION:
-		r = cb_parse_duration(value, &v);
-		if (r == -EINVAL)
-			snprintf(why, n,
-				 "%s expects a duration like 500ms, 30s, 5m or 1h, got '%s'",
-				 o->name, CB_ECHO(value));
-		break;
-	case CB_OPT_UINT:
-		r = cb_parse_uint(value, &v);
-		if (r == -EINVAL)
-			snprintf(why, n, "%s expects a whole number, got '%s'", o->name,
-				 CB_ECHO(value));
-		break;
-	case CB_OPT_RATE: {
-		struct cb_rate rt;
-		r = cb_parse_rate(value, &rt.ops, &rt.bytes);
-		if (r == -EINVAL)
-			snprintf(why, n,
-				 "%s expects ops per second like 10000 or a bandwidth like "
-				 "200MiB/s, got '%s'",
-				 o->name, CB_ECHO(value));
-		else if (r == -ERANGE)
-			snprintf(why, n, "%s value '%s' is too large", o->name, CB_ECHO(value));
-		else if (!rt.ops && !rt.bytes) {
-			snprintf(why, n, "%s must be more than 0 (leave it out for a closed loop)",
-				 o->name);
-			r = -ERANGE;
-		} else if (rt.ops)
-			r = check_range(o, rt.ops, why, n);
-		if (r == 0)
-			*(struct cb_rate *)field = rt;
-		return r;
-	}
-	case CB_OPT_DIST:
-	case CB_OPT_DATA: {
-		char reason[160];
-		r = o->type == CB_OPT_DIST
-			? cb_dist_parse(value, (struct cb_dist_spec *)field, reason, sizeof(reason))
-			: cb_data_parse(value, (struct cb_data_spec *)field, reason,
-					sizeof(reason));
-		if (r < 0)
-			snprintf(why, n, "%s '%s': %s", o->name, CB_ECHO(value), reason);
-		return r;
-	}
-	case CB_OPT_PERCENT:
-		r = cb_parse_percent(value, &v);
-		if (r == -EINVAL)
-			snprintf(why, n, "%s expects a percentage like 5%% or 0.5%%, got '%s'",
-				 o->name, CB_ECHO(value));
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (r == -ERANGE)
-		snprintf(why, n, "%s value '%s' is too large", o->name, CB_ECHO(value));
-	if (r < 0)
-		return r;
-	r = check_range(o, v, why, n);
-	if (r < 0)
-		return r;
-	if (o->type == CB_OPT_SIZES)
-		*(struct cb_sizes *)field = (struct cb_sizes){.size = {v}};
-	else
-		*(uint64_t *)field = v;
-	return 0;
+	const struct opt_type *t = opt_type_of(o->type);
+	return t ? t->parse(t, o, (char *)obj + o->off, value, why, n) : -EINVAL;
 }
 
 int cb_opts_defaults(const struct cb_option *tab, void *obj)
@@ -285,9 +336,8 @@ int cb_opts_defaults(const struct cb_option *tab, void *obj)
 void cb_opts_free(const struct cb_option *tab, void *obj)
 {
 	for (; tab && tab->name; tab++) {
-		if (tab->type != CB_OPT_STR && tab->type != CB_OPT_NAME &&
-		    tab->type != CB_OPT_CEPH && tab->type != CB_OPT_IMAGE &&
-		    tab->type != CB_OPT_PATH)
+		const struct opt_type *t = opt_type_of(tab->type);
+		if (!t || !t->string)
 			continue;
 		char **p = (char **)((char *)obj + tab->off);
 		free(*p);

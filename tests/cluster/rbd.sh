@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The RBD layer: every op runs and reports in the common JSON; a limited
 # write reports what the cluster allocated; verify passes on the prefill
-# pattern and catches data changed behind cephbench's back; rw_mix_read is
-# honoured; reuse keeps images and skips the repeated prefill; images: N
-# creates N images; cleanup removes them all.
+# pattern (rw, randrw: their writes keep it) and catches data changed
+# behind cephbench's back; rw_mix_read is honoured; reuse keeps images and
+# skips the repeated prefill; images: N creates N images; cleanup removes
+# them all.
 . "$(dirname "$0")/rbd_lib.sh"
 
 assert_no_images "before the test"
 
-# 1. Every op, the reads with prefill (and verify for read/randread), in one
-#    profile: valid JSON, the phases in order, the read/write split agrees
-#    with the op, no errors.
+# 1. Every op, the reads with prefill and verify (rw and randrw write the
+#    pattern they verify), in one profile: valid JSON, the phases in order,
+#    the read/write split agrees with the op, no errors.
 p=$(sed "s/POOL/$RBD_POOL/" <<'YAML' | profile ops
 name: ops
 defaults: { layer: rbd, pool: POOL, image_size: 64M, duration: 1s, concurrency: 8 }
@@ -19,8 +20,8 @@ workloads:
   - { name: randwrite, op: randwrite }
   - { name: read, op: read, prefill: true, verify: true }
   - { name: randread, op: randread, prefill: true, verify: true }
-  - { name: rw, op: rw, prefill: true }
-  - { name: randrw, op: randrw, prefill: true }
+  - { name: rw, op: rw, prefill: true, verify: true }
+  - { name: randrw, op: randrw, prefill: true, verify: true }
 YAML
 )
 cb run "$p" --conf "$CONF" --run-name ops --json "$T/ops.json" --quiet

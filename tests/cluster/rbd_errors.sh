@@ -61,10 +61,10 @@ expect 2 "no image_size (profile)" $(run_profile "pool: $RBD_POOL, op: write") -
 	"bad.yaml" "needs image_size:"
 expect 2 "no pool (profile)" $(run_profile "op: write, image_size: 64M") -- "bad.yaml" "needs pool:"
 expect 2 "verify with randwrite" "${adhoc[@]}" --image-size 64M --io-pattern rand --prefill --verify -- \
-	"verify" "op read or randread"
+	"verify" "op read, randread, or rw or randrw"
 expect 2 "verify with randwrite (profile)" \
 	$(run_profile "pool: $RBD_POOL, op: randwrite, image_size: 64M, prefill: true, verify: true") -- \
-	"bad.yaml" "verify" "op read or randread"
+	"bad.yaml" "verify" "op read, randread, or rw or randrw"
 expect 2 "unknown feature" "${adhoc[@]}" --image-size 64M --features layering,exclusive-lok -- \
 	"unknown image feature 'exclusive-lok' (did you mean 'exclusive-lock'?)"
 expect 2 "unknown feature (profile)" \
