@@ -114,17 +114,6 @@ static int check_range(const struct cb_option *o, uint64_t v, char *why, size_t 
 	return -ERANGE;
 }
 
-int cb_opt_named(const char *s, const char *const *names, const char **param)
-{
-	const char *colon = strchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
-	*param = colon ? colon + 1 : NULL;
-	for (int k = 0; names[k]; k++)
-		if (strlen(names[k]) == len && strncmp(names[k], s, len) == 0)
-			return k;
-	return -1;
-}
-
 int cb_opt_parse(const struct cb_option *o, void *obj, const char *value, char *why, size_t n)
 {
 	char *field = (char *)obj + o->off;
