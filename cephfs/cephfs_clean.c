@@ -104,13 +104,6 @@ void cfs_evict_dead(struct ceph_mount_info *cm, bool own)
 	}
 }
 
-int cfs_real_dir(struct ceph_mount_info *cm, const char *path)
-{
-	struct ceph_statx stx;
-	int r = ceph_statx(cm, path, &stx, CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW);
-	return r < 0 ? r : S_ISDIR(stx.stx_mode) ? 0 : -ENOTDIR;
-}
-
 /* path is a PATH_MAX buffer, extended and restored on the way down. */
 static int remove_below(struct ceph_mount_info *cm, char *path, uint64_t *removed)
 {

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 int cfs_fs_get(struct cb_conn *conn, const char *fs, json_t **out)
@@ -221,4 +222,11 @@ int cfs_remount(struct cb_phase *ph, struct cfs_session *ss)
 		return cb_err_cluster(ph->err, r, "cannot enter %s in file system %s: %s", ss->base,
 				      o->fs, strerror(-r));
 	return 0;
+}
+
+int cfs_real_dir(struct ceph_mount_info *cm, const char *path)
+{
+	struct ceph_statx stx;
+	int r = ceph_statx(cm, path, &stx, CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW);
+	return r < 0 ? r : S_ISDIR(stx.stx_mode) ? 0 : -ENOTDIR;
 }

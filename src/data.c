@@ -1,7 +1,7 @@
 /* Buffer contents (see data.h). */
 #include "data.h"
 
-#include "options.h"
+#include "units.h"
 #include "rng.h"
 
 #include <errno.h>
@@ -14,7 +14,7 @@ static const char *const names[] = {"random", "zero", "compressible", "dedupe", 
 int cb_data_parse(const char *s, struct cb_data_spec *d, char *why, size_t n)
 {
 	const char *colon;
-	int k = cb_opt_named(s, names, &colon);
+	int k = cb_parse_named(s, names, &colon);
 	if (k < 0) {
 		snprintf(why, n, "expected random, zero, compressible:PCT or dedupe:PCT");
 		return -EINVAL;

@@ -1,7 +1,7 @@
 /* Target distributions (see dist.h). */
 #include "dist.h"
 
-#include "options.h"
+#include "units.h"
 #include "rng.h"
 
 #include <errno.h>
@@ -15,7 +15,7 @@ static const char *const names[] = {"uniform", "zipf", "pareto", "normal", NULL}
 int cb_dist_parse(const char *s, struct cb_dist_spec *d, char *why, size_t n)
 {
 	const char *colon;
-	int k = cb_opt_named(s, names, &colon);
+	int k = cb_parse_named(s, names, &colon);
 	if (k < 0) {
 		snprintf(why, n, "expected uniform, zipf:THETA, pareto:H or normal:PCT");
 		return -EINVAL;

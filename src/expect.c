@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "result.h"
 #include "search.h"
+#include "telemetry.h"
 #include "tm_osd.h"
 
 #include <math.h>
@@ -54,7 +55,7 @@ static double measured(enum cb_expect_metric m, const struct cb_phase_result *p)
 	case CB_EXPECT_MAX_P999:
 		return (double)cb_hist_percentile(p->hist, 99.9);
 	case CB_EXPECT_MAX_SLOW_OSDS:
-		return (double)cb_tm_osd_slow_count(p); /* -1: not measured */
+		return (double)cb_tm_osd_slow_count(p->tm ? p->tm->osd : NULL); /* -1: none */
 	case CB_EXPECT_MIN_CAPACITY: {
 		double ops;
 		return cb_search_capacity(p, &ops) ? ops : -1;

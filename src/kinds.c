@@ -1,7 +1,7 @@
 /* A row's figures per kind of op (kinds.h). */
 #include "kinds.h"
 #include "jget.h"
-#include "report.h"
+#include "hist_json.h"
 #include "result_rebuild.h"
 #include "units.h"
 

@@ -114,17 +114,6 @@ static int check_range(const struct cb_option *o, uint64_t v, char *why, size_t 
 	return -ERANGE;
 }
 
-int cb_opt_named(const char *s, const char *const *names, const char **param)
-{
-	const char *colon = strchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
-	*param = colon ? colon + 1 : NULL;
-	for (int k = 0; names[k]; k++)
-		if (strlen(names[k]) == len && strncmp(names[k], s, len) == 0)
-			return k;
-	return -1;
-}
-
 struct opt_type;
 /* A type's parser: value into field (o's, in the caller's struct), or
  * -EINVAL / -ERANGE / -ENOMEM with why; t is the type's own entry. */

@@ -65,11 +65,6 @@ int cb_opts_json(const struct cb_option *tab, const void *obj, struct json_t *in
  * NULL when nothing is close enough to be a likely typo. */
 const char *cb_opt_suggest(const struct cb_option *const *tabs, const char *name);
 
-/* A value written "NAME" or "NAME:PARAM" (distribution: zipf:1.2, data:
- * compressible:60): the index of NAME in the NULL-terminated list, or -1,
- * and *param the text after the ':' (NULL when there is none). */
-int cb_opt_named(const char *s, const char *const *names, const char **param);
-
 /* The word of a NULL-terminated list that name is most likely a typo of,
  * or NULL when none is close enough. */
 const char *cb_closest(const char *name, const char *const *words);

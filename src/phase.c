@@ -1,25 +1,21 @@
-/* The phase loop. Completions arrive from library threads through a
- * lock-free stack (one CAS per op) and a futex that is woken only when the
- * runner is actually asleep, so the per-op path takes no lock and usually
- * no syscall. All accounting happens on the runner's thread. Signals are
- * read from a signalfd every SIGNAL_CHECK_NS, off the per-op path. */
+/* The phase loop. Completions arrive through the lock-free queue of cq.c;
+ * all accounting happens on the runner's thread. Signals are read from a
+ * signalfd every SIGNAL_CHECK_NS, off the per-op path. */
 #include "op_trace.h"
 #include "phase.h"
+#include "cq.h"
 #include "clock.h"
 #include "group.h"
 #include "rate.h"
 #include "steady.h"
 #include "ranks.h"
-#include "report.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/futex.h>
 #include <sys/signalfd.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__SANITIZE_ADDRESS__)
@@ -35,74 +31,11 @@
 
 #define SIGNAL_CHECK_NS 50000000ULL
 
-struct cb_cq {
-	_Atomic(struct cb_op *) head;
-	atomic_int waiting; /* the futex word: 1 while the runner sleeps */
-};
-
-void cb_op_done(struct cb_op *op, int64_t result)
-{
-	struct cb_cq *q = op->cq;
-	op->t_end = cb_now_ns();
-	op->result = result;
-	struct cb_op *h = atomic_load(&q->head);
-	do
-		op->next = h;
-	while (!atomic_compare_exchange_weak(&q->head, &h, op));
-	if (atomic_exchange(&q->waiting, 0))
-		syscall(SYS_futex, &q->waiting, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
-
 bool cb_signal_pending(int sigfd)
 {
 	struct signalfd_siginfo si;
 	/* the signalfd is non-blocking: EAGAIN means none pending */
 	return sigfd >= 0 && read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si);
-}
-
-struct cb_cq *cb_cq_new(void)
-{
-	return calloc(1, sizeof(struct cb_cq));
-}
-
-void cb_cq_free(struct cb_cq *q)
-{
-	free(q);
-}
-
-/* Take every completion so far, oldest first. */
-static struct cb_op *cq_take(struct cb_cq *q)
-{
-	struct cb_op *lifo = atomic_exchange(&q->head, NULL), *fifo = NULL;
-	while (lifo) {
-		struct cb_op *n = lifo->next;
-		lifo->next = fifo;
-		fifo = lifo;
-		lifo = n;
-	}
-	return fifo;
-}
-
-/* Wait up to timeout_ns for completions. The seq_cst store of waiting
- * before the second look at the stack pairs with cb_op_done's push then
- * exchange: either the runner sees the op or the completer sees waiting == 1
- * and wakes it; FUTEX_WAIT returns at once if waiting was already cleared. */
-static struct cb_op *cq_wait(struct cb_cq *q, uint64_t timeout_ns)
-{
-	struct cb_op *ops = cq_take(q);
-	if (ops || timeout_ns == 0)
-		return ops;
-	atomic_store(&q->waiting, 1);
-	ops = cq_take(q);
-	if (ops) {
-		atomic_store(&q->waiting, 0);
-		return ops;
-	}
-	struct timespec ts = {.tv_sec = (time_t)(timeout_ns / 1000000000ULL),
-			      .tv_nsec = (long)(timeout_ns % 1000000000ULL)};
-	syscall(SYS_futex, &q->waiting, FUTEX_WAIT_PRIVATE, 1, &ts, NULL, 0);
-	atomic_store(&q->waiting, 0);
-	return cq_take(q);
 }
 
 /* What the clients of one phase share: a start line (every client mounts or
@@ -687,7 +620,7 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 			int ms = (int)(timeout / 1000000ULL) + (l->rated ? 0 : 1);
 			int r = l->eng->poll(l->st, ms ? 1 : 0, ms);
 			park_if_abandoned(l->sy);
-			if (l->rated && ms == 0 && timeout && !atomic_load(&l->cq->head)) {
+			if (l->rated && ms == 0 && timeout && cb_cq_empty(l->cq)) {
 				struct timespec ts = {0, (long)timeout};
 				nanosleep(&ts, NULL);
 			}
@@ -696,9 +629,9 @@ static int run_loop(struct loop *l, const struct cb_runner_opts *ro)
 						     strerror(-r));
 				stopping = true;
 			}
-			done = cq_take(l->cq);
+			done = cb_cq_take(l->cq);
 		} else {
-			done = cq_wait(l->cq, timeout);
+			done = cb_cq_wait(l->cq, timeout);
 		}
 		while (done) {
 			struct cb_op *n = done->next;
@@ -916,7 +849,7 @@ uint64_t cb_runner_client_bytes(const struct cb_workload *wl)
 	uint64_t hists = 3 + (wl->rate.ops ? 1 : 0);
 	/* a sample a second, in an array that doubles */
 	uint64_t secs = (wl->duration_ns + wl->ramp_ns) / 1000000000ULL + 1;
-	return sizeof(struct client) + sizeof(struct cb_cq) + hists * sizeof(struct cb_hist) +
+	return sizeof(struct client) + cb_cq_bytes() + hists * sizeof(struct cb_hist) +
 	       2 * secs * sizeof(struct cb_sample) + CLIENT_OTHER_BYTES;
 }
 

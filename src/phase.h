@@ -28,7 +28,7 @@ struct cb_runner_opts {
 	uint64_t stuck_ns;
 	const struct cb_progress_out *progress; /* the live lines; NULL: none */
 	struct cb_live *live;			/* the phase's, set by cb_run_phase itself */
-	struct cb_cq **cqs;			/* one per client, from cb_cq_new */
+	struct cb_cq **cqs;			/* one per client, from cb_cq_new (cq.h) */
 	size_t ncqs;
 	struct cb_ranks *ranks; /* a run over MPI: every phase is every rank's; NULL: none */
 	/* Called at the phase's marks, never per op; NULL: none. */
@@ -40,13 +40,6 @@ struct cb_runner_opts {
 	 * or leaves it once. */
 	struct cb_group *group;
 };
-
-/* The completion queue ops report to. A library thread may still be inside
- * cb_op_done, past handing its op over, when the runner has already reaped
- * it; so the queue must outlive the connection whose threads call it: free
- * it only after cb_conn_close. NULL on ENOMEM. */
-struct cb_cq *cb_cq_new(void);
-void cb_cq_free(struct cb_cq *q);
 
 /* Run one phase: engine setup, the measured loop, teardown; with
  * ph->clients > 1, in that many threads that start together, each with its

@@ -2,7 +2,7 @@
 #include "rate.h"
 #include "jget.h"
 #include "engine.h"
-#include "report.h"
+#include "hist_json.h"
 #include "result.h"
 #include "rng.h"
 #include "units.h"

@@ -58,12 +58,6 @@ void cb_report_depth(const json_t *row, char *buf, size_t n);
 void cb_report_bottleneck_text(FILE *out, const json_t *rec);
 json_t *cb_bottleneck_json(const struct cb_result *r);
 
-struct cb_hist;
-/* A histogram's summary (min, mean, max, stddev, p50 ... p99.99 in us) and
- * its sparse buckets, as the record holds them. NULL on ENOMEM. */
-json_t *cb_latency_json(const struct cb_hist *h);
-json_t *cb_histogram_json(const struct cb_hist *h);
-
 /* A phase's figures into its record object o (set, or replaced): clients,
  * duration_s, the counts, iops, bandwidth, latency_us, histogram, samples,
  * window_start_unix_s, per_client, ranks and open_loop; what a merge of

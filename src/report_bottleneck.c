@@ -3,6 +3,7 @@
  * rows' own, printed as the table and the phases' JSON print them. */
 #include "bottleneck.h"
 #include "report.h"
+#include "telemetry.h"
 #include "tm_client.h"
 #include "units.h"
 #include "jget.h"
@@ -119,10 +120,12 @@ static json_t *group_json(const struct cb_result *r, const struct cb_layer_group
 			      (json_int_t)p->clients, "concurrency", (json_int_t)p->concurrency,
 			      "iops", w->iops, "p50_us", us(w->p50_ns), "p99_us", us(w->p99_ns));
 		char why[128];
+		const struct cb_phase_tm *tm = p->tm;
 		if (o)
-			json_object_set_new(
-			    o, "client_bound",
-			    json_boolean(cb_tm_client_bound(p->tm, why, sizeof(why))));
+			json_object_set_new(o, "client_bound",
+					    json_boolean(cb_tm_client_bound(tm ? tm->client : NULL,
+									    tm ? tm->host : NULL,
+									    why, sizeof(why))));
 		if (o && w->has_base) {
 			const struct cb_layer_row *u = &g->row[w->base];
 			json_object_set_new(o, "base", json_string(cb_layer_names[w->base]));

@@ -1,11 +1,11 @@
 /* JSON rendering of the result record (schema "cephbench-result/2",
- * docs/result.schema.json). The histogram is written sparsely as
- * [bucket index, count] pairs with its layout, so results can be merged. */
+ * docs/result.schema.json); histograms by hist_json.c. */
 #include "engine.h"
 #include "expect.h"
 #include "findings.h"
 #include "profile.h"
 #include "report.h"
+#include "hist_json.h"
 #include "client_lib.h"
 #include "group.h"
 #include "rate.h"
@@ -20,31 +20,6 @@
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
-
-json_t *cb_latency_json(const struct cb_hist *h)
-{
-	return json_pack("{s:I, s:f, s:I, s:f, s:I, s:I, s:I, s:I, s:I}", "min",
-			 (json_int_t)(h->count ? h->min / 1000 : 0), "mean",
-			 cb_hist_mean(h) / 1000.0, "max", (json_int_t)(h->max / 1000), "stddev",
-			 cb_hist_stddev(h) / 1000.0, "p50",
-			 (json_int_t)(cb_hist_percentile(h, 50) / 1000), "p90",
-			 (json_int_t)(cb_hist_percentile(h, 90) / 1000), "p99",
-			 (json_int_t)(cb_hist_percentile(h, 99) / 1000), "p99.9",
-			 (json_int_t)(cb_hist_percentile(h, 99.9) / 1000), "p99.99",
-			 (json_int_t)(cb_hist_percentile(h, 99.99) / 1000));
-}
-
-json_t *cb_histogram_json(const struct cb_hist *h)
-{
-	json_t *b = json_array();
-	for (uint32_t i = 0; i < CB_HIST_NBUCKETS; i++)
-		if (h->buckets[i])
-			json_array_append_new(
-			    b, json_pack("[I, I]", (json_int_t)i, (json_int_t)h->buckets[i]));
-	return json_pack("{s:s, s:s, s:i, s:i, s:I, s:o}", "layout", "log-linear", "unit", "ns",
-			 "sub_bucket_bits", CB_HIST_SUB_BITS, "max_exponent", CB_HIST_MAX_EXP,
-			 "count", (json_int_t)h->count, "buckets", b);
-}
 
 static json_t *samples_json(const struct cb_phase_result *p)
 {

@@ -1,6 +1,6 @@
 /* Result record ownership and the figures derived from it. */
 #include "result.h"
-#include "search.h"
+#include "search_result.h"
 #include "telemetry.h"
 #include "engine.h"
 
@@ -29,6 +29,13 @@ struct cb_phase_result *cb_result_add_phase(struct cb_result *r)
 		return NULL;
 	r->nphases++;
 	return p;
+}
+
+void cb_search_result_free(struct cb_search_result *s)
+{
+	if (s)
+		free(s->steps);
+	free(s);
 }
 
 void cb_phase_release(struct cb_phase_result *p)

@@ -5,6 +5,7 @@
 #include "lock.h"
 #include "outfile.h"
 #include "preflight.h"
+#include "cq.h"
 #include "run_priv.h"
 #include "telemetry.h"
 

@@ -5,11 +5,11 @@
  * scheduled start) is at or under the target and it kept its rate: a
  * saturated client did not apply the load it was asked to. */
 #include "search.h"
+#include "search_result.h"
 #include "jget.h"
 #include "engine.h"
 #include "err.h"
 #include "hist.h"
-#include "report.h"
 #include "result.h"
 #include "units.h"
 
@@ -22,32 +22,6 @@
 
 enum target { T_P99, T_P999, T_MEAN };
 static const char *const target_names[] = {"p99", "p999", "mean"};
-
-struct step {
-	uint64_t rate;
-	double achieved; /* ops/s */
-	double value_ns; /* the target's percentile */
-	bool saturated, pass;
-};
-
-struct cb_search_result {
-	int target; /* enum target */
-	uint64_t target_ns;
-	double error; /* the bracket asked for, a fraction */
-	struct step *steps;
-	size_t nsteps;
-	/* the highest rate that passed and the lowest above it that failed
-	 * (0: none) */
-	uint64_t lo, hi;
-	bool interrupted;
-};
-
-void cb_search_result_free(struct cb_search_result *s)
-{
-	if (s)
-		free(s->steps);
-	free(s);
-}
 
 static int target_of(const struct cb_search *s)
 {
@@ -168,7 +142,7 @@ int cb_search_run(const struct cb_workload *wl, cb_search_step_fn step, void *ar
 			keep(&best, &have, &pr, pr.ran && !s->lo);
 			break;
 		}
-		struct step *st = &s->steps[s->nsteps++];
+		struct cb_search_step *st = &s->steps[s->nsteps++];
 		st->rate = rate;
 		st->achieved = cb_phase_iops(&pr);
 		st->value_ns = value_of(s, &pr);
@@ -223,7 +197,7 @@ int cb_search_json(const struct cb_phase_result *p, json_t *o)
 		return 0;
 	json_t *steps = json_array();
 	for (size_t i = 0; steps && i < s->nsteps; i++) {
-		const struct step *st = &s->steps[i];
+		const struct cb_search_step *st = &s->steps[i];
 		json_array_append_new(steps,
 				      json_pack("{s:I, s:f, s:f, s:b, s:b}", "rate_ops_per_s",
 						(json_int_t)st->rate, "achieved_ops_per_s",

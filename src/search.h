@@ -15,9 +15,9 @@ struct cb_result;
 struct cb_err;
 struct json_t;
 
-/* What a search found, owned by the row (cb_phase_result.search). */
+/* What a search found, owned by the row (cb_phase_result.search):
+ * search_result.h. */
 struct cb_search_result;
-void cb_search_result_free(struct cb_search_result *s);
 
 /* Cross-key checks at profile load. 0, or -EINVAL with why. */
 int cb_search_check(const struct cb_workload *wl, char *why, size_t n);

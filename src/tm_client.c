@@ -210,13 +210,13 @@ int cb_tm_client_merge(struct cb_tm_client *dst, const struct cb_tm_client *src)
 	return 0;
 }
 
-bool cb_tm_client_bound(const struct cb_phase_tm *t, char *why, size_t n)
+bool cb_tm_client_bound(const struct cb_tm_client *x, const struct cb_tm_host *host, char *why,
+			size_t n)
 {
-	const struct cb_tm_client *x = t ? t->client : NULL;
 	if (!x || x->open)
 		return false;
 	struct tm_cpu c;
-	bool have = cb_tm_host_cpu(t->host, &c);
+	bool have = cb_tm_host_cpu(host, &c);
 	if (!have && x->have_cpu) {
 		c = x->cpu;
 		have = true;
@@ -254,8 +254,8 @@ static uint64_t own_ops(const struct cb_phase_result *pr)
 	return pr->nranks > 1 ? pr->ranks[0].ops : pr->ops;
 }
 
-void cb_tm_client_json(const struct cb_tm_client *x, const struct cb_phase_result *pr,
-		       json_t *phase)
+void cb_tm_client_json(const struct cb_tm_client *x, const struct cb_tm_host *host,
+		       const struct cb_phase_result *pr, json_t *phase)
 {
 	if (!x || x->open)
 		return;
@@ -278,7 +278,7 @@ void cb_tm_client_json(const struct cb_tm_client *x, const struct cb_phase_resul
 		free(g);
 	}
 	char why[128];
-	bool bound = cb_tm_client_bound(pr->tm, why, sizeof(why));
+	bool bound = cb_tm_client_bound(x, host, why, sizeof(why));
 	double cpu = x->user_s + x->sys_s;
 	json_object_set_new(o, "cpu_user_s", json_real(x->user_s));
 	json_object_set_new(o, "cpu_sys_s", json_real(x->sys_s));

@@ -3,7 +3,7 @@
 #ifndef CB_TM_HOST_H
 #define CB_TM_HOST_H
 
-#include "telemetry.h"
+#include "tm_core.h"
 
 /* At each of the phase's marks; *x is made at the first one it needs. */
 void cb_tm_host_mark(struct cb_tm_host **x, enum cb_mark m, const struct cb_tm_phase *tp);

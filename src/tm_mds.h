@@ -6,7 +6,7 @@
 #ifndef CB_TM_MDS_H
 #define CB_TM_MDS_H
 
-#include "telemetry.h"
+#include "tm_core.h"
 
 #include <jansson.h>
 #include <stdint.h>

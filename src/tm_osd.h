@@ -3,7 +3,7 @@
 #ifndef CB_TM_OSD_H
 #define CB_TM_OSD_H
 
-#include "telemetry.h"
+#include "tm_core.h"
 
 /* At each of the phase's marks; *x is made at the first one it needs. */
 void cb_tm_osd_mark(struct cb_tm_osd **x, enum cb_mark m, const struct cb_tm_phase *tp);
@@ -16,10 +16,10 @@ void cb_tm_osd_json(const struct cb_tm_osd *x, const struct cb_phase_result *pr,
 void cb_tm_osd_text(const json_t *row, FILE *out);
 void cb_tm_osd_free(struct cb_tm_osd *x);
 
-/* How many slow OSDs row pr had (tm_slow.h's finder over its counters), or
- * -1 when they were not measured: a pure function of the row, for
- * expect's slow_osds. */
-int cb_tm_osd_slow_count(const struct cb_phase_result *pr);
+/* How many slow OSDs a row's OSD part x (its tm->osd) had (tm_slow.h's
+ * finder over its counters), or -1 when they were not measured (x NULL): a
+ * pure function of the row, for expect's slow_osds. */
+int cb_tm_osd_slow_count(const struct cb_tm_osd *x);
 
 /* A row's osd part made from per-OSD deltas over a phase (ids[i]'s d[i],
  * host "unknown"), as the marks would make it: for tests. NULL on ENOMEM. */

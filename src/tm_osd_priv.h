@@ -3,7 +3,7 @@
 #ifndef CB_TM_OSD_PRIV_H
 #define CB_TM_OSD_PRIV_H
 
-#include "telemetry.h"
+#include "tm_core.h"
 #include "tm_osd_perf.h"
 
 #include <pthread.h>

@@ -162,9 +162,8 @@ out:
 	return n;
 }
 
-int cb_tm_osd_slow_count(const struct cb_phase_result *pr)
+int cb_tm_osd_slow_count(const struct cb_tm_osd *x)
 {
-	const struct cb_tm_osd *x = pr->tm ? pr->tm->osd : NULL;
 	struct slow_osd *s = NULL;
 	if (!x || !x->n)
 		return -1;

@@ -289,3 +289,14 @@ const char *cb_format_count(uint64_t v, char *buf, size_t n)
 	buf[k] = '\0';
 	return buf;
 }
+
+int cb_parse_named(const char *s, const char *const *names, const char **param)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	*param = colon ? colon + 1 : NULL;
+	for (int k = 0; names[k]; k++)
+		if (strlen(names[k]) == len && strncmp(names[k], s, len) == 0)
+			return k;
+	return -1;
+}

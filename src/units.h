@@ -45,4 +45,9 @@ const char *cb_format_count(uint64_t v, char *buf, size_t n);
  * Truncates to len like snprintf. Returns buf. */
 char *cb_format_duration(uint64_t ns, char *buf, size_t len);
 
+/* A value written "NAME" or "NAME:PARAM" (distribution: zipf:1.2, data:
+ * compressible:60): the index of NAME in the NULL-terminated list, or -1,
+ * and *param the text after the ':' (NULL when there is none). */
+int cb_parse_named(const char *s, const char *const *names, const char **param);
+
 #endif

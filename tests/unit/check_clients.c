@@ -9,6 +9,7 @@
 #include "profile.h"
 #include "report.h"
 #include "phase.h"
+#include "cq.h"
 #include "rng.h"
 #include "unit_result.h"
 #include "unit_run.h"

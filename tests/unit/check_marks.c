@@ -5,6 +5,7 @@
  * are already final (noop's completion thread would deliver a late one). */
 #include "clock.h"
 #include "phase.h"
+#include "cq.h"
 #include "profile.h"
 #include "unit_run.h"
 
