@@ -1,5 +1,4 @@
-/* Shared flags, flag errors and signal set-up for the subcommands; the ad-hoc
- * commands' flag tables made into getopt's options, profile keys and help. */
+/* Shared flags, flag errors and signal set-up for the subcommands. */
 #include "cli.h"
 #include "options.h"
 #include "units.h"
@@ -140,132 +139,39 @@ int cb_adhoc_add(struct cb_adhoc *a, const char *origin, const char *key, const 
 	return 0;
 }
 
-static bool is_short(const struct cb_adhoc_flag *f)
-{
-	return f->flag[1] != '-';
-}
-
-const struct cb_adhoc_flag *cb_adhoc_row(const struct cb_adhoc_cmd *c, int opt)
-{
-	for (size_t i = 0; i < c->nflags; i++) {
-		const struct cb_adhoc_flag *f = &c->flags[i];
-		if (f->flag && (is_short(f) ? f->flag[1] == opt : opt == CB_OPT_ROW + (int)i))
-			return f;
-	}
-	return NULL;
-}
-
-/* Record the value of flag f (a switch: true), once for a switch given
- * again, which says the same. 0, or -EINVAL with e set. */
-static int adhoc_keep(struct cb_adhoc *a, const struct cb_adhoc_flag *f, const char *arg,
-		      struct cb_err *e)
-{
-	if (!f->arg && cb_adhoc_has(a, f->key))
-		return 0;
-	return cb_adhoc_add(a, f->flag, f->key, f->arg ? arg : "true", e);
-}
-
-static bool has_long(const struct option *l, size_t n, const char *name)
+int cb_adhoc_flag(struct cb_adhoc *a, const struct cb_adhoc_flag *map, size_t n, int opt,
+		  const char *arg, struct cb_err *e)
 {
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(l[i].name, name) == 0)
-			return true;
-	return false;
-}
-
-/* getopt's options from c's table, after the shared flags'. 0, or -EINVAL
- * with e set for a table larger than a has room for. */
-static int adhoc_options(const struct cb_adhoc_cmd *c, struct cb_adhoc *a, struct cb_err *e)
-{
-	static const struct option shared[] = {CB_CLI_CLUSTER_OPTIONS, CB_CLI_RUN_OPTIONS};
-	size_t n = sizeof(shared) / sizeof(shared[0]), ns = strlen("c:h");
-	memcpy(a->longopts, shared, sizeof(shared));
-	memcpy(a->shortopts, "c:h", ns + 1);
-	for (size_t i = 0; i < c->nflags; i++) {
-		const struct cb_adhoc_flag *f = &c->flags[i];
-		const char *name = !f->flag ? NULL : is_short(f) ? f->alias : f->flag + 2;
-		if (n == CB_ADHOC_OPTS_MAX || ns + 2 >= sizeof(a->shortopts))
-			return cb_err_usage(e, "too many flags");
-		if (f->flag && is_short(f)) {
-			a->shortopts[ns++] = f->flag[1];
-			if (f->arg)
-				a->shortopts[ns++] = ':';
-			a->shortopts[ns] = '\0';
-		}
-		/* a row of a shared flag only places its help */
-		if (name && !has_long(a->longopts, n, name))
-			a->longopts[n++] =
-			    (struct option){name, f->arg ? required_argument : no_argument, NULL,
-					    is_short(f) ? f->flag[1] : CB_OPT_ROW + (int)i};
-	}
-	a->longopts[n] = (struct option){0};
+		if (map[i].opt == opt && !arg && cb_adhoc_has(a, map[i].key))
+			return 1; /* a switch given again says the same */
+		else if (map[i].opt == opt)
+			return cb_adhoc_add(a, map[i].origin, map[i].key, arg ? arg : "true", e) < 0
+				   ? -EINVAL
+				   : 1;
 	return 0;
-}
-
-/* One row's help: the flag column c->width wide, its further lines below
- * the first. */
-static void adhoc_help_row(const struct cb_adhoc_cmd *c, const struct cb_adhoc_flag *f, bool indent)
-{
-	char col[64];
-	if (is_short(f))
-		snprintf(col, sizeof(col), "%s%s%s%s%s", f->flag, f->alias ? ", --" : "",
-			 f->alias ? f->alias : "", f->arg ? " " : "", f->arg ? f->arg : "");
-	else
-		snprintf(col, sizeof(col), "%s%s%s%s", indent ? "    " : "", f->flag,
-			 f->arg ? " " : "", f->arg ? f->arg : "");
-	printf("  %-*s ", c->width, col);
-	for (const char *l = f->help; *l;) {
-		int len = (int)strcspn(l, "\n");
-		printf("%.*s\n", len, l);
-		l += len;
-		if (*l && *++l)
-			printf("%*s", c->width + 3, "");
-	}
-}
-
-/* The help made from c's table, then the shared flags'. */
-static void adhoc_help(const struct cb_adhoc_cmd *c)
-{
-	/* long-only flags line up under a short flag's long name */
-	bool indent = false;
-	for (size_t i = 0; i < c->nflags; i++)
-		indent |= c->flags[i].flag && is_short(&c->flags[i]) && c->flags[i].alias;
-	fputs(c->usage, stdout);
-	for (size_t i = 0; i < c->nflags; i++) {
-		const struct cb_adhoc_flag *f = &c->flags[i];
-		if (!f->flag && f->help)
-			fputs(f->help, stdout);
-		else if (f->help)
-			adhoc_help_row(c, f, indent);
-	}
-	printf("\n%s\n%s", cb_cli_cluster_help, cb_cli_run_help);
 }
 
 int cb_adhoc_getopt(const struct cb_adhoc_cmd *c, int argc, char **argv, struct cb_adhoc *a,
 		    struct cb_run_opts *o, struct cb_err *e)
 {
-	if (!a->longopts[0].name) {
-		if (adhoc_options(c, a, e) < 0)
-			return CB_CLI_ERROR;
-		optind = 0;
-	}
 	int opt;
-	while ((opt = cb_cli_getopt(argc, argv, a->shortopts, a->longopts, o, &a->seen, e)) != -1) {
+	while ((opt = cb_cli_getopt(argc, argv, c->shortopts, c->longopts, o, &a->seen, e)) != -1) {
 		if (opt == CB_CLI_ERROR)
 			return opt;
 		if (opt == 'h' || opt == CB_OPT_HELP) {
-			adhoc_help(c);
+			printf("%s\n%s\n%s", c->help, cb_cli_cluster_help, cb_cli_run_help);
 			return CB_CLI_HELP;
 		}
 		if (opt == '?') {
-			cb_cli_bad_flag(c->name, a->shortopts, argc, argv, a->longopts, e);
+			cb_cli_bad_flag(c->name, c->shortopts, argc, argv, c->longopts, e);
 			return CB_CLI_ERROR;
 		}
-		const struct cb_adhoc_flag *f = cb_adhoc_row(c, opt);
-		if (!f || !f->key)
-			return opt;
-		if (adhoc_keep(a, f, optarg, e) < 0)
+		int r = cb_adhoc_flag(a, c->map, c->nmap, opt, optarg, e);
+		if (r < 0)
 			return CB_CLI_ERROR;
+		if (r == 0)
+			return opt;
 	}
 	return -1;
 }

@@ -3,11 +3,29 @@
 #ifndef CB_CLI_H
 #define CB_CLI_H
 
-#include "cli_ids.h"
 #include "commands.h"
 #include "run.h"
 
 #include <getopt.h>
+
+enum {
+	CB_OPT_CONF = 1000,
+	CB_OPT_CLIENT,
+	CB_OPT_KEYRING,
+	CB_OPT_TIMEOUT,
+	CB_OPT_RUN_NAME,
+	CB_OPT_FORMAT,
+	CB_OPT_JSON,
+	CB_OPT_HTML,
+	CB_OPT_NO_CLEANUP,
+	CB_OPT_QUIET,
+	CB_OPT_ALLOW_DESTRUCTIVE,
+	CB_OPT_WAIT,
+	CB_OPT_CEPH_DEBUG,
+	CB_OPT_HELP,
+	CB_OPT_DETAIL,
+	CB_OPT_CMD_BASE = 1100, /* commands number their own long options from here */
+};
 
 #define CB_CLI_CLUSTER_OPTIONS                                                                     \
 	{"conf", required_argument, NULL, CB_OPT_CONF},                                            \
@@ -90,17 +108,12 @@ int cb_cli_bad_flag(const char *cmd, const char *shortopts, int argc, char **arg
 /* The KEY=VALUE pairs an ad-hoc layer command (`cephbench rados`, `rbd`,
  * `fs`) builds its one-workload profile from, each with the flag it came
  * from: room for every flag of the largest (fs's 25) and what it adds. */
-#define CB_ADHOC_MAX	  32
-#define CB_ADHOC_OPTS_MAX 80
+#define CB_ADHOC_MAX 32
 struct cb_adhoc {
 	char *kv[CB_ADHOC_MAX];
 	const char *origin[CB_ADHOC_MAX];
 	size_t n;
 	struct cb_cli_seen seen; /* the flags parsed so far: every one is given once */
-	/* getopt's options, made from the command's table by the first
-	 * cb_adhoc_getopt: the shared flags', then the table's */
-	struct option longopts[CB_ADHOC_OPTS_MAX + 1];
-	char shortopts[2 * CB_ADHOC_OPTS_MAX + 1];
 };
 
 /* Append key=val given by origin. 0, or -EINVAL with e set. */
@@ -108,68 +121,33 @@ int cb_adhoc_add(struct cb_adhoc *a, const char *origin, const char *key, const 
 		 struct cb_err *e);
 void cb_adhoc_free(struct cb_adhoc *a);
 
-/* One row of an ad-hoc command's flag table, the one place a flag is
- * written: getopt's options, the profile key it sets and its help line are
- * all made from it, so they cannot disagree. */
+/* A flag of an ad-hoc command that sets one profile key. */
 struct cb_adhoc_flag {
-	const char *flag;  /* "--duration" or "-p", as messages name it; NULL: help text */
-	const char *alias; /* a short flag's long name ("pool": -p is also --pool) */
-	const char *arg;   /* the value's name in the help ("T"); NULL: a switch */
-	const char *key;   /* the profile key it sets (a switch: true); NULL: the
-			    * command reads it (cb_adhoc_getopt returns it) */
-	const char *help;  /* its help, lines split by '\n' (flag NULL: printed as
-			    * is); NULL: another row's text says it. A row of a
-			    * shared flag (--run-name) only places its help. */
+	int opt;
+	const char *origin, *key;
 };
 
-/* The limit flags of the ad-hoc commands, defined here once; help NULL
- * where a command's text row names them together. */
-#define CB_ADHOC_LIMIT(flag, arg, key, help)                                                       \
-	{                                                                                          \
-		flag, NULL, arg, key, help                                                         \
-	}
-#define CB_ADHOC_CLIENTS(help)	  CB_ADHOC_LIMIT("--clients", "N", "clients", help)
-#define CB_ADHOC_DURATION(help)	  CB_ADHOC_LIMIT("--duration", "T", "duration", help)
-#define CB_ADHOC_RAMP(help)	  CB_ADHOC_LIMIT("--ramp", "T", "ramp", help)
-#define CB_ADHOC_OPS(help)	  CB_ADHOC_LIMIT("--ops", "N", "ops", help)
-#define CB_ADHOC_MAX_ERRORS(help) CB_ADHOC_LIMIT("--max-errors", "N", "max_errors", help)
-#define CB_ADHOC_COLD(help)	  CB_ADHOC_LIMIT("--cold", NULL, "cold", help)
-#define CB_ADHOC_RAMP_HELP	  "run first for T without counting"
-/* The limits after --ramp, as rados and rbd both say them. */
-#define CB_ADHOC_LIMITS                                                                            \
-	CB_ADHOC_OPS("stop after N ops"), CB_ADHOC_MAX_ERRORS("op errors tolerated (default 0)"),  \
-	    CB_ADHOC_LIMIT(                                                                        \
-		"--op-timeout", "T", "op_timeout",                                                 \
-		"fail an OSD op stuck for T and count it as an error\n(default: --timeout)"),      \
-	    CB_ADHOC_LIMIT("--rate", "R", "rate",                                                  \
-			   "open loop: R ops/s (or a bandwidth, 200MiB/s) for all\nclients; "      \
-			   "latency from each op's scheduled start"),                              \
-	    CB_ADHOC_COLD("reads: the OSDs of the pool drop their caches first")
+/* Record flag opt with value arg (NULL: a switch, "true") when map has it.
+ * Returns 1 when recorded, 0 when opt is not in map, -EINVAL with e set. */
+int cb_adhoc_flag(struct cb_adhoc *a, const struct cb_adhoc_flag *map, size_t n, int opt,
+		  const char *arg, struct cb_err *e);
 
 /* An ad-hoc layer command's flags. */
 struct cb_adhoc_cmd {
-	const char *name;  /* "rados": messages say `cephbench rados` */
-	const char *usage; /* the help above the table's */
-	const struct cb_adhoc_flag *flags;
-	size_t nflags;
-	int width; /* of the help's flag column */
+	const char *name; /* "rados": messages say `cephbench rados` */
+	const char *help;
+	const char *shortopts;
+	const struct option *longopts;
+	const struct cb_adhoc_flag *map; /* the flags that are one profile key each */
+	size_t nmap;
 };
-#define CB_ADHOC_CMD(name, usage, flags, width)                                                    \
-	{                                                                                          \
-		name, usage, flags, sizeof(flags) / sizeof((flags)[0]), width                      \
-	}
 
-/* The flag loop of an ad-hoc command; its first call (a zeroed) makes
- * getopt's options and starts the parse (optind = 0, as cb_cli_getopt
- * wants). Shared flags go to o, those with a key to a. Returns the next
- * flag the command reads itself (cb_adhoc_row says which), -1 at the end,
- * CB_CLI_HELP once the help is printed, or CB_CLI_ERROR with e set (an
- * unknown flag too). */
+/* The flag loop of an ad-hoc command (optind = 0 first): shared flags go to
+ * o, mapped ones to a. Returns the next flag the command handles itself, -1
+ * at the end, CB_CLI_HELP once the help is printed, or CB_CLI_ERROR with e
+ * set (an unknown flag too). */
 int cb_adhoc_getopt(const struct cb_adhoc_cmd *c, int argc, char **argv, struct cb_adhoc *a,
 		    struct cb_run_opts *o, struct cb_err *e);
-
-/* The row of c that getopt id opt stands for, or NULL. */
-const struct cb_adhoc_flag *cb_adhoc_row(const struct cb_adhoc_cmd *c, int opt);
 
 /* True when a holds key. */
 bool cb_adhoc_has(const struct cb_adhoc *a, const char *key);

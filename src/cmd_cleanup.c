@@ -166,10 +166,11 @@ static int add_target(const struct kinds *ks, size_t kind, const char *name, str
 
 int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 {
+	enum { OPT_ALL = CB_OPT_CMD_BASE, OPT_KIND };
 	static const struct option fixed[] = {
 	    CB_CLI_CLUSTER_OPTIONS,
 	    {"run-name", required_argument, NULL, CB_OPT_RUN_NAME},
-	    {"all", no_argument, NULL, CB_OPT_ALL},
+	    {"all", no_argument, NULL, OPT_ALL},
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), nt = 0;
 	struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MAX_KINDS + 1];
@@ -192,7 +193,7 @@ int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 	memcpy(longopts, fixed, sizeof(fixed));
 	for (size_t j = 0; j < ks.n; j++) {
 		const struct cb_target_kind *k = ks.k[j];
-		ids[j] = k->short_flag ? k->short_flag : CB_OPT_ROW + (int)j;
+		ids[j] = k->short_flag ? k->short_flag : OPT_KIND + (int)j;
 		longopts[nfixed + j] = (struct option){k->flag, required_argument, NULL, ids[j]};
 		if (k->short_flag)
 			snprintf(shortopts + strlen(shortopts), 3, "%c:", k->short_flag);
@@ -214,7 +215,7 @@ int cb_cmd_cleanup(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 		switch (opt) {
 		case CB_CLI_ERROR:
 			goto out;
-		case CB_OPT_ALL:
+		case OPT_ALL:
 			all = true;
 			break;
 		case 'h':

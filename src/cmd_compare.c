@@ -349,11 +349,12 @@ static int compare(char **paths, size_t nfiles, const struct cb_cmp_opts *opts,
 
 int cb_cmd_compare(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 {
+	enum { OPT_CONFIDENCE = CB_OPT_CMD_BASE, OPT_FAIL, OPT_BY };
 	static const char shortopts[] = "h";
 	static const struct option longopts[] = {
-	    {"confidence", required_argument, NULL, CB_OPT_CONFIDENCE},
-	    {"fail-if-worse", required_argument, NULL, CB_OPT_FAIL_IF_WORSE},
-	    {"by", required_argument, NULL, CB_OPT_BY},
+	    {"confidence", required_argument, NULL, OPT_CONFIDENCE},
+	    {"fail-if-worse", required_argument, NULL, OPT_FAIL},
+	    {"by", required_argument, NULL, OPT_BY},
 	    {"format", required_argument, NULL, CB_OPT_FORMAT},
 	    {"html", required_argument, NULL, CB_OPT_HTML},
 	    {"help", no_argument, NULL, CB_OPT_HELP},
@@ -370,16 +371,16 @@ int cb_cmd_compare(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *
 		switch (opt) {
 		case CB_CLI_ERROR:
 			return CB_EXIT_USAGE;
-		case CB_OPT_CONFIDENCE:
+		case OPT_CONFIDENCE:
 			if (parse_pct("--confidence", optarg, 0, true, 100, &pct, e) < 0)
 				return CB_EXIT_USAGE;
 			o.confidence = pct / 100;
 			break;
-		case CB_OPT_FAIL_IF_WORSE:
+		case OPT_FAIL:
 			if (parse_pct("--fail-if-worse", optarg, 0, false, 100, &o.fail_pct, e) < 0)
 				return CB_EXIT_USAGE;
 			break;
-		case CB_OPT_BY:
+		case OPT_BY:
 			o.by = optarg;
 			break;
 		case 'h':

@@ -44,6 +44,17 @@ static const char history_help[] =
     "      --add RESULT.json  store that result\n"
     "      --regression PCT, --baseline N, --prom FILE, --quiet: as for `cephbench run`\n";
 
+enum {
+	OPT_PROFILE = CB_OPT_CMD_BASE,
+	OPT_WORKLOAD,
+	OPT_LAST,
+	OPT_FORMAT,
+	OPT_ADD,
+	OPT_QUIET,
+	OPT_HTML,
+	OPT_HELP,
+};
+
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 
 struct args {
@@ -59,17 +70,17 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 {
 	static const char shortopts[] = "h";
 	static const struct option longopts[] = {
-	    {"profile", required_argument, NULL, CB_OPT_PROFILE},
-	    {"workload", required_argument, NULL, CB_OPT_WORKLOAD},
-	    {"last", required_argument, NULL, CB_OPT_LAST},
-	    {"format", required_argument, NULL, CB_OPT_FORMAT},
-	    {"add", required_argument, NULL, CB_OPT_ADD},
+	    {"profile", required_argument, NULL, OPT_PROFILE},
+	    {"workload", required_argument, NULL, OPT_WORKLOAD},
+	    {"last", required_argument, NULL, OPT_LAST},
+	    {"format", required_argument, NULL, OPT_FORMAT},
+	    {"add", required_argument, NULL, OPT_ADD},
 	    {"regression", required_argument, NULL, CB_OPT_REGRESSION},
 	    {"baseline", required_argument, NULL, CB_OPT_BASELINE},
 	    {"prom", required_argument, NULL, CB_OPT_PROM},
-	    {"quiet", no_argument, NULL, CB_OPT_QUIET},
-	    {"html", required_argument, NULL, CB_OPT_HTML},
-	    {"help", no_argument, NULL, CB_OPT_HELP},
+	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"html", required_argument, NULL, OPT_HTML},
+	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
 	char *end;
@@ -88,15 +99,15 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 		if (h > 0)
 			continue;
 		switch (opt) {
-		case CB_OPT_PROFILE:
+		case OPT_PROFILE:
 			a->filter.profile = optarg;
 			a->listing_flag = true;
 			break;
-		case CB_OPT_WORKLOAD:
+		case OPT_WORKLOAD:
 			a->filter.workload = optarg;
 			a->listing_flag = true;
 			break;
-		case CB_OPT_LAST: {
+		case OPT_LAST: {
 			errno = 0;
 			unsigned long n = strtoul(optarg, &end, 10);
 			if (errno || end == optarg || *end || optarg[0] == '-' || n < 1 ||
@@ -109,7 +120,7 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 			a->listing_flag = true;
 			break;
 		}
-		case CB_OPT_FORMAT:
+		case OPT_FORMAT:
 			if (strcmp(optarg, "text") == 0)
 				a->format = OUT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
@@ -121,19 +132,19 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 						    CB_ECHO(optarg));
 			a->listing_flag = true;
 			break;
-		case CB_OPT_ADD:
+		case OPT_ADD:
 			a->add = optarg;
 			break;
-		case CB_OPT_QUIET:
+		case OPT_QUIET:
 			a->quiet = true;
 			break;
-		case CB_OPT_HTML:
+		case OPT_HTML:
 			a->html = optarg;
 			if (cb_err_rule(e, "--html", optarg, cb_path_rule(optarg)) < 0)
 				return -EINVAL;
 			break;
 		case 'h':
-		case CB_OPT_HELP:
+		case OPT_HELP:
 			printf("%s", history_help);
 			return CB_CLI_HELP;
 		default:

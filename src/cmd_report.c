@@ -49,14 +49,16 @@ struct args {
 	size_t nfiles;
 };
 
+enum { OPT_FORMAT = CB_OPT_CMD_BASE, OPT_HTML, OPT_DETAIL, OPT_HELP };
+
 static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 {
 	static const char shortopts[] = "h";
 	static const struct option longopts[] = {
-	    {"format", required_argument, NULL, CB_OPT_FORMAT},
-	    {"html", required_argument, NULL, CB_OPT_HTML},
-	    {"detail", no_argument, NULL, CB_OPT_DETAIL},
-	    {"help", no_argument, NULL, CB_OPT_HELP},
+	    {"format", required_argument, NULL, OPT_FORMAT},
+	    {"html", required_argument, NULL, OPT_HTML},
+	    {"detail", no_argument, NULL, OPT_DETAIL},
+	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
 	static const char *const names[] = {"text", "json", "csv", "markdown"};
@@ -70,7 +72,7 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 			return -EINVAL;
 		li = -1;
 		switch (opt) {
-		case CB_OPT_FORMAT: {
+		case OPT_FORMAT: {
 			size_t k = 0;
 			while (k < 4 && strcmp(optarg, names[k]) != 0)
 				k++;
@@ -82,16 +84,16 @@ static int parse_args(int argc, char **argv, struct args *a, struct cb_err *e)
 			a->fmt_given = true;
 			break;
 		}
-		case CB_OPT_HTML:
+		case OPT_HTML:
 			a->html = optarg;
 			if (cb_err_rule(e, "--html", optarg, cb_path_rule(optarg)) < 0)
 				return -EINVAL;
 			break;
-		case CB_OPT_DETAIL:
+		case OPT_DETAIL:
 			a->detail = true;
 			break;
 		case 'h':
-		case CB_OPT_HELP:
+		case OPT_HELP:
 			printf("%s", report_help);
 			return CB_CLI_HELP;
 		default:

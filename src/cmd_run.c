@@ -122,7 +122,7 @@ int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 	    CB_CLI_CLUSTER_OPTIONS,
 	    CB_CLI_RUN_OPTIONS,
 	    {"set", required_argument, NULL, 'o'},
-	    {"dry-run", no_argument, NULL, CB_OPT_DRY_RUN},
+	    {"dry-run", no_argument, NULL, CB_OPT_CMD_BASE},
 	    {NULL, 0, NULL, 0},
 	};
 	struct cb_run_opts o = {.sigfd = -1};
@@ -144,7 +144,7 @@ int cb_cmd_run(int argc, char **argv, enum cb_cmd_mode mode, struct cb_err *e)
 		case 'o':
 			ov[nov++] = optarg;
 			break;
-		case CB_OPT_DRY_RUN:
+		case CB_OPT_CMD_BASE:
 			dry = true;
 			break;
 		case 'h':

@@ -5,12 +5,20 @@
 #ifndef CB_HEALTH_H
 #define CB_HEALTH_H
 
-#include "cli_ids.h"
 #include "err.h"
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
+
+/* Long option ids of the health flags: a range of their own, apart from
+ * cli.h's, so the flag lists of other features do not collide with them. */
+enum {
+	CB_OPT_HISTORY = 1050,
+	CB_OPT_REGRESSION,
+	CB_OPT_BASELINE,
+	CB_OPT_PROM,
+};
 
 #define CB_BASELINE_DEFAULT 7
 

@@ -19,6 +19,9 @@ struct cb_preflight_opts {
 	size_t nallow;
 };
 
+/* Long option ids of the gate's flags, a range of their own (as health.h's). */
+enum { CB_OPT_PREFLIGHT = 1070, CB_OPT_NO_PREFLIGHT };
+
 /* "ok", "warn", "any", "off" (UNSET: "warn"). */
 const char *cb_pf_require_name(enum cb_pf_require r);
 /* The level named s, or CB_PF_UNSET when s names none. */

@@ -22,6 +22,8 @@ enum cb_progress_mode {
 	CB_PROGRESS_JSONL,
 };
 
+enum { CB_OPT_PROGRESS = 1080 };
+
 /* 0, or -EINVAL for a word that is none of auto, always, never, jsonl. */
 int cb_progress_mode_parse(const char *s, enum cb_progress_mode *m);
 
