@@ -39,14 +39,21 @@ const char *cfs_cold_way(const struct cb_phase *ph, const struct cfs_state *s)
 }
 
 /* The file system's data pools, by id, into out (client 0's: its drop is
- * the step's); a file system the monitors do not describe drops none. */
+ * the step's); a file system the monitors do not describe drops none, and
+ * the row's note says why (the runner drops nothing and keeps it). */
 void cfs_cold_pools(struct cb_phase *ph)
 {
 	const struct cfs_opts *o = ph->lopts;
 	struct cb_phase_out *out = ph->out;
 	json_t *j = NULL, *id;
 	size_t i;
-	if (cfs_fs_get(ph->conn, o->fs, &j) == 0) {
+	char why[160];
+	if (cfs_fs_get(ph->conn, o->fs, &j, why, sizeof(why)) < 0)
+		snprintf(out->cold_osds.note, sizeof(out->cold_osds.note),
+			 "cannot read the data pools of file system %s (fs get: %s): the OSDs' "
+			 "caches were not dropped",
+			 o->fs, why);
+	else {
 		json_array_foreach(json_object_get(json_object_get(j, "mdsmap"), "data_pools"), i,
 				   id)
 		{

@@ -18,14 +18,16 @@
 #include <sys/stat.h>
 #include <time.h>
 
-int cfs_fs_get(struct cb_conn *conn, const char *fs, json_t **out)
+int cfs_fs_get(struct cb_conn *conn, const char *fs, json_t **out, char *why, size_t n)
 {
 	json_t *cmd =
 	    json_pack("{s:s, s:s, s:s}", "prefix", "fs get", "fs_name", fs, "format", "json");
-	char *text = cmd ? json_dumps(cmd, JSON_COMPACT) : NULL, why[256];
+	char *text = cmd ? json_dumps(cmd, JSON_COMPACT) : NULL;
 	json_decref(cmd);
 	*out = NULL;
-	int r = text ? cb_conn_mon_json(conn, text, out, why, sizeof(why)) : -ENOMEM;
+	int r = text ? cb_conn_mon_json(conn, text, out, why, n) : -ENOMEM;
+	if (!text)
+		snprintf(why, n, "out of memory");
 	free(text);
 	return r;
 }
@@ -36,7 +38,8 @@ static bool mds_active(struct cb_conn *conn, const char *fs)
 	json_t *j = NULL, *d;
 	bool active = false;
 	const char *gid;
-	if (cfs_fs_get(conn, fs, &j) == 0)
+	char why[256];
+	if (cfs_fs_get(conn, fs, &j, why, sizeof(why)) == 0)
 		json_object_foreach(json_object_get(json_object_get(j, "mdsmap"), "info"), gid, d)
 		{
 			const char *st = json_string_value(json_object_get(d, "state"));

@@ -269,9 +269,9 @@ const char *cfs_cold_way(const struct cb_phase *ph, const struct cfs_state *s);
 void cfs_cold_pools(struct cb_phase *ph);
 
 /* `fs get` of file system fs from the monitors into *out (the caller's):
- * 0, or -errno. */
+ * 0, or -errno with the reason in why. */
 struct json_t;
-int cfs_fs_get(struct cb_conn *conn, const char *fs, struct json_t **out);
+int cfs_fs_get(struct cb_conn *conn, const char *fs, struct json_t **out, char *why, size_t n);
 
 /* A client's mount made anew (cold), in its base directory again: what
  * the old one cached is gone, and what it held dirty is flushed. */
